@@ -1,0 +1,11 @@
+"""aspml: interpretable classifiers as normal logic programs with default exceptions."""
+
+from .errors import AspmlError, DialectError, EngineError, ParseError, ScaleError
+from .logic import (Compare, Feature, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
+                    Program, Rule, Schema, Target, parse)
+
+__version__ = "0.1.0"
+
+__all__ = ["AspmlError", "Compare", "DialectError", "EngineError", "Feature", "Flag", "InSet",
+           "Interval", "Literal", "NotAtom", "NotCompare", "ParseError", "Program", "Rule",
+           "ScaleError", "Schema", "Target", "parse"]

@@ -1,0 +1,1 @@
+"""The ``aspml`` command (filled in by the command-line issue)."""

@@ -1,0 +1,472 @@
+"""The Program model: literals, rules and programs as immutable values.
+
+A learned classifier is a stratified normal logic program with default
+exceptions::
+
+    label(X) :- age(X,N), N > 50, not ab1(X).
+    ab1(X)   :- smoker(X, "no").
+
+Every object here is a frozen dataclass: hashable, compared by structure, safe
+to share.  Value semantics (DESIGN §2): ``f == v`` is false on a missing value;
+``f != v`` and ``not ab(X)`` are true on it; ``<= < > >=`` hold only for
+numbers.  The negated comparisons of FOLD-SE, ``not (f <= t)`` and
+``not (f > t)``, hold for non-numbers and missing values too.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import ClassVar, Mapping
+
+from ..errors import AspmlError
+from .values import (Value, check_string, is_number, normalize_value, scale_for,
+                     sort_key)
+
+COMPARE_OPS = ("==", "!=", "<=", ">", "<", ">=")
+ORDER_OPS = ("<=", ">", "<", ">=")
+NEGATED_OPS = ("<=", ">")
+KINDS = ("numeric", "categorical", "mixed", "boolean")
+DERIVED_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+
+
+class Literal:
+    """Base class of body literals."""
+
+    def values(self) -> tuple[Value, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class Compare(Literal):
+    """``feature op value`` with op in ``== != <= > < >=``."""
+
+    feature: str
+    op: str
+    value: Value
+
+    def __post_init__(self) -> None:
+        check_string(self.feature, "feature name")
+        if self.op not in COMPARE_OPS:
+            raise AspmlError(f"unknown comparison {self.op!r}; use one of {COMPARE_OPS}")
+        value = normalize_value(self.value, f"value of {self.feature!r}")
+        object.__setattr__(self, "value", value)
+        if self.op in ORDER_OPS and not is_number(value):
+            raise AspmlError(f"{self.feature} {self.op} {value!r}: order comparisons need a number")
+
+    def values(self) -> tuple[Value, ...]:
+        return (self.value,)
+
+
+@dataclass(frozen=True)
+class NotCompare(Literal):
+    """FOLD-SE's ``not (feature <= t)`` / ``not (feature > t)``: also true for non-numbers and missing."""
+
+    feature: str
+    op: str
+    value: int | float
+
+    def __post_init__(self) -> None:
+        check_string(self.feature, "feature name")
+        if self.op not in NEGATED_OPS:
+            raise AspmlError(f"negated comparisons use <= or >, not {self.op!r}")
+        value = normalize_value(self.value, f"value of {self.feature!r}")
+        if not is_number(value):
+            raise AspmlError(f"not ({self.feature} {self.op} {value!r}): needs a number")
+        object.__setattr__(self, "value", value)
+
+    def values(self) -> tuple[Value, ...]:
+        return (self.value,)
+
+
+@dataclass(frozen=True)
+class Interval(Literal):
+    """``feature in [lo, hi)``; ``None`` is an unbounded end (and is always open)."""
+
+    feature: str
+    lo: int | float | None
+    hi: int | float | None
+    lo_closed: bool = True
+    hi_closed: bool = False
+
+    def __post_init__(self) -> None:
+        check_string(self.feature, "feature name")
+        for end in ("lo", "hi"):
+            v = getattr(self, end)
+            if v is not None:
+                v = normalize_value(v, f"{end} of {self.feature!r}")
+                if not is_number(v):
+                    raise AspmlError(f"interval of {self.feature!r}: {end} must be a number")
+                object.__setattr__(self, end, v)
+        if self.lo is None:
+            object.__setattr__(self, "lo_closed", False)
+        if self.hi is None:
+            object.__setattr__(self, "hi_closed", False)
+        object.__setattr__(self, "lo_closed", bool(self.lo_closed))
+        object.__setattr__(self, "hi_closed", bool(self.hi_closed))
+        if self.lo is not None and self.hi is not None and self.lo > self.hi:
+            raise AspmlError(f"interval of {self.feature!r}: lower end {self.lo} above upper end {self.hi}")
+
+    def values(self) -> tuple[Value, ...]:
+        return tuple(v for v in (self.lo, self.hi) if v is not None)
+
+
+@dataclass(frozen=True)
+class InSet(Literal):
+    """``feature in {v1, v2, ...}`` (a multi-value condition); at least one value."""
+
+    feature: str
+    members: frozenset
+
+    def __post_init__(self) -> None:
+        check_string(self.feature, "feature name")
+        members = frozenset(normalize_value(v, f"value of {self.feature!r}") for v in self.members)
+        if not members:
+            raise AspmlError(f"value set of {self.feature!r} is empty")
+        object.__setattr__(self, "members", members)
+
+    def sorted_members(self) -> list[Value]:
+        return sorted(self.members, key=sort_key)
+
+    def values(self) -> tuple[Value, ...]:
+        return tuple(self.sorted_members())
+
+
+@dataclass(frozen=True)
+class Flag(Literal):
+    """A Boolean feature: ``bird(X)`` (``positive``) or ``not bird(X)``."""
+
+    feature: str
+    positive: bool = True
+
+    def __post_init__(self) -> None:
+        check_string(self.feature, "feature name")
+        object.__setattr__(self, "positive", bool(self.positive))
+
+
+@dataclass(frozen=True)
+class NotAtom(Literal):
+    """Negation as failure of a derived atom: ``not ab1(X)``."""
+
+    name: str
+    feature: ClassVar[None] = None
+
+    def __post_init__(self) -> None:
+        check_derived_name(self.name)
+
+
+def check_derived_name(name: str) -> str:
+    if not isinstance(name, str) or not DERIVED_NAME.match(name):
+        raise AspmlError(f"derived atom name {name!r} must match [a-z][A-Za-z0-9_]*")
+    return name
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``head :- body``.  ``head`` is ``None`` for the target, else a derived atom name."""
+
+    head: str | None
+    body: tuple[Literal, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.head is not None:
+            check_derived_name(self.head)
+        body = tuple(self.body)
+        for lit in body:
+            if not isinstance(lit, Literal):
+                raise AspmlError(f"rule body holds {lit!r}, which is not a literal")
+        object.__setattr__(self, "body", body)
+
+    @property
+    def is_default(self) -> bool:
+        """A rule for the target predicate (as opposed to an exception rule)."""
+        return self.head is None
+
+    @property
+    def exceptions(self) -> tuple[str, ...]:
+        return tuple(lit.name for lit in self.body if isinstance(lit, NotAtom))
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(lit.feature for lit in self.body if lit.feature is not None))
+
+
+@dataclass(frozen=True)
+class Target:
+    """The predicate a program defines: ``name(X, positive)``, or ``name(X)`` when positive is None."""
+
+    name: str = "label"
+    positive: Value | None = None
+    negative: Value | None = None
+
+    def __post_init__(self) -> None:
+        check_string(self.name, "target name")
+        for attr in ("positive", "negative"):
+            v = getattr(self, attr)
+            if v is not None:
+                object.__setattr__(self, attr, normalize_value(v, f"{attr} label"))
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A column: its name, kind, and for numbers the scale used in clingo."""
+
+    name: str
+    kind: str = "numeric"
+    scale: int | None = None
+
+    def __post_init__(self) -> None:
+        check_string(self.name, "feature name")
+        if self.kind not in KINDS:
+            raise AspmlError(f"feature {self.name!r}: kind {self.kind!r} is not one of {KINDS}")
+        if self.scale is not None:
+            if isinstance(self.scale, bool) or not isinstance(self.scale, int) or self.scale < 1:
+                raise AspmlError(f"feature {self.name!r}: scale must be a positive integer")
+        if self.kind in ("categorical", "boolean"):
+            object.__setattr__(self, "scale", None)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The features a program may speak of, in column order."""
+
+    features: tuple[Feature, ...] = ()
+
+    def __post_init__(self) -> None:
+        features = tuple(self.features)
+        names = [f.name for f in features]
+        if len(set(names)) != len(names):
+            dup = sorted({n for n in names if names.count(n) > 1})
+            raise AspmlError(f"schema names feature(s) {dup} twice")
+        object.__setattr__(self, "features", features)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.features)
+
+    def __contains__(self, name: object) -> bool:
+        return any(f.name == name for f in self.features)
+
+    def __getitem__(self, name: str) -> Feature:
+        for f in self.features:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def get(self, name: str) -> Feature | None:
+        return next((f for f in self.features if f.name == name), None)
+
+
+def _freeze_provenance(provenance) -> tuple[tuple[str, object], ...]:
+    items = provenance.items() if isinstance(provenance, Mapping) else provenance
+    out = []
+    for key, value in items:
+        check_string(key, "provenance key")
+        if isinstance(value, (list, tuple)):
+            value = tuple(value)
+        elif value is not None and not isinstance(value, (str, int, float, bool)):
+            value = str(value)
+        out.append((key, value))
+    return tuple(sorted(out))
+
+
+def literal_kind(lit: Literal) -> str | None:
+    """The feature kind a literal implies on its own (``None``: any kind)."""
+    if isinstance(lit, Flag):
+        return "boolean"
+    if isinstance(lit, (NotCompare, Interval)):
+        return "numeric"
+    if isinstance(lit, Compare) and lit.op in ORDER_OPS:
+        return "numeric"
+    values = lit.values()
+    has_num = any(is_number(v) for v in values)
+    has_str = any(isinstance(v, str) for v in values)
+    if has_num and has_str:
+        return "mixed"
+    return "numeric" if has_num else "categorical" if has_str else None
+
+
+def _compatible(kind: str, implied: str | None) -> bool:
+    if implied is None or kind == "mixed" or kind == implied:
+        return True
+    return False
+
+
+@dataclass(frozen=True)
+class Program:
+    """A stratified normal logic program with default exceptions.
+
+    ``rules`` are the default rules (head ``None``: the target) and the
+    exception rules (head a derived atom such as ``ab1``).  ``schema`` lists the
+    features with their kinds and clingo scales; when omitted it is inferred
+    from the literals, and a numeric feature without a scale gets the smallest
+    power of ten that makes each of its numbers an exact 32-bit integer.
+    """
+
+    rules: tuple[Rule, ...]
+    target: Target = field(default_factory=Target)
+    schema: Schema = field(default_factory=Schema)
+    provenance: tuple[tuple[str, object], ...] = ()
+
+    def __post_init__(self) -> None:
+        rules = tuple(self.rules)
+        for r in rules:
+            if not isinstance(r, Rule):
+                raise AspmlError(f"program rules must be Rule objects, got {r!r}")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "provenance", _freeze_provenance(self.provenance))
+        if not isinstance(self.target, Target):
+            raise AspmlError("target must be an aspml.Target")
+        object.__setattr__(self, "schema", self._complete_schema(self.schema))
+
+    # -- schema ---------------------------------------------------------
+    def _complete_schema(self, schema: Schema) -> Schema:
+        if not isinstance(schema, Schema):
+            schema = Schema(tuple(schema))
+        implied: dict[str, set] = {}
+        numbers: dict[str, list] = {}
+        for r in self.rules:
+            for lit in r.body:
+                if lit.feature is None:
+                    continue
+                kind = literal_kind(lit)
+                implied.setdefault(lit.feature, set())
+                if kind is not None:
+                    implied[lit.feature].add(kind)
+                numbers.setdefault(lit.feature, []).extend(v for v in lit.values() if is_number(v))
+        features = list(schema.features)
+        known = {f.name for f in features}
+        for name, kinds in implied.items():
+            if name in known:
+                continue
+            if kinds == {"boolean"}:
+                kind = "boolean"
+            elif "mixed" in kinds or ({"numeric", "categorical"} <= kinds):
+                kind = "mixed"
+            elif "numeric" in kinds:
+                kind = "numeric"
+            else:
+                kind = "categorical"
+            features.append(Feature(name, kind))
+        out = []
+        for f in features:
+            for k in implied.get(f.name, ()):
+                if not _compatible(f.kind, k) or (k == "boolean") != (f.kind == "boolean"):
+                    raise AspmlError(
+                        f"feature {f.name!r} is {f.kind} but a literal on it needs a {k} feature")
+            if f.kind in ("numeric", "mixed"):
+                nums = numbers.get(f.name, [])
+                needed = scale_for(nums, f.name)
+                if f.scale is None:
+                    f = Feature(f.name, f.kind, needed)
+                elif needed is not None and f.scale % needed != 0:
+                    f = Feature(f.name, f.kind, math.lcm(f.scale, needed))
+            out.append(f)
+        return Schema(tuple(out))
+
+    # -- questions a user asks of a program ------------------------------
+    @property
+    def default_rules(self) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.head is None)
+
+    @property
+    def exception_rules(self) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.head is not None)
+
+    @property
+    def n_rules(self) -> int:
+        """Number of rules, exception rules included."""
+        return len(self.rules)
+
+    @property
+    def n_literals(self) -> int:
+        """Number of body literals over all rules, ``not abK`` included."""
+        return sum(len(r.body) for r in self.rules)
+
+    @property
+    def literals(self) -> tuple[Literal, ...]:
+        return tuple(lit for r in self.rules for lit in r.body)
+
+    @property
+    def features_used(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f for r in self.rules for f in r.features))
+
+    @property
+    def derived(self) -> tuple[str, ...]:
+        """Names of the derived (exception) atoms, in order of first definition."""
+        return tuple(dict.fromkeys(r.head for r in self.rules if r.head is not None))
+
+    def rules_for(self, head: str | None) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.head == head)
+
+    def strata(self) -> list[str]:
+        """Derived atoms in an order where each depends only on earlier ones.
+
+        Raises :class:`AspmlError` when the program is not stratified (an atom
+        depends on itself through negation) or refers to an exception that no
+        rule defines is *not* an error: such an atom is simply false.
+        """
+        deps = {name: set() for name in self.derived}
+        for r in self.rules:
+            if r.head is not None:
+                deps[r.head].update(n for n in r.exceptions if n in deps)
+        order: list[str] = []
+        state: dict[str, int] = {}
+
+        def visit(name: str, path: list[str]) -> None:
+            if state.get(name) == 2:
+                return
+            if state.get(name) == 1:
+                cycle = path[path.index(name):] + [name]
+                raise AspmlError("program is not stratified: " + " -> ".join(cycle))
+            state[name] = 1
+            for d in sorted(deps[name]):
+                visit(d, path + [name])
+            state[name] = 2
+            order.append(name)
+
+        for name in deps:
+            visit(name, [])
+        return order
+
+    @property
+    def provenance_dict(self) -> dict:
+        return dict(self.provenance)
+
+    # -- printing and running (thin doors to the modules that do the work)
+    def to_asp(self) -> str:
+        from .printers import print_program
+        return print_program(self, "asp")
+
+    def to_prolog(self) -> str:
+        from .printers import print_program
+        return print_program(self, "prolog")
+
+    def to_scasp(self) -> str:
+        from .printers import print_program
+        return print_program(self, "scasp")
+
+    def to_text(self) -> str:
+        from .printers import print_program
+        return print_program(self, "text")
+
+    def print(self, dialect: str = "text") -> str:
+        from .printers import print_program
+        return print_program(self, dialect)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def predict(self, X):
+        """Fast path: a boolean array, True where the target holds for the row."""
+        from ..evaluate import predict
+        return predict(self, X)
+
+    def coverage(self, X):
+        """Fast path: a rows x rules boolean matrix, True where a rule's body holds."""
+        from ..evaluate import coverage
+        return coverage(self, X)
+
+    def with_schema(self, schema: Schema) -> "Program":
+        return Program(self.rules, self.target, schema, self.provenance)

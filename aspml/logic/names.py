@@ -1,0 +1,104 @@
+"""Safe names and quoted constants for each dialect.
+
+User strings (feature names, category values, target names, labels) reach
+program text in two ways only:
+
+* as *constants*, always quoted and escaped (clingo strings, Prolog quoted
+  atoms, JSON-style strings in ``text``), so no character can end the constant;
+* as *predicate names*, which are identifiers chosen here: a feature name that
+  is already a safe identifier is used as it is, any other is turned into one
+  (``"Capital Gain"`` -> ``capital_gain``), and the exact original names are
+  recorded in the program's ``% aspml:`` header so that parsing restores them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib.resources import files
+
+IDENT = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+DOMAIN = "row"                   # row(X): the rows, binds X where no literal does
+INTERNAL_PREFIX = "aspml_"       # names aspml's own encodings use
+
+
+@lru_cache(maxsize=1)
+def prolog_reserved() -> frozenset[str]:
+    """Names of SWI-Prolog system and library(lists) predicates (arity 0-3)."""
+    text = files("aspml.logic").joinpath("prolog_reserved.txt").read_text()
+    return frozenset(text.split())
+
+
+def reserved_names(derived) -> set[str]:
+    return {DOMAIN, "not", "inf", "sup", "true", "false"} | set(derived) | prolog_reserved()
+
+
+def _identifier(name: str) -> str:
+    base = re.sub(r"[^a-z0-9_]+", "_", name.lower()).strip("_")
+    if not base or not base[0].isalpha():
+        base = "f_" + base
+    return base
+
+
+def predicate_names(target_name: str, features, derived) -> tuple[str, dict[str, str]]:
+    """Predicate identifiers for the target and each feature, none clashing.
+
+    Returns ``(target_predicate, {feature name: predicate})``.
+    """
+    taken = reserved_names(derived)
+    chosen: dict[str, str] = {}
+
+    def pick(name: str) -> str:
+        if IDENT.match(name) and name not in taken and not name.startswith(INTERNAL_PREFIX):
+            ident = name
+        else:
+            base = _identifier(name)
+            if base.startswith(INTERNAL_PREFIX):
+                base = "f_" + base
+            ident, k = base, 2
+            while ident in taken:
+                ident, k = f"{base}_{k}", k + 1
+        taken.add(ident)
+        return ident
+
+    target = pick(target_name)
+    for f in features:
+        chosen[f] = pick(f)
+    return target, chosen
+
+
+def clingo_string(text: str) -> str:
+    """A clingo string constant: only backslash, quote and newline need escapes."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+_PROLOG_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def prolog_atom(text: str) -> str:
+    """A quoted Prolog atom; control characters as ``\\xHH\\`` escapes."""
+    out = []
+    for ch in text:
+        if ch in _PROLOG_ESCAPES:
+            out.append(_PROLOG_ESCAPES[ch])
+        elif ord(ch) < 32 or ord(ch) == 127:
+            out.append(f"\\x{ord(ch):x}\\")
+        else:
+            out.append(ch)
+    return "'" + "".join(out) + "'"
+
+
+def text_string(text: str) -> str:
+    """A double-quoted string for the text dialect (JSON escapes)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+TEXT_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "inf"}
+
+
+def text_name(name: str) -> str:
+    """A feature or target name for the text dialect: bare when plain, else quoted."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and name.lower() not in TEXT_KEYWORDS:
+        return name
+    return text_string(name)

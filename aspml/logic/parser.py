@@ -1,0 +1,518 @@
+"""Parse program text (asp, prolog, scasp, text) into the Program model.
+
+The grammars (``grammar/*.lark``) are loaded at run time with LALR.  A lark
+Transformer turns the parse tree into small syntax records; :class:`_Builder`
+gives them meaning (which atoms are features, which are exceptions, which
+variable holds which feature).  No lark object leaves this module.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, VisitError
+
+from ..errors import AspmlError, ParseError
+from .model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare, Program,
+                    Rule, Schema, Target)
+from .names import DOMAIN
+from .printers import DIALECTS, META_VERSION
+from .values import normalize_value, unscaled
+
+
+@lru_cache(maxsize=None)
+def _grammar(name: str) -> Lark:
+    return Lark.open(f"grammar/{name}.lark", rel_to=__file__, parser="lalr",
+                     propagate_positions=True, maybe_placeholders=False)
+
+
+def parse(text: str, dialect: str = "asp") -> Program:
+    """Read a program printed in ``dialect`` (``asp``, ``prolog``, ``scasp`` or ``text``).
+
+    Raises :class:`aspml.ParseError` with the line, the column and an excerpt
+    when the text is malformed or uses a construct aspml does not model.
+    """
+    if dialect not in DIALECTS:
+        raise ParseError(f"unknown dialect {dialect!r}; use one of {DIALECTS}")
+    if not isinstance(text, str):
+        raise ParseError(f"program text must be a string, got {type(text).__name__}")
+    grammar = "text" if dialect == "text" else "logic"
+    try:
+        tree = _grammar(grammar).parse(text)
+        if dialect == "text":
+            from .text_parser import build_text
+            return build_text(tree, text)
+        items = _Syntax().transform(tree)
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text) from None
+    except VisitError as e:
+        if isinstance(e.orig_exc, ParseError):
+            raise e.orig_exc from None
+        raise
+    return _Builder(items, dialect, text).program()
+
+
+def _syntax_error(e: UnexpectedInput, text: str) -> ParseError:
+    if isinstance(e, UnexpectedCharacters):
+        what = f"unexpected character {text[e.pos_in_stream]!r}"
+    elif getattr(e, "token", None) is not None and e.token.type == "$END":
+        what = "unexpected end of program (a rule must end with '.')"
+    else:
+        tok = getattr(e, "token", None)
+        what = f"unexpected {str(tok)!r}" if tok is not None else "syntax error"
+        expected = sorted(getattr(e, "expected", ()) or ())
+        if expected:
+            what += f"; expected one of {', '.join(expected[:8])}"
+    return ParseError(what, e.line, e.column, excerpt(text, e.line, e.column))
+
+
+def excerpt(text: str, line: int, column: int) -> str:
+    lines = text.splitlines() or [""]
+    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    return f"{src}\n{' ' * max(column - 1, 0)}^"
+
+
+# ---------------------------------------------------------------------------
+# syntax records
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+
+
+@dataclass(frozen=True)
+class Const:
+    value: object          # int, float or str
+    kind: str              # "number", "string" (quoted) or "name" (bare constant)
+
+
+@dataclass(frozen=True)
+class Inf:
+    sign: int              # -1: #inf / -inf, +1: #sup / inf
+
+
+@dataclass(frozen=True)
+class Pool:
+    items: tuple
+
+
+@dataclass(frozen=True)
+class ListTerm:
+    items: tuple
+
+
+@dataclass(frozen=True)
+class Atom:
+    name: str
+    args: tuple
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Lit:
+    kind: str              # positive, negative, comparison, negconj, bracketed
+    parts: tuple
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class RawRule:
+    head: Atom
+    body: tuple
+    line: int
+
+
+_CLINGO_UNESCAPE = re.compile(r'\\(["\\n])')
+_PROLOG_UNESCAPE = re.compile(r"\\x([0-9a-fA-F]+)\\|\\(.)|''")
+
+
+def _unescape_clingo(body: str) -> str:
+    return _CLINGO_UNESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), body)
+
+
+def _unescape_prolog(body: str) -> str:
+    simple = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "'": "'", '"': '"', "`": "`",
+              "a": "\a", "b": "\b", "f": "\f", "v": "\v", "0": "\0", "e": "\x1b", "s": " "}
+
+    def sub(m: re.Match) -> str:
+        if m.group(0) == "''":
+            return "'"
+        if m.group(1) is not None:
+            return chr(int(m.group(1), 16))
+        return simple.get(m.group(2), m.group(2))
+    return _PROLOG_UNESCAPE.sub(sub, body)
+
+
+def _number(text: str):
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    return normalize_value(float(text))
+
+
+class _Syntax(Transformer):
+    """Parse tree -> syntax records (terms, atoms, literals, raw rules)."""
+
+    def var(self, items):
+        return Var(str(items[0]))
+
+    def number(self, items):
+        return Const(_number(str(items[0])), "number")
+
+    def string(self, items):
+        return Const(_unescape_clingo(str(items[0])[1:-1]), "string")
+
+    def quoted(self, items):
+        return Const(_unescape_prolog(str(items[0])[1:-1]), "string")
+
+    def name(self, items):
+        text = str(items[0])
+        return Inf(+1) if text == "inf" else Const(text, "name")
+
+    def minus_name(self, items):
+        if str(items[0]) != "inf":
+            raise ParseError(f"unexpected -{items[0]}", items[0].line, items[0].column)
+        return Inf(-1)
+
+    def inf(self, items):
+        return Inf(-1)
+
+    def sup(self, items):
+        return Inf(+1)
+
+    def list(self, items):
+        return ListTerm(tuple(items))
+
+    def pool(self, items):
+        return Pool(tuple(items))
+
+    @v_args(meta=True)
+    def atom(self, meta, items):
+        return Atom(str(items[0]), tuple(items[1:]), meta.line, meta.column)
+
+    def _lit(kind):
+        @v_args(meta=True)
+        def make(self, meta, items):
+            parts = tuple(i for i in items if not isinstance(i, Token))
+            return Lit(kind, parts, meta.line, meta.column)
+        return make
+
+    positive = _lit("positive")
+    negative = _lit("negative")
+    negated_conjunction = _lit("negconj")
+    bracketed = _lit("bracketed")
+
+    @v_args(meta=True)
+    def comparison(self, meta, items):
+        return Lit("comparison", tuple(items), meta.line, meta.column)
+
+    def count_note(self, items):
+        return None
+
+    def rule_label(self, items):
+        return None
+
+    def body(self, items):
+        return tuple(i for i in items if isinstance(i, Lit))
+
+    @v_args(meta=True)
+    def rule(self, meta, items):
+        items = [i for i in items if i is not None]
+        head = items[0]
+        body = items[1] if len(items) > 1 else ()
+        return RawRule(head, body, meta.line)
+
+    def meta(self, items):
+        tok = items[0]
+        try:
+            return ("meta", json.loads(str(tok)[len("% aspml: "):]), tok.line)
+        except json.JSONDecodeError as e:
+            raise ParseError(f"the '% aspml:' header is not valid JSON ({e.msg})",
+                             tok.line, tok.column) from None
+
+    def directive(self, items):
+        return None
+
+    def start(self, items):
+        return [i for i in items if i is not None]
+
+
+# ---------------------------------------------------------------------------
+# meaning
+# ---------------------------------------------------------------------------
+
+_OP = {"=": "==", "==": "==", "=:=": "==", "!=": "!=", "=\\=": "!=", "<=": "<=", "=<": "<=",
+       "<": "<", ">": ">", ">=": ">="}
+_FLIP = {"<=": ">=", "<": ">", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+class _Builder:
+    def __init__(self, items, dialect: str, text: str) -> None:
+        self.dialect = dialect
+        self.text = text
+        metas = [i for i in items if isinstance(i, tuple)]
+        self.rules = [i for i in items if isinstance(i, RawRule)]
+        if len(metas) > 1:
+            raise ParseError("more than one '% aspml:' header", metas[1][2], 1)
+        self.meta = metas[0][1] if metas else None
+        self.meta_line = metas[0][2] if metas else None
+        self._read_meta()
+
+    def error(self, message: str, where) -> ParseError:
+        line = getattr(where, "line", None)
+        column = getattr(where, "column", 1)
+        return ParseError(message, line, column,
+                          excerpt(self.text, line, column) if line else "")
+
+    # -- header ----------------------------------------------------------
+    def _read_meta(self) -> None:
+        self.feature_of: dict[str, str] = {}       # predicate -> feature name
+        self.features: list[Feature] = []
+        self.target_pred = None
+        self.target = None
+        self.provenance = ()
+        if self.meta is None:
+            return
+        m = self.meta
+        try:
+            if m.get("aspml") != META_VERSION:
+                raise ValueError(f"unsupported header version {m.get('aspml')!r}")
+            t = m["target"]
+            self.target = Target(t["name"], t["positive"], t.get("negative"))
+            self.target_pred = t["pred"]
+            for name, pred, kind, scale in m["features"]:
+                self.features.append(Feature(name, kind, scale))
+                self.feature_of[pred] = name
+            self.provenance = tuple((k, v) for k, v in m.get("provenance", []))
+        except (KeyError, TypeError, ValueError) as e:
+            raise ParseError(f"the '% aspml:' header is malformed: {e}", self.meta_line, 1) from None
+
+    def feature(self, pred: str) -> str:
+        return self.feature_of.get(pred, pred) if self.meta is not None else pred
+
+    def scale(self, feature: str) -> int:
+        if self.dialect != "asp" or self.meta is None:
+            return 1
+        f = next((f for f in self.features if f.name == feature), None)
+        return (f.scale or 1) if f is not None else 1
+
+    # -- values --------------------------------------------------------
+    def value(self, term, feature: str, where):
+        if isinstance(term, Const):
+            if term.kind == "number":
+                v = term.value
+                if self.dialect == "asp":
+                    if not isinstance(v, int):
+                        raise self.error(f"clingo has no floating-point numbers: {v}", where)
+                    return unscaled(v, self.scale(feature))
+                return v
+            return term.value
+        raise self.error(f"expected a constant, found {_show(term)}", where)
+
+    def label(self, term, where):
+        if isinstance(term, Const):
+            return term.value
+        raise self.error(f"expected a constant label, found {_show(term)}", where)
+
+    # -- program -------------------------------------------------------
+    def program(self) -> Program:
+        heads = [r.head.name for r in self.rules]
+        referenced = set()
+        for r in self.rules:
+            for lit in r.body:
+                if lit.kind == "negative":
+                    referenced.add(lit.parts[0].name)
+        if self.target_pred is None:
+            candidates = [h for h in heads if h not in referenced]
+            if not candidates and self.rules:
+                raise self.error("cannot tell the target predicate: every head is used "
+                                 "as an exception", self.rules[0].head)
+            self.target_pred = candidates[0] if candidates else "label"
+        self.derived = {h for h in heads if h != self.target_pred}
+        rules = []
+        positive = None
+        for raw in self.rules:
+            head = raw.head
+            if not head.args or not isinstance(head.args[0], Var):
+                raise self.error(f"the head {head.name} must have the row variable as "
+                                 "first argument", head)
+            if head.name == self.target_pred:
+                if len(head.args) > 2:
+                    raise self.error(f"the head {head.name} has too many arguments", head)
+                if len(head.args) == 2:
+                    label = self.label(head.args[1], head)
+                    if positive is not None and positive != label:
+                        raise self.error(f"rules for {head.name} name two labels: "
+                                         f"{positive!r} and {label!r}", head)
+                    positive = label
+                rules.append(Rule(None, self.body(raw)))
+            else:
+                rules.append(Rule(head.name, self.body(raw)))
+        if self.target is None:
+            self.target = Target(self.target_pred, positive)
+        try:
+            return Program(tuple(rules), self.target, Schema(tuple(self.features)),
+                           self.provenance)
+        except AspmlError as e:
+            raise ParseError(str(e), 1, 1) from None
+
+    def body(self, raw: RawRule) -> tuple:
+        env: dict[str, str] = {}                    # variable -> feature
+        out = []
+        for lit in raw.body:
+            try:
+                out.extend(self.literal(lit, env))
+            except ParseError:
+                raise
+            except AspmlError as e:
+                raise self.error(str(e), lit) from None
+        return tuple(out)
+
+    def literal(self, lit: Lit, env: dict) -> list:
+        kind = lit.kind
+        if kind == "positive":
+            return self.positive(lit.parts[0], env, lit)
+        if kind == "negative":
+            return self.negative(lit.parts[0], lit)
+        if kind == "comparison":
+            return self.comparison(lit.parts, env, lit)
+        if kind == "negconj":
+            return [self.negconj(lit.parts, lit)]
+        if kind == "bracketed":
+            return [self.bracketed(lit.parts, env, lit)]
+        raise self.error(f"unsupported literal {kind}", lit)  # pragma: no cover
+
+    def positive(self, atom: Atom, env: dict, where) -> list:
+        name, args = atom.name, atom.args
+        if name == DOMAIN and len(args) == 1 and name not in self.feature_of:
+            return []
+        if name == "number" and len(args) == 1 and isinstance(args[0], Var):
+            return []                                           # type guard
+        if name in ("memberchk", "member") and len(args) == 2 and isinstance(args[0], Var):
+            feature = self.bound(args[0], env, where)
+            if not isinstance(args[1], ListTerm) or not args[1].items:
+                raise self.error(f"{name} needs a non-empty list of values", where)
+            return [InSet(feature, frozenset(self.value(t, feature, where) for t in args[1].items))]
+        if name in self.derived or name == self.target_pred:
+            raise self.error(f"{name} is derived: aspml rules use derived atoms only "
+                             "negated (not ...)", where)
+        self.check_row_var(atom)
+        feature = self.feature(name)
+        if len(args) == 1:
+            return [Flag(feature, True)]
+        if len(args) != 2:
+            raise self.error(f"feature atom {name} must have one or two arguments", where)
+        arg = args[1]
+        if isinstance(arg, Var):
+            if arg.name in env and env[arg.name] != feature:
+                raise self.error(f"variable {arg.name} holds two features", where)
+            env[arg.name] = feature
+            return []
+        if isinstance(arg, Pool):
+            if len(arg.items) == 1:
+                return [Compare(feature, "==", self.value(arg.items[0], feature, where))]
+            return [InSet(feature, frozenset(self.value(t, feature, where) for t in arg.items))]
+        return [Compare(feature, "==", self.value(arg, feature, where))]
+
+    def negative(self, atom: Atom, where) -> list:
+        self.check_row_var(atom)
+        name, args = atom.name, atom.args
+        if name == self.target_pred:
+            raise self.error(f"the target {name} cannot appear in a rule body", where)
+        if name in self.derived or (len(args) == 1 and self._undefined_exception(name)):
+            return [NotAtom(name)]
+        feature = self.feature(name)
+        if len(args) == 1:
+            return [Flag(feature, False)]
+        if len(args) == 2 and not isinstance(args[1], (Var, Pool, ListTerm)):
+            return [Compare(feature, "!=", self.value(args[1], feature, where))]
+        raise self.error(f"cannot read 'not {name}(...)': expected not {name}(X) or "
+                         f"not {name}(X,value)", where)
+
+    def _undefined_exception(self, name: str) -> bool:
+        """``not name(X)`` with no rule for name: an exception that never holds?
+
+        With aspml's header, every name that is not a feature is one.  Without
+        it, only FOLD-R++'s ``abN`` names are; others are Boolean features.
+        """
+        if self.meta is not None:
+            return name not in self.feature_of
+        return re.fullmatch(r"ab\d+", name) is not None
+
+    def check_row_var(self, atom: Atom) -> None:
+        if not atom.args or not isinstance(atom.args[0], Var):
+            raise self.error(f"{atom.name}(...) must have the row variable as first argument", atom)
+
+    def bound(self, var: Var, env: dict, where) -> str:
+        if var.name not in env:
+            raise self.error(f"variable {var.name} is not bound to a feature before use", where)
+        return env[var.name]
+
+    def comparison(self, parts: tuple, env: dict, where) -> list:
+        terms = parts[0::2]
+        ops = [str(o) for o in parts[1::2]]
+        if len(terms) == 3:
+            return [self.chain(terms, ops, env, where)]
+        left, op, right = terms[0], _OP[ops[0]], terms[1]
+        if isinstance(right, Var) and not isinstance(left, Var):
+            left, right, op = right, left, _FLIP[op]
+        if not isinstance(left, Var):
+            raise self.error("a comparison needs a variable bound to a feature", where)
+        if op == "<" and isinstance(right, Const) and right.kind == "string" and right.value == "":
+            return []                                           # type guard N < ""
+        feature = self.bound(left, env, where)
+        if isinstance(right, Pool):
+            if op != "==":
+                raise self.error("a value set needs '='", where)
+            return [InSet(feature, frozenset(self.value(t, feature, where) for t in right.items))]
+        return [Compare(feature, op, self.value(right, feature, where))]
+
+    def chain(self, terms, ops, env, where) -> Interval:
+        lo, var, hi = terms
+        if not isinstance(var, Var) or any(o not in ("<", "<=", "=<") for o in ops):
+            raise self.error("an interval reads lo <= N < hi", where)
+        feature = self.bound(var, env, where)
+        return Interval(feature, self.end(lo, feature, where), self.end(hi, feature, where),
+                        ops[0] != "<", ops[1] != "<")
+
+    def end(self, term, feature, where):
+        return None if isinstance(term, Inf) else self.value(term, feature, where)
+
+    def bracketed(self, parts: tuple, env: dict, where) -> Interval:
+        (a, op1, lo), (b, op2, hi) = (p.parts for p in parts)
+        op1, op2 = _OP[str(op1)], _OP[str(op2)]
+        if not (isinstance(a, Var) and isinstance(b, Var) and a == b
+                and op1 in (">", ">=") and op2 in ("<", "<=")):
+            raise self.error("a bracketed interval reads (N >= lo, N < hi)", where)
+        feature = self.bound(a, env, where)
+        return Interval(feature, self.end(lo, feature, where), self.end(hi, feature, where),
+                        op1 == ">=", op2 == "<=")
+
+    def negconj(self, parts: tuple, where) -> NotCompare:
+        atoms = [p for p in parts if p.kind == "positive"]
+        comps = [p for p in parts if p.kind == "comparison"]
+        guards = [a for a in atoms[1:] if a.parts[0].name == "number"]
+        if not atoms or len(comps) != 1 or len(atoms) - len(guards) != 1:
+            raise self.error("a negated conjunction reads not (f(X,N), N <= t)", where)
+        atom = atoms[0].parts[0]
+        if len(atom.args) != 2 or not isinstance(atom.args[1], Var):
+            raise self.error("a negated conjunction reads not (f(X,N), N <= t)", where)
+        env = {atom.args[1].name: self.feature(atom.name)}
+        (cmp,) = self.comparison(comps[0].parts, env, where) or [None]
+        if not isinstance(cmp, Compare) or cmp.op not in ("<=", ">"):
+            raise self.error("a negated comparison uses <= or >", where)
+        return NotCompare(cmp.feature, cmp.op, cmp.value)
+
+
+def _show(term) -> str:
+    if isinstance(term, Var):
+        return f"variable {term.name}"
+    if isinstance(term, Inf):
+        return "an infinity"
+    return type(term).__name__.lower()

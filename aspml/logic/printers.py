@@ -1,0 +1,349 @@
+"""Printers: the one place where program text is made.
+
+Four dialects (DESIGN §3):
+
+``asp``     clingo 5.8.  Numbers are per-feature scaled integers; categories
+            are clingo strings; on mixed features a guard ``N < ""`` keeps
+            strings out of numeric comparisons (clingo orders numbers before
+            strings); intervals are chained comparisons ``30 <= N < 50``;
+            value sets are pools ``N = ("a";"b")``; ``not (f <= t)`` is the
+            conditional literal ``#false : f(X,M), M <= t``.  Rules whose other
+            literals do not bind ``X`` start with ``row(X)``.
+``prolog``  SWI-Prolog 9: ``\\+``, ``=<``, real numbers, quoted atoms,
+            ``:- dynamic`` and ``:- discontiguous`` declarations, a
+            ``number(N)`` guard on mixed features, intervals as a parenthesised
+            pair of comparisons, value sets with ``memberchk/2``.
+``scasp``   s(CASP), in the FOLD-R++ output style: ``not``, real numbers,
+            intervals as two comparisons.  It cannot express ``not (f <= t)``.
+``text``    for people: ``IF age in [30, 50) AND NOT ab1 THEN label = "yes"``.
+
+``asp``, ``prolog`` and ``scasp`` start with a ``% aspml: {...}`` comment that
+records the exact target, schema (names, kinds, scales) and provenance, so
+``parse(p.to_asp(), "asp") == p`` and likewise for ``prolog``.  ``scasp``
+round-trips every program without intervals; an interval comes back as its two
+comparisons (same meaning).  ``text`` carries the rules and the target but not
+scales or provenance.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ..errors import DialectError
+from .model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
+                    Program, Rule)
+from .names import (DOMAIN, clingo_string, predicate_names, prolog_atom, text_name,
+                    text_string)
+from .values import Value, format_number, is_number, scaled
+
+DIALECTS = ("asp", "prolog", "scasp", "text")
+META_PREFIX = "% aspml: "
+META_VERSION = 1
+
+
+def print_program(program: Program, dialect: str = "text") -> str:
+    if dialect not in DIALECTS:
+        raise DialectError(f"unknown dialect {dialect!r}; use one of {DIALECTS}")
+    if dialect == "text":
+        return _print_text(program)
+    return _LogicPrinter(program, dialect).program()
+
+
+def metadata(program: Program, dialect: str) -> dict:
+    naming = Naming.of(program)
+    t = program.target
+    return {
+        "aspml": META_VERSION,
+        "dialect": dialect,
+        "target": {"name": t.name, "pred": naming.target, "positive": t.positive,
+                   "negative": t.negative},
+        "features": [[f.name, naming.preds[f.name], f.kind, f.scale]
+                     for f in program.schema.features],
+        "provenance": [list(kv) for kv in program.provenance],
+    }
+
+
+@dataclass(frozen=True)
+class Naming:
+    target: str
+    preds: dict
+
+    @staticmethod
+    def of(program: Program) -> "Naming":
+        derived = set(program.derived) | {n for r in program.rules for n in r.exceptions}
+        target, preds = predicate_names(program.target.name, program.schema.names, derived)
+        return Naming(target, preds)
+
+
+# ---------------------------------------------------------------------------
+# asp, prolog, scasp
+# ---------------------------------------------------------------------------
+
+_OPS = {
+    "asp": {"==": "=", "!=": "!=", "<=": "<=", ">": ">", "<": "<", ">=": ">="},
+    "prolog": {"==": "=:=", "!=": "=\\=", "<=": "=<", ">": ">", "<": "<", ">=": ">="},
+}
+_OPS["scasp"] = _OPS["prolog"]
+
+
+@dataclass
+class _RuleContext:
+    bound: dict = field(default_factory=dict)    # feature -> variable
+    locals: int = 0
+
+    def fresh_local(self) -> str:
+        self.locals += 1
+        return f"M{self.locals}"
+
+
+class _LogicPrinter:
+    def __init__(self, program: Program, dialect: str) -> None:
+        self.p = program
+        self.d = dialect
+        self.naming = Naming.of(program)
+        self.schema = program.schema
+        self.neg = "not " if dialect in ("asp", "scasp") else "\\+ "
+
+    # -- constants -----------------------------------------------------
+    def const(self, feature: str, value: Value) -> str:
+        if isinstance(value, str):
+            return clingo_string(value) if self.d == "asp" else prolog_atom(value)
+        if self.d == "asp":
+            scale = self.schema[feature].scale
+            if scale is None:
+                raise _unscalable(feature, value)
+            return str(scaled(value, scale, feature))
+        return format_number(value)
+
+    def label(self, value: Value) -> str:
+        if isinstance(value, str):
+            return clingo_string(value) if self.d == "asp" else prolog_atom(value)
+        return format_number(value)
+
+    # -- atoms ---------------------------------------------------------
+    def head(self, rule: Rule, var: str = "X") -> str:
+        if rule.head is not None:
+            return f"{rule.head}({var})"
+        t = self.p.target
+        if t.positive is None:
+            return f"{self.naming.target}({var})"
+        return f"{self.naming.target}({var},{self.label(t.positive)})"
+
+    def pred(self, feature: str) -> str:
+        return self.naming.preds[feature]
+
+    def binder(self, feature: str, ctx: _RuleContext, out: list[str]) -> str:
+        """The variable holding the feature's value, binding it on first use."""
+        if feature in ctx.bound:
+            return ctx.bound[feature]
+        var = f"N{len(ctx.bound) + 1}"
+        ctx.bound[feature] = var
+        out.append(f"{self.pred(feature)}(X,{var})")
+        out.extend(self.guard(feature, var))
+        return var
+
+    def guard(self, feature: str, var: str) -> list[str]:
+        if self.schema[feature].kind != "mixed" or self.d == "scasp":
+            return []
+        return [f'{var} < ""'] if self.d == "asp" else [f"number({var})"]
+
+    def compare(self, var: str, op: str, feature: str, value: Value) -> str:
+        return f"{var} {_OPS[self.d][op]} {self.const(feature, value)}"
+
+    # -- literals ------------------------------------------------------
+    def literal(self, lit: Literal, ctx: _RuleContext) -> list[str]:
+        out: list[str] = []
+        if isinstance(lit, NotAtom):
+            out.append(f"{self.neg}{lit.name}(X)")
+        elif isinstance(lit, Flag):
+            out.append(("" if lit.positive else self.neg) + f"{self.pred(lit.feature)}(X)")
+        elif isinstance(lit, Compare) and lit.op in ("==", "!="):
+            atom = f"{self.pred(lit.feature)}(X,{self.const(lit.feature, lit.value)})"
+            out.append(atom if lit.op == "==" else self.neg + atom)
+        elif isinstance(lit, Compare):
+            var = self.binder(lit.feature, ctx, out)
+            out.append(self.compare(var, lit.op, lit.feature, lit.value))
+        elif isinstance(lit, Interval):
+            var = self.binder(lit.feature, ctx, out)
+            out.extend(self.interval(var, lit))
+        elif isinstance(lit, InSet):
+            var = self.binder(lit.feature, ctx, out)
+            out.append(self.inset(var, lit))
+        elif isinstance(lit, NotCompare):
+            out.append(self.not_compare(lit, ctx))
+        else:  # pragma: no cover - every Literal subclass is handled above
+            raise DialectError(f"cannot print {lit!r}")
+        return out
+
+    def interval(self, var: str, lit: Interval) -> list[str]:
+        f = lit.feature
+        lo_op = "<=" if lit.lo_closed else "<"
+        hi_op = "<=" if lit.hi_closed else "<"
+        if self.d == "asp":
+            lo = "#inf" if lit.lo is None else self.const(f, lit.lo)
+            hi = "#sup" if lit.hi is None else self.const(f, lit.hi)
+            return [f"{lo} {lo_op} {var} {hi_op} {hi}"]
+        ops = _OPS[self.d]
+        if self.d == "prolog":
+            lo = "-inf" if lit.lo is None else self.const(f, lit.lo)
+            hi = "inf" if lit.hi is None else self.const(f, lit.hi)
+            lo_cmp = ops[">=" if lit.lo_closed else ">"]
+            return [f"({var} {lo_cmp} {lo}, {var} {ops[hi_op]} {hi})"]
+        parts = []  # scasp: the FOLD-R++ style, one comparison per bounded end
+        if lit.lo is not None:
+            parts.append(self.compare(var, ">=" if lit.lo_closed else ">", f, lit.lo))
+        if lit.hi is not None:
+            parts.append(self.compare(var, hi_op, f, lit.hi))
+        if not parts:
+            raise DialectError(f"scasp cannot print the unbounded interval on {f!r}")
+        return parts
+
+    def inset(self, var: str, lit: InSet) -> str:
+        members = [self.const(lit.feature, v) for v in lit.sorted_members()]
+        if self.d == "asp":
+            return f"{var} = ({';'.join(members)})"
+        fn = "memberchk" if self.d == "prolog" else "member"
+        return f"{fn}({var},[{','.join(members)}])"
+
+    def not_compare(self, lit: NotCompare, ctx: _RuleContext) -> str:
+        f = lit.feature
+        if self.d == "scasp":
+            raise DialectError(
+                f"s(CASP) cannot express not ({f} {lit.op} {lit.value}); call "
+                "program.expand_negated_comparisons() first to turn it into an exception")
+        var = ctx.fresh_local()
+        inner = [f"{self.pred(f)}(X,{var})", *self.guard(f, var),
+                 self.compare(var, lit.op, f, lit.value)]
+        if self.d == "asp":
+            return "#false : " + ", ".join(inner)
+        return "\\+ (" + ", ".join(inner) + ")"
+
+    # -- rules and programs ---------------------------------------------
+    def rule(self, rule: Rule) -> str:
+        ctx = _RuleContext()
+        body = [", ".join(self.literal(lit, ctx)) for lit in rule.body]
+        if not body and self.d != "asp":
+            return f"{self.head(rule, '_')}."
+        if self.d == "asp" and not _binds_x(rule):
+            body.insert(0, f"{DOMAIN}(X)")
+        text = ""
+        for i, part in enumerate(body):
+            # after clingo's conditional literal only ';' ends its condition
+            sep = ";" if i and body[i - 1].startswith("#false :") else ","
+            text += ("" if i == 0 else sep) + "\n    " + part
+        return f"{self.head(rule)} :-{text}."
+
+    def header(self) -> list[str]:
+        p = self.p
+        lines = [f"% aspml program, {self.d} dialect: {_describe_target(self, p)}"]
+        if self.d == "asp":
+            lines.append("% Input: row(X) for each row X, and pred(X,Value) for each known value.")
+            scales = [f"{json.dumps(f.name)} x{f.scale}" for f in p.schema.features
+                      if f.kind in ("numeric", "mixed") and f.scale not in (None, 1)]
+            if scales:
+                lines.append("% Numbers are integers scaled per feature: " + ", ".join(scales) + ".")
+            if any(f.kind == "mixed" for f in p.schema.features):
+                lines.append('% N < "" holds only for numbers (clingo orders numbers before strings).')
+        lines.append(META_PREFIX + json.dumps(metadata(p, self.d), ensure_ascii=True))
+        return lines
+
+    def declarations(self) -> list[str]:
+        if self.d != "prolog":
+            return [":- encoding(utf8)."] if self.d == "scasp" else []
+        indicators = []
+        for f in self.p.schema.features:
+            arity = 1 if f.kind == "boolean" else 2
+            indicators.append(f"{self.pred(f.name)}/{arity}")
+        names = dict.fromkeys(list(self.p.derived) + [n for r in self.p.rules for n in r.exceptions])
+        indicators += [f"{n}/1" for n in names]
+        target_arity = 1 if self.p.target.positive is None else 2
+        heads = [f"{self.naming.target}/{target_arity}"] + [f"{n}/1" for n in self.p.derived]
+        lines = [":- encoding(utf8)."]
+        if indicators:
+            lines.append(":- dynamic " + ", ".join(indicators) + ".")
+        lines.append(":- discontiguous " + ", ".join(heads) + ".")
+        return lines
+
+    def program(self) -> str:
+        lines = self.header() + self.declarations() + [""]
+        lines += [self.rule(r) for r in self.p.rules]
+        return "\n".join(lines) + "\n"
+
+
+def _binds_x(rule: Rule) -> bool:
+    for lit in rule.body:
+        if isinstance(lit, Flag) and lit.positive:
+            return True
+        if isinstance(lit, Compare) and lit.op != "!=":
+            return True
+        if isinstance(lit, (Interval, InSet)):
+            return True
+    return False
+
+
+def _describe_target(printer: _LogicPrinter, p: Program) -> str:
+    t = p.target
+    value = "" if t.positive is None else f" = {json.dumps(t.positive)}"
+    return f"target {json.dumps(t.name, ensure_ascii=True)}{value}"
+
+
+def _unscalable(feature: str, value) -> DialectError:
+    from ..errors import ScaleError
+    return ScaleError(f"feature {feature!r}: {value!r} cannot be a 32-bit clingo integer at any "
+                      f"scale up to 10^9; round the data or the thresholds")
+
+
+# ---------------------------------------------------------------------------
+# text
+# ---------------------------------------------------------------------------
+
+_TEXT_OPS = {"==": "=", "!=": "!=", "<=": "<=", ">": ">", "<": "<", ">=": ">="}
+
+
+def text_value(value: Value) -> str:
+    return format_number(value) if is_number(value) else text_string(value)
+
+
+def text_literal(lit: Literal) -> str:
+    """One literal as people read it: ``age > 50``, ``sex in {"f", "m"}``, ``NOT ab1``."""
+    if isinstance(lit, NotAtom):
+        return f"NOT {lit.name}"
+    name = text_name(lit.feature)
+    if isinstance(lit, Flag):
+        return name if lit.positive else f"NOT {name}"
+    if isinstance(lit, Compare):
+        return f"{name} {_TEXT_OPS[lit.op]} {text_value(lit.value)}"
+    if isinstance(lit, NotCompare):
+        return f"NOT ({name} {lit.op} {text_value(lit.value)})"
+    if isinstance(lit, Interval):
+        lo = "-inf" if lit.lo is None else text_value(lit.lo)
+        hi = "inf" if lit.hi is None else text_value(lit.hi)
+        return f"{name} in {'[' if lit.lo_closed else '('}{lo}, {hi}{']' if lit.hi_closed else ')'}"
+    if isinstance(lit, InSet):
+        return f"{name} in {{{', '.join(text_value(v) for v in lit.sorted_members())}}}"
+    raise DialectError(f"cannot print {lit!r}")  # pragma: no cover
+
+
+def text_head(program: Program, rule: Rule) -> str:
+    if rule.head is not None:
+        return rule.head
+    t = program.target
+    name = text_name(t.name)
+    return name if t.positive is None else f"{name} = {text_value(t.positive)}"
+
+
+def _print_text(program: Program) -> str:
+    lines = []
+    for rule in program.rules:
+        cond = " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE"
+        lines.append(f"IF {cond} THEN {text_head(program, rule)}")
+    t = program.target
+    name = text_name(t.name)
+    if t.negative is not None:
+        lines.append(f"ELSE {name} = {text_value(t.negative)}")
+    elif t.positive is not None:
+        lines.append(f"ELSE {name} != {text_value(t.positive)}")
+    else:
+        lines.append(f"ELSE NOT {name}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,139 @@
+"""Meaning of the text dialect (see ``grammar/text.lark``).
+
+Text carries the rules and the target but not the schema's scales or the
+provenance; a feature's kind is inferred from its literals.  ``NOT name`` is an
+exception when some rule derives ``name`` (or it is named like FOLD's ``abN``),
+else a Boolean feature.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from lark import Token, Transformer, v_args
+
+from ..errors import AspmlError, ParseError
+from .model import (Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
+                    Target)
+from .values import normalize_value
+
+_OP = {"=": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}
+_INF = object()
+
+
+class _TextSyntax(Transformer):
+    def fname(self, items):
+        tok = items[0]
+        return json.loads(str(tok)) if tok.type == "STRING" else str(tok)
+
+    def number(self, items):
+        text = str(items[0])
+        return int(text) if re.fullmatch(r"[+-]?\d+", text) else normalize_value(float(text))
+
+    def string(self, items):
+        return json.loads(str(items[0]))
+
+    def plus_inf(self, items):
+        return _INF
+
+    def minus_inf(self, items):
+        return _INF
+
+    def empty(self, items):
+        return []
+
+    def conditions(self, items):
+        return list(items)
+
+    def not_name(self, items):
+        return ("not_name", items[0])
+
+    def not_compare(self, items):
+        name, op, value = items
+        return ("lit", NotCompare(name, _OP[str(op)], value))
+
+    def compare(self, items):
+        name, op, value = items
+        return ("lit", Compare(name, _OP[str(op)], value))
+
+    def interval(self, items):
+        name, lb, lo, hi, rb = items
+        return ("lit", Interval(name, None if lo is _INF else lo, None if hi is _INF else hi,
+                                str(lb) == "[", str(rb) == "]"))
+
+    def valueset(self, items):
+        return ("lit", InSet(items[0], frozenset(items[1:])))
+
+    def flag(self, items):
+        return ("flag", items[0])
+
+    def head(self, items):
+        if len(items) > 1 and str(items[1]) != "=":
+            raise ParseError(f"a rule head reads name = value, not name {items[1]} value",
+                             items[1].line, items[1].column)
+        return (items[0], items[2] if len(items) > 1 else None)
+
+    @v_args(meta=True)
+    def rule(self, meta, items):
+        return ("rule", items[0], items[1], meta.line)
+
+    def else_label(self, items):
+        name, op, value = items
+        if str(op) not in ("=", "!="):
+            raise ParseError(f"ELSE reads name = value or name != value, not {op}",
+                             op.line, op.column)
+        return ("else", name, "negative" if str(op) == "=" else "positive", value)
+
+    def else_plain(self, items):
+        return ("else", items[0], None, None)
+
+    def start(self, items):
+        return items
+
+
+def build_text(tree, text: str) -> Program:
+    try:
+        items = _TextSyntax().transform(tree)
+    except Exception as e:  # a model constructor refused a literal
+        orig = getattr(e, "orig_exc", e)
+        if isinstance(orig, AspmlError):
+            raise ParseError(str(orig)) from None
+        raise
+    rules = [i for i in items if i[0] == "rule"]
+    elses = [i for i in items if i[0] == "else"]
+    referenced = {c[1] for r in rules for c in r[1] if c[0] == "not_name"}
+    if elses:
+        target_name = elses[0][1]
+    else:
+        candidates = [r[2][0] for r in rules if r[2][0] not in referenced]
+        target_name = candidates[0] if candidates else "label"
+    heads = {r[2][0] for r in rules}
+    positive = next((r[2][1] for r in rules if r[2][0] == target_name and r[2][1] is not None), None)
+    negative = None
+    if elses and elses[0][2] == "negative":
+        negative = elses[0][3]
+    elif elses and elses[0][2] == "positive" and positive is None:
+        positive = elses[0][3]
+    out = []
+    for _, conds, (head, value), line in rules:
+        body = []
+        for kind, payload in conds:
+            if kind == "lit":
+                body.append(payload)
+            elif kind == "flag":
+                if payload in heads and payload != target_name:
+                    raise ParseError(f"{payload} is derived: use it negated (NOT {payload})", line, 1)
+                body.append(Flag(payload, True))
+            elif payload in heads or re.fullmatch(r"ab\d+", payload):
+                body.append(NotAtom(payload))
+            else:
+                body.append(Flag(payload, False))
+        try:
+            out.append(Rule(None if head == target_name else head, tuple(body)))
+        except AspmlError as e:
+            raise ParseError(str(e), line, 1) from None
+    try:
+        return Program(tuple(out), Target(target_name, positive, negative))
+    except AspmlError as e:
+        raise ParseError(str(e)) from None

@@ -1,0 +1,118 @@
+"""Values of the Program model and their exact scaled-integer form for clingo.
+
+A value is a number (``int`` or ``float``; integral floats are stored as
+``int``) or a category string.  clingo has only 32-bit integers, so each
+numeric feature carries a *scale*: the value ``v`` is written as the integer
+``v * scale``.  A number is *exact* at a scale when that product is an integer
+and dividing it back gives the same float; the Program chooses the smallest
+power of ten that makes all of its own numbers exact.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from numbers import Integral, Real
+
+from ..errors import AspmlError, ScaleError
+
+Value = int | float | str
+
+INT32_MAX = 2**31 - 1
+MAX_DECIMALS = 9
+
+
+def check_string(text: str, what: str) -> str:
+    """Return ``text`` if it can be carried by every dialect (no NUL character)."""
+    if not isinstance(text, str):
+        raise AspmlError(f"{what} must be a string, got {type(text).__name__} {text!r}")
+    if "\x00" in text:
+        raise AspmlError(f"{what} {text!r} contains a NUL character, which clingo cannot carry")
+    return text
+
+
+def normalize_value(value: object, what: str = "value") -> Value:
+    """Return ``value`` as an ``int``, a finite ``float`` or a ``str``.
+
+    Integral floats become ``int`` so that ``50.0`` and ``50`` are one value.
+    Booleans, NaN and infinities are rejected: they are not values of a feature.
+    """
+    if isinstance(value, str):
+        return check_string(value, what)
+    if isinstance(value, bool) or value is None:
+        raise AspmlError(f"{what} must be a number or a string, got {value!r}")
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, Real):
+        f = float(value)
+        if not math.isfinite(f):
+            raise AspmlError(f"{what} must be finite, got {value!r}")
+        return int(f) if f.is_integer() and abs(f) < 2**53 else f
+    raise AspmlError(f"{what} must be a number or a string, got {type(value).__name__} {value!r}")
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def decimals(value: int | float) -> int:
+    """Digits after the point in the shortest text of ``value`` (``12.25`` -> 2)."""
+    if isinstance(value, int):
+        return 0
+    exponent = Decimal(repr(value)).as_tuple().exponent
+    return max(0, -int(exponent))
+
+
+def scale_for(numbers, feature: str) -> int | None:
+    """The smallest power of ten at which every number is an exact 32-bit integer.
+
+    ``None`` when no such scale exists (too many decimals, or too large).
+    """
+    d = max((decimals(v) for v in numbers), default=0)
+    if d > MAX_DECIMALS:
+        return None
+    scale = 10**d
+    if any(abs(v) * scale > INT32_MAX for v in numbers):
+        return None
+    return scale
+
+
+def scaled(value: int | float, scale: int, feature: str) -> int:
+    """``value * scale`` as an exact integer; :class:`ScaleError` otherwise."""
+    if isinstance(value, int):
+        result = value * scale
+    else:
+        result = round(value * scale)
+        if result / scale != value:
+            raise ScaleError(
+                f"feature {feature!r}: {value!r} is not exact at scale {scale} "
+                f"(it needs {decimals(value)} decimal digits)")
+    if abs(result) > INT32_MAX:
+        raise ScaleError(
+            f"feature {feature!r}: {value!r} at scale {scale} is {result}, "
+            f"outside clingo's 32-bit integers")
+    return result
+
+
+def unscaled(number: int, scale: int) -> int | float:
+    """The value whose scaled form is ``number``."""
+    if scale == 1:
+        return number
+    q = number / scale
+    return int(q) if q.is_integer() else q
+
+
+def format_number(value: int | float) -> str:
+    """Shortest exact decimal text of a number, always with a digit before an exponent."""
+    if isinstance(value, int):
+        return str(value)
+    text = repr(value)
+    if "e" in text and "." not in text.split("e")[0]:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    return text
+
+
+def sort_key(value: Value) -> tuple:
+    """Numbers first (by value), then strings: a total order for printing sets."""
+    return (0, value, "") if is_number(value) else (1, 0, value)

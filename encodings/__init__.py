@@ -1,0 +1,1 @@
+"""ASP encodings shipped with aspml (package data)."""
