@@ -1,0 +1,206 @@
+"""The clingo bridge: the reference semantics of a Program, and checks by ASP.
+
+This package is the only code in aspml that imports clingo.  The logic lives
+in ``encodings/*.lp`` and in the program's own ``asp`` print; here we only
+build facts, ground, solve and convert symbols at the boundary.
+"""
+
+from __future__ import annotations
+
+import math
+from importlib.resources import files
+
+import numpy as np
+
+from ..data.facts import clingo_facts, clingo_scales
+from ..data.table import DEFAULT_MISSING
+from ..errors import AspmlError
+from ..evaluate import as_table
+from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
+                           Program, Rule, Schema)
+from ..logic.names import clingo_string
+from ..logic.printers import LogicPrinter, Naming, text_literal
+from ..logic.values import INT32_MAX, is_number, scale_for, scaled
+from .solve import atoms, solve
+
+__all__ = ["predict", "coverage", "subsumption", "is_stratified", "check_stratified",
+           "encoding", "solve", "atoms"]
+
+COVER = "aspml_cover"
+
+
+def encoding(name: str) -> str:
+    """The text of ``encodings/<name>.lp``."""
+    return files("aspml.encodings").joinpath(f"{name}.lp").read_text()
+
+
+def _rescaled(program: Program, table) -> Program:
+    """The program at the scales these rows need (see :mod:`aspml.data.facts`)."""
+    scales = {f.name: f.scale or 1 for f in program.schema.features}
+    needed = clingo_scales(table, scales)
+    if all(needed[n] == scales[n] for n in needed):
+        return program
+    features = tuple(Feature(f.name, f.kind, needed.get(f.name, f.scale))
+                     for f in program.schema.features)
+    return program.with_schema(Schema(features))
+
+
+def _prepare(program: Program, X, missing):
+    table = as_table(program, X, missing)
+    program = _rescaled(program, table)
+    naming = Naming.of(program)
+    scales = {f.name: f.scale or 1 for f in program.schema.features}
+    facts = clingo_facts(table, naming.preds, scales)
+    return program, naming, table, facts
+
+
+def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
+    """The reference semantics: clingo's answer for every row (a boolean array)."""
+    program, naming, table, facts = _prepare(program, X, missing)
+    arity = 1 if program.target.positive is None else 2
+    show = f"#show {naming.target}/{arity}."
+    out = np.zeros(table.n_rows, dtype=bool)
+    for sym in solve([program.to_asp(), facts, show], program_part=0)[0]:
+        out[sym.arguments[0].number] = True
+    return out
+
+
+def coverage(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
+    """Rows x rules boolean matrix from clingo: where each rule's body holds."""
+    program, naming, table, facts = _prepare(program, X, missing)
+    printer = LogicPrinter(program, "asp")
+    cover = [printer.rule(r, head=f"{COVER}({i},X)") for i, r in enumerate(program.rules)]
+    text = program.to_asp() + "\n" + "\n".join(cover) + f"\n#show {COVER}/2.\n"
+    out = np.zeros((table.n_rows, len(program.rules)), dtype=bool)
+    for sym in solve([text, facts], program_part=0)[0]:
+        i, row = (a.number for a in sym.arguments)
+        out[row, i] = True
+    return out
+
+
+# ---------------------------------------------------------------------------
+# stratification
+# ---------------------------------------------------------------------------
+
+def is_stratified(program: Program) -> bool:
+    return not _cycles(program)
+
+
+def check_stratified(program: Program) -> None:
+    """Raise :class:`AspmlError` naming the atoms on a cycle through negation."""
+    cyclic = _cycles(program)
+    if cyclic:
+        raise AspmlError("program is not stratified: " + ", ".join(cyclic)
+                         + " depend on themselves through negation")
+
+
+def _cycles(program: Program) -> list[str]:
+    facts = "".join(f"depends({r.head or '__target'},{n}).\n"
+                    for r in program.rules for n in r.exceptions)
+    model = solve([encoding("stratified"), facts])[0]
+    return sorted(str(s.arguments[0]) for s in model)
+
+
+# ---------------------------------------------------------------------------
+# subsumption
+# ---------------------------------------------------------------------------
+
+def _as_region(lit):
+    """``("interval", lo, lo_closed, hi, hi_closed)``, ``("set", values)`` or ``("opaque", key)``."""
+    if isinstance(lit, Interval):
+        return ("interval", lit.lo, lit.lo_closed, lit.hi, lit.hi_closed)
+    if isinstance(lit, InSet):
+        return ("set", frozenset(lit.members))
+    if isinstance(lit, Compare) and lit.op == "==":
+        return ("set", frozenset([lit.value]))
+    if isinstance(lit, Compare) and lit.op != "!=":
+        v = lit.value
+        return {"<=": ("interval", None, False, v, True), "<": ("interval", None, False, v, False),
+                ">": ("interval", v, False, None, False),
+                ">=": ("interval", v, True, None, False)}[lit.op]
+    return ("opaque", text_literal(lit))
+
+
+def _intersect(a, b):
+    if a[0] == "set" and b[0] == "set":
+        return ("set", a[1] & b[1])
+    if a[0] == "set" or b[0] == "set":
+        s, iv = (a, b) if a[0] == "set" else (b, a)
+        return ("set", frozenset(v for v in s[1] if _inside(iv, v)))
+    lo, lo_c = max((a[1], a[2]), (b[1], b[2]), key=lambda e: (-math.inf if e[0] is None else e[0], not e[1]))
+    hi, hi_c = min((a[3], a[4]), (b[3], b[4]), key=lambda e: (math.inf if e[0] is None else e[0], e[1]))
+    if lo is not None and hi is not None and (lo > hi or (lo == hi and not (lo_c and hi_c))):
+        return ("set", frozenset())
+    if lo is not None and lo == hi:
+        return ("set", frozenset([lo]))
+    return ("interval", lo, lo_c, hi, hi_c)
+
+
+def _inside(iv, v) -> bool:
+    if not is_number(v):
+        return False
+    _, lo, lo_c, hi, hi_c = iv
+    return ((lo is None or v > lo or (lo_c and v == lo))
+            and (hi is None or v < hi or (hi_c and v == hi)))
+
+
+def _conditions(rule: Rule):
+    """One region per feature (intersected) plus each opaque literal on its own."""
+    regions: dict = {}
+    opaque = []
+    for lit in rule.body:
+        region = _as_region(lit)
+        if region[0] == "opaque":
+            opaque.append((lit.feature if lit.feature is not None else f"~{lit.name}", region))
+        elif lit.feature in regions:
+            regions[lit.feature] = _intersect(regions[lit.feature], region)
+        else:
+            regions[lit.feature] = region
+    return list(regions.items()) + opaque
+
+
+def _bound(value, scale: int, feature: str, closed: bool, upper: bool) -> str:
+    if value is None:
+        return "#sup" if upper else "#inf"
+    d = 2 * scaled(value, scale, feature)
+    return str(d if closed else (d - 1 if upper else d + 1))
+
+
+def subsumption(rules) -> list[tuple[int, int]]:
+    """All pairs ``(i, j)`` where rule ``i`` subsumes rule ``j`` (antecedents only).
+
+    ``rules`` is a Program or a sequence of Rules; one clingo grounding over
+    rules-as-facts (``encodings/subsumption.lp``) decides every pair.
+    """
+    program = rules if isinstance(rules, Program) else None
+    rules = list(program.rules if program is not None else rules)
+    conds = [_conditions(r) for r in rules]
+    numbers: dict = {}
+    for cs in conds:
+        for feature, region in cs:
+            vals = region[1] if region[0] == "set" else (region[1], region[3]) if region[0] == "interval" else ()
+            numbers.setdefault(feature, []).extend(v for v in vals if is_number(v))
+    scales = {}
+    for feature, nums in numbers.items():
+        scales[feature] = scale_for(nums, feature)
+        if scales[feature] is None or any(abs(v) * scales[feature] * 2 > INT32_MAX for v in nums):
+            raise AspmlError(f"feature {feature!r}: its numbers do not fit clingo's integers")
+    facts = []
+    for r, cs in enumerate(conds):
+        facts.append(f"rule({r}).")
+        for c, (feature, region) in enumerate(cs):
+            cid = f"c({r},{c})"
+            facts.append(f"cond({r},{cid},{clingo_string(feature)}).")
+            if region[0] == "interval":
+                s = scales[feature]
+                facts.append(f"interval({cid}). lower({cid},{_bound(region[1], s, feature, region[2], False)}). "
+                             f"upper({cid},{_bound(region[3], s, feature, region[4], True)}).")
+            elif region[0] == "set":
+                facts.append(f"set({cid}).")
+                for v in region[1]:
+                    term = str(2 * scaled(v, scales[feature], feature)) if is_number(v) else clingo_string(v)
+                    facts.append(f"elem({cid},{term}).")
+            else:
+                facts.append(f"opaque({cid},{clingo_string(region[1])}).")
+    model = solve([encoding("subsumption"), "\n".join(facts)])[0]
+    return sorted((s.arguments[0].number, s.arguments[1].number) for s in model)

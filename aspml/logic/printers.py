@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..errors import DialectError
+from ..errors import DialectError, ScaleError
 from .model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule)
 from .names import (DOMAIN, clingo_string, predicate_names, prolog_atom, text_name,
@@ -47,7 +47,7 @@ def print_program(program: Program, dialect: str = "text") -> str:
         raise DialectError(f"unknown dialect {dialect!r}; use one of {DIALECTS}")
     if dialect == "text":
         return _print_text(program)
-    return _LogicPrinter(program, dialect).program()
+    return LogicPrinter(program, dialect).program()
 
 
 def metadata(program: Program, dialect: str) -> dict:
@@ -97,7 +97,7 @@ class _RuleContext:
         return f"M{self.locals}"
 
 
-class _LogicPrinter:
+class LogicPrinter:
     def __init__(self, program: Program, dialect: str) -> None:
         self.p = program
         self.d = dialect
@@ -220,19 +220,21 @@ class _LogicPrinter:
         return "\\+ (" + ", ".join(inner) + ")"
 
     # -- rules and programs ---------------------------------------------
-    def rule(self, rule: Rule) -> str:
+    def rule(self, rule: Rule, head: str | None = None) -> str:
+        """The rule as text; ``head`` replaces its head (aspml's own encodings use that)."""
         ctx = _RuleContext()
         body = [", ".join(self.literal(lit, ctx)) for lit in rule.body]
         if not body and self.d != "asp":
-            return f"{self.head(rule, '_')}."
+            return f"{head or self.head(rule, '_')}."
         if self.d == "asp" and not _binds_x(rule):
             body.insert(0, f"{DOMAIN}(X)")
+        head = head or self.head(rule)
         text = ""
         for i, part in enumerate(body):
             # after clingo's conditional literal only ';' ends its condition
             sep = ";" if i and body[i - 1].startswith("#false :") else ","
             text += ("" if i == 0 else sep) + "\n    " + part
-        return f"{self.head(rule)} :-{text}."
+        return f"{head} :-{text}."
 
     def header(self) -> list[str]:
         p = self.p
@@ -258,6 +260,8 @@ class _LogicPrinter:
         names = dict.fromkeys(list(self.p.derived) + [n for r in self.p.rules for n in r.exceptions])
         indicators += [f"{n}/1" for n in names]
         target_arity = 1 if self.p.target.positive is None else 2
+        if not self.p.default_rules:
+            indicators.append(f"{self.naming.target}/{target_arity}")
         heads = [f"{self.naming.target}/{target_arity}"] + [f"{n}/1" for n in self.p.derived]
         lines = [":- encoding(utf8)."]
         if indicators:
@@ -282,14 +286,13 @@ def _binds_x(rule: Rule) -> bool:
     return False
 
 
-def _describe_target(printer: _LogicPrinter, p: Program) -> str:
+def _describe_target(printer: LogicPrinter, p: Program) -> str:
     t = p.target
     value = "" if t.positive is None else f" = {json.dumps(t.positive)}"
     return f"target {json.dumps(t.name, ensure_ascii=True)}{value}"
 
 
-def _unscalable(feature: str, value) -> DialectError:
-    from ..errors import ScaleError
+def _unscalable(feature: str, value) -> ScaleError:
     return ScaleError(f"feature {feature!r}: {value!r} cannot be a 32-bit clingo integer at any "
                       f"scale up to 10^9; round the data or the thresholds")
 

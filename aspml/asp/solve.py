@@ -1,0 +1,63 @@
+"""One door to clingo: load text parts, ground, solve, convert symbols.
+
+Errors clingo reports come back as :class:`aspml.EngineError` naming the part
+(the program, the facts, an encoding), the line and the text of that line.
+"""
+
+from __future__ import annotations
+
+import re
+
+import clingo
+
+from ..errors import EngineError
+
+_LOCATION = re.compile(r"<block>:(\d+):(\d+)(?:-\d+(?::\d+)?)?:\s*(.*)")
+
+
+def solve(parts, program_part: int | None = None, max_models: int = 1,
+          arguments=("--warn=none",)) -> list[list[clingo.Symbol]]:
+    """Ground and solve the text ``parts``; return the shown atoms of each model.
+
+    ``parts`` are added one by one so an error points at the right text;
+    ``program_part`` names which part is the user's program in messages.
+    """
+    messages: list[str] = []
+
+    def logger(code, message):
+        messages.append(message)
+
+    ctl = clingo.Control([*arguments, f"--models={max_models}"], logger=logger, message_limit=5)
+    for k, text in enumerate(parts):
+        try:
+            ctl.add("base", [], text)
+        except RuntimeError:
+            raise _error(messages, text, "the program" if k == program_part else f"part {k + 1}") from None
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        raise EngineError("clingo could not ground the program: " + "; ".join(messages)) from None
+    models: list[list[clingo.Symbol]] = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            models.append(model.symbols(shown=True))
+    if not models:
+        raise EngineError("clingo found no answer set (the program is inconsistent)")
+    return models
+
+
+def atoms(model) -> list[str]:
+    """A model as sorted strings, for tests that read like answer sets."""
+    return sorted(str(s) for s in model)
+
+
+def _error(messages: list[str], text: str, what: str) -> EngineError:
+    lines = text.splitlines()
+    for message in messages:
+        m = _LOCATION.search(message)
+        if m:
+            line, column, rest = int(m.group(1)), int(m.group(2)), m.group(3)
+            src = lines[line - 1] if 0 < line <= len(lines) else ""
+            return EngineError(f"clingo rejected {what} at line {line}, column {column}: "
+                               f"{rest.strip()}\n{src}")
+    return EngineError(f"clingo rejected {what}: " + "; ".join(messages))

@@ -1,0 +1,99 @@
+"""Tables as facts: exact scaled integers and strings for clingo, terms for Prolog.
+
+For clingo a numeric value ``v`` of a feature with scale ``s`` is the integer
+``v*s``.  When a value is finer than the scale (``12.34`` at scale 10) it has
+no integer of its own; then the feature is written at scale ``2s``: exact
+values become ``2r`` and a value strictly between ``k/s`` and ``(k+1)/s``
+becomes ``2k+1``.  Every comparison against a threshold of the program (an
+integer at scale ``s``, so even at ``2s``) keeps its exact truth value, and no
+``==`` can match such a value, as it should not.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ScaleError
+from ..logic.names import clingo_string, prolog_atom
+from ..logic.values import INT32_MAX, format_number
+from .table import Column, Table
+
+
+def scaled_values(col: Column, scale: int) -> tuple[np.ndarray, int]:
+    """``(integers, factor)`` for the numbers of ``col``: factor 1, or 2 when some are finer."""
+    v = col.num[col.is_num]
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = np.round(v * scale)
+        exact = (r / scale) == v
+    if exact.all():
+        out, factor = r, 1
+    else:
+        k = np.floor(v * scale)
+        k = np.where(k / scale > v, k - 1, k)
+        k = np.where((k + 1) / scale < v, k + 1, k)
+        out, factor = np.where(exact, 2 * r, 2 * k + 1), 2
+    big = ~np.isfinite(out) | (np.abs(out) > INT32_MAX)
+    if big.any():
+        bad = v[np.argmax(big)]
+        raise ScaleError(f"feature {col.name!r}: value {bad!r} at scale {scale * factor} does "
+                         "not fit clingo's 32-bit integers")
+    return out.astype(np.int64), factor
+
+
+def clingo_scales(table: Table, scales: dict) -> dict:
+    """The scale each numeric feature needs for these rows (``scales`` doubled where finer)."""
+    out = {}
+    for name, col in table.columns.items():
+        if col.kind in ("numeric", "mixed"):
+            out[name] = scales[name] * scaled_values(col, scales[name])[1]
+    return out
+
+
+def clingo_facts(table: Table, preds: dict, scales: dict) -> str:
+    """``row(i).`` for every row and ``pred(i,v).`` for every known value.
+
+    ``scales`` are the final scales (from :func:`clingo_scales`), so every
+    number is an exact integer here.
+    """
+    ids = np.arange(table.n_rows)
+    parts = ["".join(f"row({i}).\n" for i in range(table.n_rows))]
+    for name, col in table.columns.items():
+        pred = preds[name]
+        if col.kind == "boolean":
+            rows = ids[col.is_num & (col.num == 1.0)]
+            parts.append("".join(f"{pred}({i}).\n" for i in rows))
+            continue
+        if col.kind in ("numeric", "mixed") and col.is_num.any():
+            ints, factor = scaled_values(col, scales[name])
+            if factor != 1:
+                raise ScaleError(f"feature {name!r}: scale {scales[name]} is too coarse")
+            parts.append("".join(f"{pred}({i},{v}).\n" for i, v in zip(ids[col.is_num].tolist(),
+                                                                       ints.tolist())))
+        if col.categories:
+            texts = np.array([clingo_string(c) for c in col.categories], dtype=object)
+            has = col.code >= 0
+            parts.append("".join(f"{pred}({i},{t}).\n" for i, t in zip(ids[has].tolist(),
+                                                                       texts[col.code[has]])))
+    return "".join(parts)
+
+
+def prolog_facts(table: Table, preds: dict) -> str:
+    """Prolog facts: numbers as shortest exact decimals, categories as quoted atoms."""
+    ids = np.arange(table.n_rows)
+    parts = []
+    for name, col in table.columns.items():
+        pred = preds[name]
+        if col.kind == "boolean":
+            parts.append("".join(f"{pred}({i}).\n" for i in ids[col.is_num & (col.num == 1.0)]))
+            continue
+        if col.is_num.any():
+            nums = col.num[col.is_num]
+            texts = [format_number(int(x)) if x.is_integer() and abs(x) < 2**53 else format_number(x)
+                     for x in nums.tolist()]
+            parts.append("".join(f"{pred}({i},{t}).\n" for i, t in zip(ids[col.is_num].tolist(), texts)))
+        if col.categories:
+            atoms = np.array([prolog_atom(c) for c in col.categories], dtype=object)
+            has = col.code >= 0
+            parts.append("".join(f"{pred}({i},{t}).\n" for i, t in zip(ids[has].tolist(),
+                                                                       atoms[col.code[has]])))
+    return "".join(parts)

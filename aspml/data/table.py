@@ -1,0 +1,228 @@
+"""Typed tables: a schema inferred from a DataFrame, and column arrays for kernels.
+
+Kinds (FOLD-SE's regime, DESIGN §2):
+
+``numeric``      numbers and missing values; any other string is an error.
+``categorical``  every value is a category string (numbers become their
+                 shortest text: ``1.0`` -> ``"1"``).
+``mixed``        numbers and category strings side by side; numeric
+                 comparisons hold only for the numbers.
+``boolean``      true / false (``True``, ``1``, ``"true"``); a flag ``bird(X)``.
+
+Missing values are NaN / None / pd.NA and the ``missing`` tokens (``"?"`` by
+default).  A :class:`Table` holds, per feature, plain numpy arrays (float
+values, category codes, masks) built with vectorised pandas/numpy calls and a
+Python step per *distinct* value only, never per row.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import AspmlError
+from ..logic.model import KINDS, Feature, Schema
+from ..logic.values import MAX_DECIMALS, INT32_MAX, check_string
+
+DEFAULT_MISSING = ("?",)
+_NUMBER_TEXT = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*\Z")
+_TRUE = {"true", "1", "yes"}
+_FALSE = {"false", "0", "no"}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One feature as arrays: ``num`` (NaN unless a number), ``code`` (-1 unless a string)."""
+
+    name: str
+    kind: str
+    num: np.ndarray          # float64
+    is_num: np.ndarray       # bool
+    code: np.ndarray         # int32, index into categories, -1 when not a string
+    categories: tuple        # sorted category strings
+    missing: np.ndarray      # bool
+
+    def code_of(self, value: str) -> int:
+        """Code of a category string, -1 when the table never holds it."""
+        i = np.searchsorted(np.array(self.categories, dtype=object), value) if self.categories else 0
+        if i < len(self.categories) and self.categories[i] == value:
+            return int(i)
+        return -1
+
+
+@dataclass(frozen=True)
+class Table:
+    """Encoded rows: one :class:`Column` per schema feature present."""
+
+    schema: Schema
+    columns: dict
+    n_rows: int
+
+    def __getitem__(self, name: str) -> Column:
+        return self.columns[name]
+
+
+def _is_missing_scalar(u, missing) -> bool:
+    if u is None or u is pd.NA or u is pd.NaT:
+        return True
+    if isinstance(u, float) and math.isnan(u):
+        return True
+    return isinstance(u, str) and u in missing
+
+
+def _as_number(u):
+    """The number a scalar denotes, or None (bools are not numbers)."""
+    if isinstance(u, (bool, np.bool_)):
+        return None
+    if isinstance(u, (int, float, np.integer, np.floating)):
+        f = float(u)
+        return f if math.isfinite(f) else None
+    if isinstance(u, str) and _NUMBER_TEXT.match(u):
+        f = float(u)
+        return f if math.isfinite(f) else None
+    return None
+
+
+def number_text(f: float) -> str:
+    """Category text of a number: ``1.0`` -> ``"1"``, ``2.5`` -> ``"2.5"``."""
+    return str(int(f)) if float(f).is_integer() and abs(f) < 2**53 else repr(float(f))
+
+
+def _check_frame(X) -> pd.DataFrame:
+    if not isinstance(X, pd.DataFrame):
+        raise AspmlError(f"expected a pandas DataFrame, got {type(X).__name__}")
+    for name in X.columns:
+        check_string(name, "column name") if isinstance(name, str) else None
+    return X
+
+
+def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
+    """The kind of a column, judged from its dtype and its distinct values."""
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return "boolean"
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        return "numeric"
+    uniques = pd.unique(series.to_numpy(dtype=object))
+    has_num = has_str = False
+    for u in uniques:
+        if _is_missing_scalar(u, missing):
+            continue
+        if isinstance(u, (bool, np.bool_)):
+            has_str = True
+        elif _as_number(u) is not None:
+            has_num = True
+        else:
+            has_str = True
+    if has_num and has_str:
+        return "mixed"
+    return "numeric" if has_num else "categorical"
+
+
+def data_scale(values: np.ndarray) -> int | None:
+    """Smallest power of ten at which every finite value is an exact 32-bit integer."""
+    v = values[np.isfinite(values)]
+    if v.size == 0:
+        return 1
+    v = np.unique(v)
+    for d in range(MAX_DECIMALS + 1):
+        s = 10**d
+        r = np.round(v * s)
+        if np.all(r / s == v):
+            return s if np.all(np.abs(r) <= INT32_MAX) else None
+    return None
+
+
+def infer_schema(X: pd.DataFrame, kinds: dict | None = None, missing=DEFAULT_MISSING,
+                 exclude=()) -> Schema:
+    """A :class:`Schema` for the columns of ``X``; ``kinds`` overrides any column's kind."""
+    X = _check_frame(X)
+    kinds = dict(kinds or {})
+    unknown = [k for k in kinds if k not in X.columns]
+    if unknown:
+        raise AspmlError(f"kinds given for unknown column(s) {unknown}")
+    features = []
+    for name in X.columns:
+        if name in exclude:
+            continue
+        if not isinstance(name, str):
+            raise AspmlError(f"column names must be strings, got {name!r}; "
+                             "rename them (X.columns = X.columns.astype(str))")
+        kind = kinds.get(name) or infer_kind(X[name], missing)
+        if kind not in KINDS:
+            raise AspmlError(f"column {name!r}: kind {kind!r} is not one of {KINDS}")
+        scale = None
+        if kind in ("numeric", "mixed"):
+            col = encode_column(X[name], Feature(name, kind), missing)
+            scale = data_scale(col.num)
+        features.append(Feature(name, kind, scale))
+    return Schema(tuple(features))
+
+
+def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) -> Column:
+    """Arrays for one column read as ``feature.kind``."""
+    name, kind = feature.name, feature.kind
+    n = len(series)
+    dtype = series.dtype
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) \
+            and kind in ("numeric", "mixed"):
+        num = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        bad = np.isinf(num)
+        if bad.any():
+            raise AspmlError(f"column {name!r}: row {int(np.argmax(bad))} holds an infinite value")
+        is_num = ~np.isnan(num)
+        return Column(name, kind, num, is_num, np.full(n, -1, np.int32), (), ~is_num)
+    codes, uniques = pd.factorize(series.to_numpy(dtype=object), use_na_sentinel=True)
+    u_num = np.full(len(uniques) + 1, np.nan)
+    u_str: list = [None] * (len(uniques) + 1)      # the last slot serves code -1 (missing)
+    for i, u in enumerate(uniques):
+        if _is_missing_scalar(u, missing):
+            continue
+        if kind == "boolean":
+            u_num[i] = _as_flag(u, name)
+            continue
+        number = _as_number(u) if kind != "categorical" else None
+        if number is not None:
+            u_num[i] = number
+        elif kind == "numeric":
+            raise AspmlError(f"column {name!r} is numeric but holds {u!r}; declare it "
+                             "'mixed' or 'categorical', or list the token as missing")
+        elif kind == "categorical" and _as_number(u) is not None and not isinstance(u, str):
+            u_str[i] = number_text(float(u))
+        else:
+            u_str[i] = check_string(u if isinstance(u, str) else str(u), f"value in column {name!r}")
+    categories = tuple(sorted({s for s in u_str if s is not None}))
+    cat_index = {c: k for k, c in enumerate(categories)}
+    u_code = np.array([cat_index[s] if s is not None else -1 for s in u_str], dtype=np.int32)
+    num = u_num[codes]
+    code = u_code[codes]
+    is_num = ~np.isnan(num)
+    return Column(name, kind, num, is_num, code, categories, ~is_num & (code < 0))
+
+
+def _as_flag(u, name: str) -> float:
+    if isinstance(u, (bool, np.bool_)):
+        return float(bool(u))
+    if isinstance(u, (int, float, np.integer, np.floating)) and float(u) in (0.0, 1.0):
+        return float(u)
+    if isinstance(u, str) and u.strip().lower() in _TRUE | _FALSE:
+        return 1.0 if u.strip().lower() in _TRUE else 0.0
+    raise AspmlError(f"column {name!r} is boolean but holds {u!r}")
+
+
+def encode(X: pd.DataFrame, schema: Schema, features=None, missing=DEFAULT_MISSING) -> Table:
+    """Encode the columns of ``X`` that ``schema`` names (or just ``features``).
+
+    A missing column that is needed is an error; extra columns are ignored.
+    """
+    X = _check_frame(X)
+    names = list(features) if features is not None else list(schema.names)
+    absent = [f for f in names if f not in X.columns]
+    if absent:
+        raise AspmlError(f"the data has no column(s) {absent}; the program needs "
+                         f"{names}")
+    columns = {f: encode_column(X[f], schema[f], missing) for f in names}
+    return Table(schema, columns, len(X))

@@ -1,0 +1,90 @@
+"""SWI-Prolog: run a program's ``prolog`` export over a table, or check that it consults.
+
+A ``swipl`` subprocess is used (SWI-Prolog 9, Debian ``swi-prolog-nox``): one
+file holds the program and the facts of the rows, and the query prints the
+ids of the rows for which the target holds.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+from .data.facts import prolog_facts
+from .data.table import DEFAULT_MISSING
+from .errors import EngineError
+from .evaluate import as_table
+from .logic.model import Program, Rule
+from .logic.names import prolog_atom
+from .logic.printers import LogicPrinter, Naming
+
+SWIPL_TIMEOUT = 600
+
+
+def swipl_path() -> str:
+    path = shutil.which("swipl")
+    if path is None:
+        raise EngineError("SWI-Prolog (swipl) is not installed; on Debian: "
+                          "apt-get install swi-prolog-nox")
+    return path
+
+
+def _run(goal: str, files: list[str]) -> subprocess.CompletedProcess:
+    cmd = [swipl_path(), "-q", "--on-error=print", "--on-warning=print", "-g", goal, "-t", "halt"]
+    return subprocess.run(cmd + files, capture_output=True, text=True, timeout=SWIPL_TIMEOUT,
+                          env={**os.environ, "LANG": "C.UTF-8"})
+
+
+def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
+    """SWI-Prolog's answer for every row (a boolean array)."""
+    table = as_table(program, X, missing)
+    naming = Naming.of(program)
+    head = LogicPrinter(program, "prolog").head(Rule(None, ()), var="R")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "program.pl")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(program.to_prolog())
+            fh.write("\n% rows\n")
+            fh.write(prolog_facts(table, naming.preds))
+        goal = (f"consult({prolog_atom(path)}), "
+                f"forall(between(0,{table.n_rows - 1},R), ({head} -> format('~w~n',[R]) ; true))")
+        result = _run(goal, [])
+    if result.returncode != 0 or result.stderr.strip():
+        raise EngineError("SWI-Prolog failed: " + (result.stderr.strip() or f"exit {result.returncode}"))
+    out = np.zeros(table.n_rows, dtype=bool)
+    rows = [int(x) for x in result.stdout.split()]
+    out[rows] = True
+    return out
+
+
+def consult_messages(texts: list[str]) -> list[str]:
+    """Consult each Prolog text in its own module; return what SWI-Prolog said about each.
+
+    An empty string means the text loaded with no error and no warning.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for k, text in enumerate(texts):
+            path = os.path.join(tmp, f"p{k}.pl")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            paths.append(path)
+        listing = ",".join(prolog_atom(p) for p in paths)
+        goal = ("forall(nth0(K,[" + listing + "],F), ("
+                "format(user_error,'@@ ~w~n',[K]), atom_concat(m,K,M), "
+                "catch(load_files(M:F,[]), E, print_message(error,E))))")
+        result = _run(goal, [])
+    said = {k: [] for k in range(len(texts))}
+    current = None
+    for line in result.stderr.splitlines():
+        if line.startswith("@@ "):
+            current = int(line[3:])
+        elif current is not None:
+            said[current].append(line)
+    if result.returncode != 0 and not any(said.values()):
+        raise EngineError("SWI-Prolog failed: " + result.stderr.strip())
+    return ["\n".join(said[k]) for k in range(len(texts))]
