@@ -40,7 +40,7 @@ def solve(parts, program_part: int | None = None, max_models: int = 1,
     models: list[list[clingo.Symbol]] = []
     with ctl.solve(yield_=True) as handle:
         for model in handle:
-            models.append(model.symbols(shown=True))
+            models.append(list(model.symbols(shown=True)))
     if not models:
         raise EngineError("clingo found no answer set (the program is inconsistent)")
     return models

@@ -99,6 +99,8 @@ class Interval(Literal):
                 if not is_number(v):
                     raise AspmlError(f"interval of {self.feature!r}: {end} must be a number")
                 object.__setattr__(self, end, v)
+        if self.lo is None and self.hi is None:
+            raise AspmlError(f"interval of {self.feature!r} needs at least one finite end")
         if self.lo is None:
             object.__setattr__(self, "lo_closed", False)
         if self.hi is None:

@@ -495,19 +495,18 @@ class _Builder:
                         op1 == ">=", op2 == "<=")
 
     def negconj(self, parts: tuple, where) -> NotCompare:
-        atoms = [p for p in parts if p.kind == "positive"]
-        comps = [p for p in parts if p.kind == "comparison"]
-        guards = [a for a in atoms[1:] if a.parts[0].name == "number"]
-        if not atoms or len(comps) != 1 or len(atoms) - len(guards) != 1:
-            raise self.error("a negated conjunction reads not (f(X,N), N <= t)", where)
-        atom = atoms[0].parts[0]
-        if len(atom.args) != 2 or not isinstance(atom.args[1], Var):
-            raise self.error("a negated conjunction reads not (f(X,N), N <= t)", where)
+        shape = "a negated comparison reads not (f(X,N), N <= t) or #false : f(X,N), N > t"
+        atoms = [p.parts[0] for p in parts if p.kind == "positive"]
+        binders = [a for a in atoms if not (a.name == "number" and len(a.args) == 1)]
+        if len(binders) != 1 or len(binders[0].args) != 2 or not isinstance(binders[0].args[1], Var):
+            raise self.error(shape, where)
+        atom = binders[0]
         env = {atom.args[1].name: self.feature(atom.name)}
-        (cmp,) = self.comparison(comps[0].parts, env, where) or [None]
-        if not isinstance(cmp, Compare) or cmp.op not in ("<=", ">"):
-            raise self.error("a negated comparison uses <= or >", where)
-        return NotCompare(cmp.feature, cmp.op, cmp.value)
+        found = [lit for p in parts if p.kind == "comparison"
+                 for lit in self.comparison(p.parts, env, where)]
+        if len(found) != 1 or not isinstance(found[0], Compare) or found[0].op not in ("<=", ">"):
+            raise self.error(shape, where)
+        return NotCompare(found[0].feature, found[0].op, found[0].value)
 
 
 def _show(term) -> str:

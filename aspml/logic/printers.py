@@ -90,6 +90,7 @@ _OPS["scasp"] = _OPS["prolog"]
 @dataclass
 class _RuleContext:
     bound: dict = field(default_factory=dict)    # feature -> variable
+    guarded: set = field(default_factory=set)    # variables after their type guard
     locals: int = 0
 
     def fresh_local(self) -> str:
@@ -133,14 +134,20 @@ class LogicPrinter:
     def pred(self, feature: str) -> str:
         return self.naming.preds[feature]
 
-    def binder(self, feature: str, ctx: _RuleContext, out: list[str]) -> str:
-        """The variable holding the feature's value, binding it on first use."""
-        if feature in ctx.bound:
-            return ctx.bound[feature]
-        var = f"N{len(ctx.bound) + 1}"
-        ctx.bound[feature] = var
-        out.append(f"{self.pred(feature)}(X,{var})")
-        out.extend(self.guard(feature, var))
+    def binder(self, feature: str, ctx: _RuleContext, out: list[str], numeric: bool) -> str:
+        """The variable holding the feature's value, bound on first use.
+
+        Before the first numeric use of a mixed feature's variable comes the
+        type guard (value sets need no guard: they may hold strings).
+        """
+        var = ctx.bound.get(feature)
+        if var is None:
+            var = f"N{len(ctx.bound) + 1}"
+            ctx.bound[feature] = var
+            out.append(f"{self.pred(feature)}(X,{var})")
+        if numeric and var not in ctx.guarded:
+            ctx.guarded.add(var)
+            out.extend(self.guard(feature, var))
         return var
 
     def guard(self, feature: str, var: str) -> list[str]:
@@ -162,13 +169,13 @@ class LogicPrinter:
             atom = f"{self.pred(lit.feature)}(X,{self.const(lit.feature, lit.value)})"
             out.append(atom if lit.op == "==" else self.neg + atom)
         elif isinstance(lit, Compare):
-            var = self.binder(lit.feature, ctx, out)
+            var = self.binder(lit.feature, ctx, out, numeric=True)
             out.append(self.compare(var, lit.op, lit.feature, lit.value))
         elif isinstance(lit, Interval):
-            var = self.binder(lit.feature, ctx, out)
+            var = self.binder(lit.feature, ctx, out, numeric=True)
             out.extend(self.interval(var, lit))
         elif isinstance(lit, InSet):
-            var = self.binder(lit.feature, ctx, out)
+            var = self.binder(lit.feature, ctx, out, numeric=False)
             out.append(self.inset(var, lit))
         elif isinstance(lit, NotCompare):
             out.append(self.not_compare(lit, ctx))

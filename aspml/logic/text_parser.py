@@ -14,7 +14,7 @@ import re
 from lark import Token, Transformer, v_args
 
 from ..errors import AspmlError, ParseError
-from .model import (Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
+from .model import (DERIVED_NAME, Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
                     Target)
 from .values import normalize_value
 
@@ -57,10 +57,16 @@ class _TextSyntax(Transformer):
         name, op, value = items
         return ("lit", Compare(name, _OP[str(op)], value))
 
+    def closed(self, items):
+        return True
+
+    def open(self, items):
+        return False
+
     def interval(self, items):
-        name, lb, lo, hi, rb = items
+        name, lo_closed, lo, hi, hi_closed = items
         return ("lit", Interval(name, None if lo is _INF else lo, None if hi is _INF else hi,
-                                str(lb) == "[", str(rb) == "]"))
+                                lo_closed, hi_closed))
 
     def valueset(self, items):
         return ("lit", InSet(items[0], frozenset(items[1:])))
@@ -125,7 +131,7 @@ def build_text(tree, text: str) -> Program:
                 if payload in heads and payload != target_name:
                     raise ParseError(f"{payload} is derived: use it negated (NOT {payload})", line, 1)
                 body.append(Flag(payload, True))
-            elif payload in heads or re.fullmatch(r"ab\d+", payload):
+            elif (payload in heads or re.fullmatch(r"ab\d+", payload)) and DERIVED_NAME.match(payload):
                 body.append(NotAtom(payload))
             else:
                 body.append(Flag(payload, False))

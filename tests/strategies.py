@@ -1,0 +1,81 @@
+"""Hypothesis strategies: random programs and tables with hostile strings."""
+
+from hypothesis import strategies as st
+
+from aspml import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
+                   Schema, Target)
+
+HOSTILE = ["", "a", "Age", "x y", "it's", 'say "hi"', "back\\slash", "new\nline", "50%",
+           "end.", ":- fail", "not", "row", "label", "ab1", "é€ü", "日本", "\t", "X", "_",
+           "'", '"', "\\", "%", "#false", "memberchk", "is", "1", "-3.5", "inf", "a'b\"c\\d",
+           "\u2028", "\r", "aspml_cover"]
+
+hostile_text = st.one_of(st.sampled_from(HOSTILE),
+                         st.text(st.characters(blacklist_characters="\x00",
+                                               blacklist_categories=("Cs",)), max_size=6))
+
+# numbers with at most three decimals: exact in every dialect, ties at thresholds likely
+numbers = st.builds(lambda i, d: i / d if d > 1 else i,
+                    st.integers(-2000, 2000), st.sampled_from([1, 1, 10, 100, 1000]))
+small_numbers = st.integers(-3, 3)
+
+
+def numeric_literal(name, nums):
+    return st.one_of(
+        st.builds(Compare, st.just(name), st.sampled_from(["==", "!=", "<=", ">", "<", ">="]), nums),
+        st.builds(NotCompare, st.just(name), st.sampled_from(["<=", ">"]), nums),
+        st.builds(lambda a, b, lc, hc: Interval(name, *sorted([a, b]), lc, hc) if b is not None
+                  else Interval(name, a, b, lc, hc),
+                  nums, st.one_of(st.none(), nums), st.booleans(), st.booleans()),
+        st.builds(lambda b, hc: Interval(name, None, b, False, hc), nums, st.booleans()),
+        st.builds(lambda vs: InSet(name, frozenset(vs)), st.lists(nums, min_size=1, max_size=3)),
+    )
+
+
+def categorical_literal(name, values):
+    return st.one_of(
+        st.builds(Compare, st.just(name), st.sampled_from(["==", "!="]), values),
+        st.builds(lambda vs: InSet(name, frozenset(vs)), st.lists(values, min_size=1, max_size=3)),
+    )
+
+
+@st.composite
+def programs(draw, nums=numbers, values=hostile_text, n_features=(1, 4), allow_negated=True):
+    names = draw(st.lists(hostile_text, min_size=n_features[0], max_size=n_features[1], unique=True))
+    kinds = [draw(st.sampled_from(["numeric", "categorical", "mixed", "boolean"])) for _ in names]
+    features = [Feature(n, k) for n, k in zip(names, kinds)]
+
+    def literal_for(f):
+        if f.kind == "boolean":
+            return st.builds(Flag, st.just(f.name), st.booleans())
+        num = numeric_literal(f.name, nums)
+        if not allow_negated:
+            num = num.filter(lambda lit: not isinstance(lit, NotCompare))
+        cat = categorical_literal(f.name, values)
+        if f.kind == "numeric":
+            return num
+        if f.kind == "categorical":
+            return cat
+        mixed_set = st.builds(lambda vs: InSet(f.name, frozenset(vs)),
+                              st.lists(st.one_of(nums, values), min_size=1, max_size=3))
+        return st.one_of(num, cat, mixed_set)
+
+    n_ab = draw(st.integers(0, 3))
+    rules = []
+
+    def body(level):
+        feats = st.sampled_from(features).flatmap(literal_for)
+        later = [f"ab{j}" for j in range(level + 1, n_ab + 2)]  # ab{n_ab+1} has no rule
+        lits = st.one_of(feats, st.sampled_from(later).map(NotAtom)) if later else feats
+        return st.lists(lits, min_size=0, max_size=4).map(tuple)
+
+    for _ in range(draw(st.integers(1, 3))):
+        rules.append(Rule(None, draw(body(0))))
+    for k in range(1, n_ab + 1):
+        for _ in range(draw(st.integers(1, 2))):
+            rules.append(Rule(f"ab{k}", draw(body(k))))
+    rules = draw(st.permutations(rules))
+    positive = draw(st.one_of(st.none(), hostile_text, small_numbers))
+    target = Target(draw(hostile_text), positive)
+    return Program(tuple(rules), target, Schema(tuple(features)),
+                   {"learner": draw(hostile_text), "seed": draw(st.integers(0, 9))})
