@@ -470,5 +470,28 @@ class Program:
         from ..evaluate import coverage
         return coverage(self, X)
 
+    def expand_negated_comparisons(self) -> "Program":
+        """The same program with each ``not (f <= t)`` written as ``not abK`` and ``abK :- f <= t``.
+
+        This is how FOLD-SE prints its negated comparisons, and the form
+        s(CASP) can read.
+        """
+        used = set(self.derived) | {n for r in self.rules for n in r.exceptions}
+        k = 0
+        rules, extra = [], []
+        for rule in self.rules:
+            body = []
+            for lit in rule.body:
+                if isinstance(lit, NotCompare):
+                    k += 1
+                    while f"ab{k}" in used:
+                        k += 1
+                    used.add(f"ab{k}")
+                    extra.append(Rule(f"ab{k}", (Compare(lit.feature, lit.op, lit.value),)))
+                    lit = NotAtom(f"ab{k}")
+                body.append(lit)
+            rules.append(Rule(rule.head, tuple(body)))
+        return Program(tuple(rules + extra), self.target, self.schema, self.provenance)
+
     def with_schema(self, schema: Schema) -> "Program":
         return Program(self.rules, self.target, schema, self.provenance)
