@@ -3,7 +3,7 @@
 from .errors import AspmlError, DialectError, EngineError, ParseError, ScaleError
 from .logic import (Compare, Feature, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule, Schema, Target, parse)
-from . import asp, data, prolog  # noqa: E402  (submodules users reach as aspml.asp ...)
+from . import asp, data, evaluate, prolog  # noqa: E402  (submodules users reach as aspml.asp ...)
 
 __version__ = "0.1.0"
 

@@ -67,7 +67,7 @@ def programs(draw, nums=numbers, values=hostile_text, n_features=(1, 4), allow_n
         feats = st.sampled_from(features).flatmap(literal_for)
         later = [f"ab{j}" for j in range(level + 1, n_ab + 2)]  # ab{n_ab+1} has no rule
         lits = st.one_of(feats, st.sampled_from(later).map(NotAtom)) if later else feats
-        return st.lists(lits, min_size=0, max_size=4).map(tuple)
+        return st.lists(lits, min_size=0, max_size=3).map(tuple)
 
     for _ in range(draw(st.integers(1, 3))):
         rules.append(Rule(None, draw(body(0))))
@@ -79,3 +79,44 @@ def programs(draw, nums=numbers, values=hostile_text, n_features=(1, 4), allow_n
     target = Target(draw(hostile_text), positive)
     return Program(tuple(rules), target, Schema(tuple(features)),
                    {"learner": draw(hostile_text), "seed": draw(st.integers(0, 9))})
+
+
+@st.composite
+def tables_for(draw, program, max_rows=30):
+    """A DataFrame for ``program``'s schema: ties at its thresholds, missing values, hostile strings."""
+    import numpy as np
+    import pandas as pd
+    n = draw(st.integers(8, max_rows))
+    columns = {}
+    for f in program.schema.features:
+        nums_used = [v for lit in program.literals if lit.feature == f.name
+                     for v in lit.values() if not isinstance(v, str)]
+        strs_used = [v for lit in program.literals if lit.feature == f.name
+                     for v in lit.values() if isinstance(v, str)]
+        near = st.sampled_from(nums_used).flatmap(
+            lambda v: st.sampled_from([v, v + 0.001, v - 0.001, v + 0.00005, v - 1e-7, -v]))
+        fine = st.builds(lambda i, d: i / d, st.integers(-10**6, 10**6), st.sampled_from([7, 10**4, 10**6]))
+        num = st.one_of(near, near, numbers, fine) if nums_used else st.one_of(numbers, fine)
+        text = st.one_of(st.sampled_from(strs_used), hostile_text) if strs_used else hostile_text
+        miss = st.sampled_from([None, float("nan"), "?"])
+        if f.kind == "numeric":
+            cell = st.one_of(num, st.just(float("nan")))
+        elif f.kind == "categorical":
+            cell = st.one_of(text.filter(lambda s: s != "?"), miss)
+        elif f.kind == "mixed":
+            cell = st.one_of(num, text.filter(lambda s: s != "?"), miss)
+        else:
+            cell = st.sampled_from([True, False, None])
+        values = draw(st.lists(cell, min_size=n, max_size=n))
+        if f.kind == "numeric":
+            columns[f.name] = np.array(values, dtype=float)
+        else:
+            columns[f.name] = pd.Series(values, dtype=object)
+    columns["unused extra column"] = ["zzz"] * n
+    return pd.DataFrame(columns)
+
+
+@st.composite
+def programs_with_tables(draw, **kw):
+    p = draw(programs(**kw))
+    return p, draw(tables_for(p))

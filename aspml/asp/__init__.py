@@ -12,7 +12,7 @@ from importlib.resources import files
 
 import numpy as np
 
-from ..data.facts import clingo_facts, clingo_scales
+from ..data.facts import clingo_facts, clingo_numbers
 from ..data.table import DEFAULT_MISSING
 from ..errors import AspmlError
 from ..evaluate import as_table
@@ -34,24 +34,17 @@ def encoding(name: str) -> str:
     return files("aspml.encodings").joinpath(f"{name}.lp").read_text()
 
 
-def _rescaled(program: Program, table) -> Program:
-    """The program at the scales these rows need (see :mod:`aspml.data.facts`)."""
-    scales = {f.name: f.scale or 1 for f in program.schema.features}
-    needed = clingo_scales(table, scales)
-    if all(needed[n] == scales[n] for n in needed):
-        return program
-    features = tuple(Feature(f.name, f.kind, needed.get(f.name, f.scale))
-                     for f in program.schema.features)
-    return program.with_schema(Schema(features))
-
-
 def _prepare(program: Program, X, missing):
+    """Facts for the rows, and the program at the scales those facts need."""
     table = as_table(program, X, missing)
-    program = _rescaled(program, table)
-    naming = Naming.of(program)
     scales = {f.name: f.scale or 1 for f in program.schema.features}
-    facts = clingo_facts(table, naming.preds, scales)
-    return program, naming, table, facts
+    numbers = clingo_numbers(table, scales)
+    if any(factor != 1 for _, factor in numbers.values()):
+        features = tuple(Feature(f.name, f.kind, scales[f.name] * numbers[f.name][1])
+                         if f.name in numbers else f for f in program.schema.features)
+        program = program.with_schema(Schema(features))
+    naming = Naming.of(program)
+    return program, naming, table, clingo_facts(table, naming.preds, numbers)
 
 
 def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:

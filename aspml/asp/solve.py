@@ -36,7 +36,9 @@ def solve(parts, program_part: int | None = None, max_models: int = 1,
     try:
         ctl.ground([("base", [])])
     except RuntimeError:
-        raise EngineError("clingo could not ground the program: " + "; ".join(messages)) from None
+        k = program_part if program_part is not None else len(parts) - 1
+        raise _error(messages, parts[k], "the program" if k == program_part else f"part {k + 1}",
+                     verb="could not ground") from None
     models: list[list[clingo.Symbol]] = []
     with ctl.solve(yield_=True) as handle:
         for model in handle:
@@ -51,13 +53,13 @@ def atoms(model) -> list[str]:
     return sorted(str(s) for s in model)
 
 
-def _error(messages: list[str], text: str, what: str) -> EngineError:
+def _error(messages: list[str], text: str, what: str, verb: str = "rejected") -> EngineError:
     lines = text.splitlines()
     for message in messages:
         m = _LOCATION.search(message)
         if m:
             line, column, rest = int(m.group(1)), int(m.group(2)), m.group(3)
             src = lines[line - 1] if 0 < line <= len(lines) else ""
-            return EngineError(f"clingo rejected {what} at line {line}, column {column}: "
+            return EngineError(f"clingo {verb} {what} at line {line}, column {column}: "
                                f"{rest.strip()}\n{src}")
-    return EngineError(f"clingo rejected {what}: " + "; ".join(messages))
+    return EngineError(f"clingo {verb} {what}: " + "; ".join(messages))

@@ -1,0 +1,6 @@
+"""Typed tables: schema inference, column arrays for kernels, facts for clingo and Prolog."""
+
+from .table import DEFAULT_MISSING, Column, Table, encode, encode_column, infer_kind, infer_schema
+
+__all__ = ["DEFAULT_MISSING", "Column", "Table", "encode", "encode_column", "infer_kind",
+           "infer_schema"]

@@ -40,20 +40,19 @@ def scaled_values(col: Column, scale: int) -> tuple[np.ndarray, int]:
     return out.astype(np.int64), factor
 
 
-def clingo_scales(table: Table, scales: dict) -> dict:
-    """The scale each numeric feature needs for these rows (``scales`` doubled where finer)."""
-    out = {}
-    for name, col in table.columns.items():
-        if col.kind in ("numeric", "mixed"):
-            out[name] = scales[name] * scaled_values(col, scales[name])[1]
-    return out
+def clingo_numbers(table: Table, scales: dict) -> dict:
+    """``{feature: (integers, factor)}`` for the numeric features, at the program's scales.
+
+    The program must be printed at ``scale * factor`` for these integers.
+    """
+    return {name: scaled_values(col, scales[name]) for name, col in table.columns.items()
+            if col.kind in ("numeric", "mixed")}
 
 
-def clingo_facts(table: Table, preds: dict, scales: dict) -> str:
+def clingo_facts(table: Table, preds: dict, numbers: dict) -> str:
     """``row(i).`` for every row and ``pred(i,v).`` for every known value.
 
-    ``scales`` are the final scales (from :func:`clingo_scales`), so every
-    number is an exact integer here.
+    ``numbers`` comes from :func:`clingo_numbers`.
     """
     ids = np.arange(table.n_rows)
     parts = ["".join(f"row({i}).\n" for i in range(table.n_rows))]
@@ -63,10 +62,8 @@ def clingo_facts(table: Table, preds: dict, scales: dict) -> str:
             rows = ids[col.is_num & (col.num == 1.0)]
             parts.append("".join(f"{pred}({i}).\n" for i in rows))
             continue
-        if col.kind in ("numeric", "mixed") and col.is_num.any():
-            ints, factor = scaled_values(col, scales[name])
-            if factor != 1:
-                raise ScaleError(f"feature {name!r}: scale {scales[name]} is too coarse")
+        if name in numbers:
+            ints = numbers[name][0]
             parts.append("".join(f"{pred}({i},{v}).\n" for i, v in zip(ids[col.is_num].tolist(),
                                                                        ints.tolist())))
         if col.categories:

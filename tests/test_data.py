@@ -1,0 +1,85 @@
+"""Typed tables: kinds, missing values, overrides, and what happens at prediction time."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import aspml
+from aspml import AspmlError, Compare, Feature, Program, Rule, Schema
+from aspml.data import encode, infer_schema
+
+
+def test_kinds_are_inferred_from_values():
+    X = pd.DataFrame({
+        "age": [30, 40, np.nan],
+        "ratio": ["1.5", "?", "2"],
+        "city": ["Paris", "Rome", None],
+        "ca": ["0", "?", "x"],
+        "smoker": [True, False, True],
+    })
+    s = infer_schema(X)
+    assert [f.kind for f in s.features] == ["numeric", "numeric", "categorical", "mixed", "boolean"]
+    assert s["ratio"].scale == 10 and s["age"].scale == 1
+
+
+def test_overrides_and_missing_tokens():
+    X = pd.DataFrame({"code": [1, 2, 3], "v": ["a", "NA", "b"]})
+    s = infer_schema(X, kinds={"code": "categorical"}, missing=("NA",))
+    assert s["code"].kind == "categorical"
+    t = encode(X, s, missing=("NA",))
+    assert t["code"].categories == ("1", "2", "3")
+    assert list(t["v"].missing) == [False, True, False]
+    with pytest.raises(AspmlError, match="unknown column"):
+        infer_schema(X, kinds={"nope": "numeric"})
+    with pytest.raises(AspmlError, match="kind 'weird'"):
+        infer_schema(X, kinds={"code": "weird"})
+
+
+def test_column_arrays():
+    X = pd.DataFrame({"m": [5, "x", None, "2.5", "?"]})
+    col = encode(X, Schema((Feature("m", "mixed"),)))["m"]
+    assert col.num.dtype == np.float64 and col.code.dtype == np.int32
+    assert list(col.is_num) == [True, False, False, True, False]
+    assert list(col.missing) == [False, False, True, False, True]
+    assert col.categories == ("x",) and list(col.code) == [-1, 0, -1, -1, -1]
+
+
+def test_prediction_time_behaviour():
+    p = Program((Rule(None, (Compare("city", "==", "Paris"),)),
+                 Rule(None, (Compare("age", ">", 60),))))
+    # unseen category: just a value no literal matches; extra columns are ignored
+    X = pd.DataFrame({"city": ["Oslo", "Paris"], "age": [20, 20], "extra": [1, 2]})
+    assert list(p.predict(X)) == [False, True]
+    assert list(aspml.asp.predict(p, X)) == [False, True]
+    with pytest.raises(AspmlError, match=r"no column\(s\) \['age'\]"):
+        p.predict(X[["city"]])
+    with pytest.raises(AspmlError, match="is numeric but holds 'old'"):
+        p.predict(pd.DataFrame({"city": ["Rome"], "age": ["old"]}))
+    with pytest.raises(AspmlError, match="expected a pandas DataFrame"):
+        p.predict([[1, 2]])
+
+
+def test_numbers_in_categorical_columns_become_text():
+    X = pd.DataFrame({"c": [1.0, 2.5, np.nan]})
+    col = encode(X, Schema((Feature("c", "categorical"),)))["c"]
+    assert col.categories == ("1", "2.5") and list(col.missing) == [False, False, True]
+
+
+def test_boolean_columns():
+    X = pd.DataFrame({"b": ["true", "no", None, 1]})
+    col = encode(X, Schema((Feature("b", "boolean"),)))["b"]
+    assert list(col.num[:2]) == [1.0, 0.0] and col.missing[2]
+    with pytest.raises(AspmlError, match="boolean but holds 'maybe'"):
+        encode(pd.DataFrame({"b": ["maybe"]}), Schema((Feature("b", "boolean"),)))
+
+
+def test_clingo_and_prolog_fact_encodings():
+    from aspml.data.facts import clingo_facts, clingo_numbers, prolog_facts
+    X = pd.DataFrame({"x": [1.25, np.nan, -3.0], "c": ['a"b', None, "it's"]})
+    s = Schema((Feature("x", "numeric", 100), Feature("c", "categorical")))
+    t = encode(X, s)
+    numbers = clingo_numbers(t, {"x": 100})
+    assert clingo_facts(t, {"x": "x", "c": "c"}, numbers) == (
+        'row(0).\nrow(1).\nrow(2).\nx(0,125).\nx(2,-300).\nc(0,"a\\"b").\nc(2,"it\'s").\n')
+    assert prolog_facts(t, {"x": "x", "c": "c"}) == (
+        "x(0,1.25).\nx(2,-3).\nc(0,'a\"b').\nc(2,'it\\'s').\n")

@@ -1,0 +1,105 @@
+"""The Program model: values, validation, and what a user asks of a program."""
+
+import pytest
+
+import aspml
+from aspml import (AspmlError, Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
+                   ParseError, Program, Rule, ScaleError, Schema, Target)
+
+
+def example():
+    return Program((
+        Rule(None, (Compare("age", ">", 50), NotAtom("ab1"))),
+        Rule(None, (InSet("city", frozenset(["Rome", "Oslo"])),)),
+        Rule("ab1", (Compare("smoker", "==", "no"), NotAtom("ab2"))),
+        Rule("ab2", (Interval("bmi", 30, None),)),
+    ), Target("risk", "high"))
+
+
+def test_values_are_immutable_hashable_and_structural():
+    a, b = example(), example()
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    with pytest.raises(Exception):
+        a.rules = ()
+    assert Compare("x", "==", 50.0) == Compare("x", "==", 50)
+    assert isinstance(Compare("x", "==", 50.0).value, int)
+
+
+def test_what_a_user_asks():
+    p = example()
+    assert p.n_rules == 4 and p.n_literals == 6
+    assert len(p.default_rules) == 2 and len(p.exception_rules) == 2
+    assert p.features_used == ("age", "city", "smoker", "bmi")
+    assert p.derived == ("ab1", "ab2") and p.strata() == ["ab2", "ab1"]
+    assert [k.kind for k in p.schema.features] == ["numeric", "categorical", "categorical", "numeric"]
+    assert p.rules_for("ab1")[0].exceptions == ("ab2",)
+
+
+def test_invalid_literals_are_refused():
+    with pytest.raises(AspmlError, match="need a number"):
+        Compare("x", ">", "abc")
+    with pytest.raises(AspmlError, match="unknown comparison"):
+        Compare("x", "~", 1)
+    with pytest.raises(AspmlError, match="empty"):
+        InSet("x", frozenset())
+    with pytest.raises(AspmlError, match="NUL"):
+        Compare("x", "==", "a\x00b")
+    with pytest.raises(AspmlError, match="finite"):
+        Compare("x", "<", float("nan"))
+    with pytest.raises(AspmlError, match="must match"):
+        NotAtom("Ab1")
+    with pytest.raises(AspmlError, match="lower end"):
+        Interval("x", 5, 1)
+    with pytest.raises(AspmlError, match="categorical but a literal on it needs a numeric"):
+        Program((Rule(None, (Compare("x", ">", 1),)),), schema=Schema((Feature("x", "categorical"),)))
+
+
+def test_unstratified_program_is_reported():
+    p = Program((Rule(None, (NotAtom("ab1"),)), Rule("ab1", (NotAtom("ab2"),)),
+                 Rule("ab2", (NotAtom("ab1"),))))
+    with pytest.raises(AspmlError, match="not stratified: ab1 -> ab2 -> ab1"):
+        p.strata()
+    assert not aspml.asp.is_stratified(p)
+    with pytest.raises(AspmlError, match="ab1, ab2"):
+        aspml.asp.check_stratified(p)
+    assert aspml.asp.is_stratified(example())
+
+
+def test_scale_is_the_smallest_exact_power_of_ten():
+    p = Program((Rule(None, (Compare("x", "<=", 1.25), Compare("y", ">", 3))),))
+    assert p.schema["x"].scale == 100 and p.schema["y"].scale == 1
+    given = Program(p.rules, schema=Schema((Feature("x", "numeric", 1000),)))
+    assert given.schema["x"].scale == 1000
+
+
+def test_numbers_that_do_not_fit_32_bits_name_the_feature():
+    p = Program((Rule(None, (Compare("income", ">", 3_000_000_000),)),))
+    with pytest.raises(ScaleError, match="income"):
+        p.to_asp()
+    q = Program((Rule(None, (Compare("weight", "<=", 0.1 + 0.2),)),))
+    with pytest.raises(ScaleError, match="weight"):
+        q.to_asp()
+    assert "0.30000000000000004" in q.to_prolog()    # other dialects carry it exactly
+
+
+def test_parse_errors_carry_line_column_and_excerpt():
+    with pytest.raises(ParseError) as e:
+        aspml.parse("label(X) :- age(X,N), N > 50.\nlabel(X) :- foo(X) bar(X).\n", "asp")
+    assert (e.value.line, e.value.column) == (2, 20)
+    assert "label(X) :- foo(X) bar(X)." in str(e.value) and "^" in e.value.excerpt
+    with pytest.raises(ParseError, match="end of program"):
+        aspml.parse("label(X) :- a(X)", "asp")
+    with pytest.raises(ParseError, match="line 1"):
+        aspml.parse("label(X) :- age(X,N), M > 3.", "asp")
+    with pytest.raises(ParseError, match="no floating-point"):
+        aspml.parse("label(X) :- age(X,N), N > 3.5.", "asp")
+    with pytest.raises(ParseError, match="header is not valid JSON"):
+        aspml.parse("% aspml: {oops\nlabel(X) :- a(X).", "asp")
+    with pytest.raises(ParseError, match="unknown dialect"):
+        aspml.parse("", "json")
+
+
+def test_clingo_errors_point_at_the_program_line():
+    from aspml import EngineError
+    with pytest.raises(EngineError, match=r"line 2, column \d+.*\n.*bad\(X\) :-"):
+        aspml.asp.solve(["ok(1).\nbad(X) :- .\n"], program_part=0)
