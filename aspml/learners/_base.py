@@ -1,0 +1,177 @@
+"""What every aspml learner shares: input checks, classes, the scikit-learn contract.
+
+A learner subclasses :class:`LogicClassifier` and implements ``_learn(X, y)``
+(a DataFrame and a boolean target) returning a Program; fitting, predicting,
+probabilities and the fitted attributes (``classes_``, ``n_features_in_``,
+``feature_names_in_``, ``schema_``, ``program_``) are handled here once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted
+
+from ..data.table import DEFAULT_MISSING, infer_schema
+from ..errors import AspmlError
+from ..evaluate import evaluate
+
+
+def as_frame(X, names=None) -> pd.DataFrame:
+    """``X`` as a DataFrame with string column names (``x0, x1, ...`` for arrays)."""
+    if isinstance(X, pd.DataFrame):
+        frame = X
+        if not all(isinstance(c, str) for c in frame.columns):
+            frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
+    else:
+        if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
+            raise TypeError("sparse input is not supported: aspml learners read a dense table; "
+                            "convert with X.toarray()")
+        arr = np.asarray(X, dtype=object) if not isinstance(X, np.ndarray) else X
+        if arr.ndim != 2:
+            raise ValueError(f"Expected 2D array, got {arr.ndim}D array instead; reshape your "
+                             "data with X.reshape(-1, 1) for one feature")
+        if np.iscomplexobj(arr):
+            raise ValueError("Complex data not supported")
+        frame = pd.DataFrame(arr, columns=names if names is not None
+                             else [f"x{i}" for i in range(arr.shape[1])])
+    if frame.shape[1] == 0:
+        raise ValueError(f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is required.")
+    if frame.shape[0] == 0:
+        raise ValueError(f"0 sample(s) (shape={frame.shape}) while a minimum of 1 is required.")
+    for c in frame.columns:
+        if frame[c].dtype.kind == "c":
+            raise ValueError("Complex data not supported")
+    return frame
+
+
+class LogicClassifier(ClassifierMixin, BaseEstimator):
+    """Base of aspml's binary rule learners (parameters ``positive``, ``kinds``, ``missing``)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        return tags
+
+    # -- fitting ----------------------------------------------------------
+    def _training_data(self, X, y):
+        has_names = isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
+        frame = as_frame(X)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.ravel()
+        if y.ndim != 1:
+            raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
+        if len(y) != len(frame):
+            raise ValueError(f"X has {len(frame)} rows but y has {len(y)} labels")
+        if y.dtype.kind == "f" and np.isnan(y).any():
+            raise ValueError("y holds NaN: every training row needs a label")
+        if y.dtype.kind == "O" and any(v is None or (isinstance(v, float) and np.isnan(v)) for v in y):
+            raise ValueError("y holds missing labels: every training row needs a label")
+        kind = type_of_target(y)
+        if kind in ("continuous", "continuous-multioutput"):
+            raise ValueError(f"Unknown label type: {kind}; {type(self).__name__} is a classifier "
+                             "and needs class labels")
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(f"y has only one class ({self.classes_[0]!r}); a classifier needs "
+                             "examples of two classes")
+        if len(self.classes_) > 2:
+            raise ValueError(
+                f"{type(self).__name__} learns a binary classifier but y has "
+                f"{len(self.classes_)} classes; choose the target class with positive=... and "
+                "relabel the rest, or wrap it: sklearn.multiclass.OneVsRestClassifier"
+                f"({type(self).__name__}())")
+        positive = getattr(self, "positive", None)
+        if positive is None:
+            self.positive_index_ = 1
+        else:
+            matches = np.flatnonzero(self.classes_ == positive)
+            if len(matches) == 0:
+                raise ValueError(f"positive={positive!r} is not one of the classes "
+                                 f"{list(self.classes_)}")
+            self.positive_index_ = int(matches[0])
+        self.n_features_in_ = frame.shape[1]
+        if has_names:
+            self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.schema_ = infer_schema(frame, kinds=getattr(self, "kinds", None),
+                                    missing=self._missing())
+        return frame, y_idx == self.positive_index_
+
+    def _missing(self):
+        missing = getattr(self, "missing", None)
+        return DEFAULT_MISSING if missing is None else tuple(missing)
+
+    def fit(self, X, y):
+        frame, target = self._training_data(X, y)
+        self.program_ = self._learn(frame, target)
+        self._fit_probabilities(frame, target)
+        return self
+
+    def _learn(self, X: pd.DataFrame, y: np.ndarray):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _fit_probabilities(self, X, target) -> None:
+        """Smoothed training precision of each default rule, and of 'no rule fires'."""
+        _, cov, _ = evaluate(self.program_, X, self._missing())
+        default = [i for i, r in enumerate(self.program_.rules) if r.head is None]
+        d = cov[:, default]
+        self.rule_precision_ = np.array([(target[d[:, k]].sum() + 1) / (d[:, k].sum() + 2)
+                                         for k in range(d.shape[1])])
+        none = ~d.any(axis=1)
+        self.default_precision_ = (target[none].sum() + 1) / (none.sum() + 2)
+
+    # -- predicting -------------------------------------------------------
+    def _prediction_frame(self, X) -> pd.DataFrame:
+        check_is_fitted(self, "program_")
+        names = list(self.feature_names_in_) if hasattr(self, "feature_names_in_") else None
+        if isinstance(X, pd.DataFrame) and names is not None:
+            missing = [c for c in names if c not in X.columns]
+            if missing:
+                raise AspmlError(f"X lacks the column(s) {missing} seen in fit")
+            return as_frame(X)
+        frame = as_frame(X, names=names)
+        if frame.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} is "
+                             f"expecting {self.n_features_in_} features as input")
+        if names is None:
+            frame = frame.set_axis([f"x{i}" for i in range(frame.shape[1])], axis=1)
+        return frame
+
+    def decision(self, X) -> np.ndarray:
+        """Boolean array: True where the learned program derives the positive class."""
+        return self.program_.predict(self._prediction_frame(X))
+
+    def predict(self, X) -> np.ndarray:
+        hit = self.decision(X)
+        return np.where(hit, self.classes_[self.positive_index_],
+                        self.classes_[1 - self.positive_index_])
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Probability of each class from the training precision of the rules that fire.
+
+        A row where default rules fire gets the best smoothed precision
+        ``(tp + 1) / (n + 2)`` among them; a row where none fires gets the
+        smoothed positive rate of such rows in training.  Both stay on the side
+        of 1/2 that the program decides, so ``predict_proba`` agrees with ``predict``.
+        """
+        frame = self._prediction_frame(X)
+        _, cov, _ = evaluate(self.program_, frame, self._missing())
+        default = [i for i, r in enumerate(self.program_.rules) if r.head is None]
+        d = cov[:, default]
+        p = np.where(d, self.rule_precision_[None, :], 0.0).max(axis=1, initial=0.0)
+        fired = d.any(axis=1)
+        # kept on the side of 1/2 that the program decides, so argmax agrees with predict
+        p = np.where(fired, np.maximum(p, np.nextafter(0.5, 1.0)),
+                     np.minimum(self.default_precision_, 0.5))
+        proba = np.empty((len(frame), 2))
+        proba[:, self.positive_index_] = p
+        proba[:, 1 - self.positive_index_] = 1 - p
+        return proba

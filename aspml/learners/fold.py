@@ -1,0 +1,276 @@
+"""FOLD-SE and FOLD-R++: default rules with exceptions, learned top-down.
+
+From ``shared/papers/fold-se.txt`` (and FOLD-R++, which it extends):
+
+* learn one rule at a time; specialise it by the best literal until its false
+  positives are at most ``ratio`` times its true positives (or no literal is
+  valid); if false positives remain, learn the rule's *exceptions* by swapping
+  positives and negatives and recursing; the positives a finished rule covers
+  leave the set, the negatives stay;
+* FOLD-R++ ranks literals by information gain; FOLD-SE by Magic Gini
+  Impurity (``aspml.kernels.literals.heuristic``), considers the negated
+  comparisons ``not (x <= v)`` / ``not (x > v)`` of its mixed-type regime,
+  and prunes the long tail: a rule, exception or literal must cover at least
+  ``tail`` x (training rows) examples.
+
+The search runs in numba kernels over arrays sorted once per feature
+(``aspml.kernels.literals``); everything else is numpy masks over the rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..data.table import encode
+from ..kernels.literals import EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_categorical, best_numeric
+from ..logic.model import Compare, NotAtom, NotCompare, Program, Rule, Target
+from ..logic.values import normalize_value
+from ._base import LogicClassifier
+
+_OPS = {LE: "<=", GT: ">", NOT_LE: "<=", NOT_GT: ">", EQ: "==", NE: "!="}
+
+
+@dataclass(frozen=True)
+class _Lit:
+    feature: int
+    op: int
+    value: float          # the threshold, or the category code
+
+
+@dataclass
+class _Rule:
+    literals: list
+    exceptions: list = field(default_factory=list)
+
+
+class _Search:
+    """The FOLD recursion over one encoded training table."""
+
+    def __init__(self, table, names, heuristic: int, negated: bool, ratio: float,
+                 min_tp: int, min_rule: int, max_depth: int | None) -> None:
+        self.names = names
+        self.heuristic = heuristic
+        self.negated = negated
+        self.ratio = ratio
+        self.min_tp = min_tp          # fewest positives a literal may cover
+        self.min_rule = max(1, min_rule)  # fewest examples a rule or exception must cover
+        self.max_depth = max_depth
+        self.cols = [table[n] for n in names]
+        self.n = table.n_rows
+        self.sorted = []
+        for col in self.cols:
+            rows = np.flatnonzero(col.is_num)
+            rows = rows[np.argsort(col.num[rows], kind="stable")]
+            self.sorted.append((col.num[rows], rows.astype(np.int64)))
+        self.state = np.zeros(self.n, dtype=np.int8)
+
+    # -- literals -------------------------------------------------------
+    def mask(self, lit: _Lit) -> np.ndarray:
+        col = self.cols[lit.feature]
+        if lit.op in (EQ, NE):
+            hit = col.code == int(lit.value)
+            return hit if lit.op == EQ else ~hit
+        with np.errstate(invalid="ignore"):
+            if lit.op in (LE, NOT_LE):
+                hit = col.is_num & (col.num <= lit.value)
+            else:
+                hit = col.is_num & (col.num > lit.value)
+        return hit if lit.op in (LE, GT) else ~hit
+
+    def best_literal(self, pos: np.ndarray, neg: np.ndarray, used: list) -> _Lit | None:
+        state = self.state
+        state[:] = 0
+        state[pos] = 1
+        state[neg] = 2
+        n_pos, n_neg = int(pos.sum()), int(neg.sum())
+        best, best_lit = -np.inf, None
+        for j, col in enumerate(self.cols):
+            banned = [(u.op, u.value) for u in used if u.feature == j]
+            b_ops = np.array([b[0] for b in banned], dtype=np.int64)
+            b_vals = np.array([b[1] for b in banned], dtype=np.float64)
+            values, rows = self.sorted[j]
+            if rows.size:
+                score, op, value = best_numeric(values, rows, state, n_pos, n_neg, self.heuristic,
+                                                self.negated, self.min_tp, b_ops, b_vals)
+                if score > best:
+                    best, best_lit = score, _Lit(j, int(op), float(value))
+            if col.categories:
+                score, op, code = best_categorical(col.code, len(col.categories), state, n_pos,
+                                                   n_neg, self.heuristic, self.min_tp, b_ops, b_vals)
+                if score > best:
+                    best, best_lit = score, _Lit(j, int(op), float(code))
+        return best_lit
+
+    # -- rules ----------------------------------------------------------
+    def rule_mask(self, rule: _Rule) -> np.ndarray:
+        m = np.ones(self.n, dtype=bool)
+        for lit in rule.literals:
+            m &= self.mask(lit)
+        for exc in rule.exceptions:
+            m &= ~self.rule_mask(exc)
+        return m
+
+    def learn_rule_set(self, pos: np.ndarray, neg: np.ndarray, used: list, depth: int) -> list:
+        rules = []
+        pos = pos.copy()
+        least = self.min_rule
+        while pos.sum() >= least:
+            rule = self.learn_rule(pos, neg, used, depth)
+            if rule is None:
+                break
+            covered = self.rule_mask(rule) & pos
+            if covered.sum() < least:
+                break
+            pos &= ~covered
+            rules.append(rule)
+        return rules
+
+    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: list, depth: int) -> _Rule | None:
+        literals: list = []
+        pos, neg = pos.copy(), neg.copy()
+        while True:
+            lit = self.best_literal(pos, neg, used + literals) if neg.any() else None
+            if lit is None:
+                # no literal improves the rule: it stays a default rule without exceptions
+                return _Rule(literals) if literals or not neg.any() else None
+            literals.append(lit)
+            m = self.mask(lit)
+            pos &= m
+            neg &= m
+            if neg.sum() < self.ratio * pos.sum():
+                break
+        rule = _Rule(literals)
+        if neg.any() and (self.max_depth is None or depth < self.max_depth):
+            rule.exceptions = self.learn_rule_set(neg, pos, used + literals, depth + 1)
+        return rule
+
+
+class FoldSE(LogicClassifier):
+    """FOLD-SE: default rules with exceptions, few and short (Wang & Gupta).
+
+    Parameters
+    ----------
+    ratio : float, default 0.5
+        Learn exceptions once a rule's false positives are at most ``ratio``
+        times its true positives.
+    tail : float, default 0.005
+        Long-tail pruning: a rule, an exception or a literal must cover at least
+        this share of the training rows (at least one row).
+    heuristic : {"mgi", "ig"}, default "mgi"
+        Magic Gini Impurity (FOLD-SE) or information gain (FOLD-R++).
+    negated_comparisons : bool, default True
+        Consider FOLD-SE's ``not (x <= v)`` and ``not (x > v)`` literals.
+    max_depth : int or None
+        Deepest nesting of exceptions (None: unbounded).
+    positive : label or None
+        The target class; default ``classes_[1]``.
+    kinds : dict or None
+        Column kinds that override inference (``{"zip": "categorical"}``).
+    missing : tuple of str or None
+        Tokens read as missing values (default ``("?",)``).
+    target : str
+        Name of the target predicate in the learned program.
+    """
+
+    def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
+                 max_depth=None, positive=None, kinds=None, missing=None, target="label"):
+        self.ratio = ratio
+        self.tail = tail
+        self.heuristic = heuristic
+        self.negated_comparisons = negated_comparisons
+        self.max_depth = max_depth
+        self.positive = positive
+        self.kinds = kinds
+        self.missing = missing
+        self.target = target
+
+    def _settings(self):
+        if self.heuristic not in ("mgi", "ig"):
+            raise ValueError(f"heuristic must be 'mgi' or 'ig', got {self.heuristic!r}")
+        if not (isinstance(self.ratio, (int, float)) and self.ratio >= 0):
+            raise ValueError(f"ratio must be a number >= 0, got {self.ratio!r}")
+        if not (isinstance(self.tail, (int, float)) and 0 <= self.tail < 1):
+            raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
+        return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
+
+    def _learn(self, X, y):
+        heuristic, negated, tail = self._settings()
+        names = list(self.schema_.names)
+        table = encode(X, self.schema_, names, self._missing())
+        min_tp = math.ceil(tail * len(X))
+        search = _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
+                         self.max_depth)
+        learned = search.learn_rule_set(y.copy(), ~y, [], 0)
+        return self._program(learned, table, names)
+
+    def _program(self, learned: list, table, names: list) -> Program:
+        rules_out: list = []
+        exceptions_out: list = []
+        counter = [0]
+
+        def literal(lit: _Lit):
+            name = names[lit.feature]
+            if lit.op in (EQ, NE):
+                return Compare(name, _OPS[lit.op], table[name].categories[int(lit.value)])
+            value = normalize_value(lit.value)
+            if lit.op in (NOT_LE, NOT_GT):
+                return NotCompare(name, _OPS[lit.op], value)
+            return Compare(name, _OPS[lit.op], value)
+
+        def emit(rule: _Rule, head, out: list) -> None:
+            body = [literal(lit) for lit in rule.literals]
+            if rule.exceptions:
+                counter[0] += 1
+                ab = f"ab{counter[0]}"
+                body.append(NotAtom(ab))
+                out.append(Rule(head, tuple(body)))
+                for exc in rule.exceptions:
+                    emit(exc, ab, exceptions_out)
+            else:
+                out.append(Rule(head, tuple(body)))
+
+        for rule in learned:
+            emit(rule, None, rules_out)
+        positive = self.classes_[self.positive_index_]
+        negative = self.classes_[1 - self.positive_index_]
+        target = Target(self.target, _label(positive), _label(negative))
+        used = {lit.feature for r in rules_out + exceptions_out for lit in r.body if lit.feature is not None}
+        schema = type(self.schema_)(tuple(f for f in self.schema_.features if f.name in used))
+        params = {k: v for k, v in self.get_params().items() if k not in ("kinds", "missing")}
+        return Program(tuple(rules_out + exceptions_out), target, schema,
+                       {"learner": type(self).__name__, **{k: _plain(v) for k, v in params.items()}})
+
+
+class FoldRpp(FoldSE):
+    """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
+
+    def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
+                 target="label"):
+        self.ratio = ratio
+        self.max_depth = max_depth
+        self.positive = positive
+        self.kinds = kinds
+        self.missing = missing
+        self.target = target
+
+    def _settings(self):
+        if not (isinstance(self.ratio, (int, float)) and self.ratio >= 0):
+            raise ValueError(f"ratio must be a number >= 0, got {self.ratio!r}")
+        return IG, False, 0.0
+
+
+def _label(value):
+    if isinstance(value, (np.generic,)):
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    return value if isinstance(value, (str, int, float)) else str(value)
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -1,0 +1,201 @@
+"""Benchmark FOLD-SE and FOLD-R++ against the reference FOLD-R++, side by side.
+
+    python benchmarks/fold.py                         # the issue's datasets, 5-fold CV
+    python benchmarks/fold.py --datasets heart adult  # some of them
+    python benchmarks/fold.py --synthetic 1000000     # scaling: one training run
+
+Stratified 5-fold CV (scikit-learn ``StratifiedKFold(5, shuffle=True,
+random_state=0)``), positive class and column kinds from ``MANIFEST.tsv`` (heloc
+with positive ``Good``, as in ANCHORS.md).  Learners: ``aspml FoldRpp``,
+``aspml FoldSE`` and, when the PyPI package ``foldrpp`` is installed, the
+reference FOLD-R++ on the very same folds.  Reported per learner: accuracy, F1
+of the positive class, rules (default + exception rules), literals (``not ab``
+included), training seconds per fold, and the speed ratio to the reference.
+Every learned program is also run by clingo on its test fold and must give
+the fast path's predictions (``--no-clingo`` skips that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import StratifiedKFold
+
+import aspml
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATASETS = ["acute", "autism", "breastw", "cars", "credit", "heart", "kidney", "krkp", "mushroom",
+            "sonar", "voting", "ecoli", "ionosphere", "heloc", "adult", "credit_card", "rain"]
+POSITIVE = {"heloc": "Good"}
+
+
+def load(data_dir: Path, name: str):
+    """(X, y, kinds, path, categorical, numeric, label, positive) for a manifest dataset."""
+    manifest = {r["name"]: r for r in csv.DictReader(open(data_dir / "MANIFEST.tsv"), delimiter="\t")}
+    m = manifest[name]
+    path = data_dir / m["files"].split()[0]
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    label, positive = m["label_column"], POSITIVE.get(name, m["positive_value"])
+    df = df[~df[label].isin(["?", ""])].reset_index(drop=True)
+    cats, nums = m["categorical_columns"].split(), m["numeric_columns"].split()
+    X = df[[c for c in df.columns if c in cats or c in nums]].copy()
+    kinds = {c: "categorical" for c in cats if c in X}
+    for c in nums:
+        values = X[c].replace({"?": None, "": None})
+        as_num = pd.to_numeric(values, errors="coerce")
+        if as_num.notna().sum() == values.notna().sum():
+            X[c] = as_num
+            kinds[c] = "numeric"
+        else:
+            kinds[c] = "mixed"          # numbers and strings: FOLD-SE's mixed regime
+    y = (df[label] == positive).to_numpy()
+    return X, y, kinds, path, cats, nums, label, positive
+
+
+def f1(pred, y):
+    tp = np.sum(pred & y)
+    return 0.0 if tp == 0 else 2 * tp / (np.sum(pred) + np.sum(y))
+
+
+def run_aspml(cls, X, y, kinds, folds, check_clingo):
+    rows = []
+    for tr, te in folds:
+        clf = cls(kinds=kinds, positive=True)
+        t = time.perf_counter()
+        clf.fit(X.iloc[tr], y[tr])
+        seconds = time.perf_counter() - t
+        pred = clf.decision(X.iloc[te])
+        if check_clingo:
+            same = np.array_equal(aspml.asp.predict(clf.program_, X.iloc[te]), pred)
+            if not same:
+                raise SystemExit(f"clingo disagrees with the fast path on {cls.__name__}")
+        p = clf.program_
+        rows.append((np.mean(pred == y[te]), f1(pred, y[te]), p.n_rules, p.n_literals, seconds))
+    return rows
+
+
+def run_reference(path, cats, nums, label, positive, keep, y, folds):
+    import foldrpp
+    model = foldrpp.Foldrpp(cats, nums, label, positive)
+    data = model.load_data(str(path))
+    full = pd.read_csv(path, dtype=str, keep_default_na=False)[label]
+    kept = [data[i] for i in np.flatnonzero(~full.isin(["?", ""]).to_numpy())]
+    rows = []
+    for tr, te in folds:
+        model.reset()
+        t = time.perf_counter()
+        model.fit([kept[i] for i in tr], ratio=0.5)
+        seconds = time.perf_counter() - t
+        pred = np.array(model.predict([kept[i] for i in te]), dtype=bool)
+        program = aspml.parse("\n".join(model.asp()), "scasp")
+        rows.append((np.mean(pred == y[te]), f1(pred, y[te]), program.n_rules, program.n_literals,
+                     seconds))
+    return rows
+
+
+def have_reference() -> bool:
+    try:
+        import foldrpp  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def cross_validate(args) -> list[dict]:
+    results = []
+    for name in args.datasets:
+        X, y, kinds, path, cats, nums, label, positive = load(args.data_dir, name)
+        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+        learners = {"aspml FoldRpp": lambda: run_aspml(aspml.FoldRpp, X, y, kinds, folds, args.clingo),
+                    "aspml FoldSE": lambda: run_aspml(aspml.FoldSE, X, y, kinds, folds, args.clingo)}
+        if args.reference and have_reference():
+            learners["ref FOLD-R++"] = lambda: run_reference(path, cats, nums, label, positive,
+                                                             None, y, folds)
+        ref_time = None
+        for learner, run in learners.items():
+            if learner.startswith("ref") and len(X) > args.reference_max_rows:
+                continue
+            rows = np.array(run())
+            acc, f, rules, lits, sec = rows.mean(axis=0)
+            results.append({"data": name, "learner": learner, "acc": acc, "f1": f,
+                            "rules": rules, "literals": lits, "train_s": sec})
+            if learner.startswith("ref"):
+                ref_time = sec
+        if ref_time:
+            for r in results:
+                if r["data"] == name and not r["learner"].startswith("ref"):
+                    r["speedup"] = ref_time / r["train_s"]
+        for r in results:
+            if r["data"] == name:
+                print(_row(r), flush=True)
+    return results
+
+
+def _row(r) -> str:
+    speed = f"{r['speedup']:.0f}x" if r.get("speedup") else ""
+    return (f"| {r['data']} | {r['learner']} | {r['acc']:.3f} | {r['f1']:.3f} | {r['rules']:.1f} | "
+            f"{r['literals']:.1f} | {r['train_s']:.4f} | {speed} |")
+
+
+def synthetic(n: int, seed: int = 0):
+    """10 features uniform in [0, 100]; the label is a hidden 3-rule set (balanced)."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.uniform(0, 100, (n, 10)).round(2), columns=[f"f{i}" for i in range(10)])
+    y = (((X.f0 > 60) & (X.f1 <= 40)) | ((X.f2 > 70) & (X.f3 > 50)) | ((X.f4 <= 30) & (X.f5 > 55)))
+    return X, y.to_numpy()
+
+
+def scaling(args) -> None:
+    X, y = synthetic(args.synthetic)
+    for cls in (aspml.FoldRpp, aspml.FoldSE):
+        t = time.perf_counter()
+        clf = cls(positive=True).fit(X, y)
+        sec = time.perf_counter() - t
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        acc = np.mean(clf.decision(X) == y)
+        print(f"| {args.synthetic:,} | aspml {cls.__name__} | {sec:.2f} s | peak RSS so far "
+              f"{rss:.0f} MB | train acc {acc:.3f} | {clf.program_.n_rules} rules |", flush=True)
+    if args.reference and have_reference() and args.synthetic <= args.reference_max_rows:
+        import foldrpp
+        data = [dict(zip(X.columns, map(float, row)), label=int(t)) for row, t in zip(X.to_numpy(), y)]
+        model = foldrpp.Foldrpp([], list(X.columns), "label", 1)
+        t = time.perf_counter()
+        model.fit(data, ratio=0.5)
+        sec = time.perf_counter() - t
+        print(f"| {args.synthetic:,} | ref FOLD-R++ | {sec:.2f} s | | | {len(model.asp())} rules |")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data-dir", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--datasets", nargs="+", default=DATASETS)
+    ap.add_argument("--no-clingo", dest="clingo", action="store_false")
+    ap.add_argument("--no-reference", dest="reference", action="store_false")
+    ap.add_argument("--reference-max-rows", type=int, default=50_000,
+                    help="skip the (slow, pure Python) reference above this many rows")
+    ap.add_argument("--synthetic", type=int, help="instead of CV: train once on N synthetic rows")
+    ap.add_argument("--json", type=Path, help="also write the results here")
+    args = ap.parse_args(argv)
+    # warm the numba cache so no fold pays for compilation
+    aspml.FoldSE().fit(pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]}), [0, 1, 0, 1])
+    if args.synthetic:
+        scaling(args)
+        return 0
+    print("| data | learner | acc | F1 | rules | literals | train s/fold | speed vs ref |")
+    print("|---|---|---|---|---|---|---|---|")
+    results = cross_validate(args)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
