@@ -139,12 +139,18 @@ def data_scale(values: np.ndarray) -> int | None:
 def infer_schema(X: pd.DataFrame, kinds: dict | None = None, missing=DEFAULT_MISSING,
                  exclude=()) -> Schema:
     """A :class:`Schema` for the columns of ``X``; ``kinds`` overrides any column's kind."""
+    return schema_and_table(X, kinds, missing, exclude)[0]
+
+
+def schema_and_table(X: pd.DataFrame, kinds: dict | None = None, missing=DEFAULT_MISSING,
+                     exclude=()) -> tuple[Schema, "Table"]:
+    """The inferred :class:`Schema` and the :class:`Table` of ``X``, each column read once."""
     X = _check_frame(X)
     kinds = dict(kinds or {})
     unknown = [k for k in kinds if k not in X.columns]
     if unknown:
         raise AspmlError(f"kinds given for unknown column(s) {unknown}")
-    features = []
+    features, columns = [], {}
     for name in X.columns:
         if name in exclude:
             continue
@@ -154,12 +160,12 @@ def infer_schema(X: pd.DataFrame, kinds: dict | None = None, missing=DEFAULT_MIS
         kind = kinds.get(name) or infer_kind(X[name], missing)
         if kind not in KINDS:
             raise AspmlError(f"column {name!r}: kind {kind!r} is not one of {KINDS}")
-        scale = None
-        if kind in ("numeric", "mixed"):
-            col = encode_column(X[name], Feature(name, kind), missing)
-            scale = data_scale(col.num)
+        col = encode_column(X[name], Feature(name, kind), missing)
+        scale = data_scale(col.num) if kind in ("numeric", "mixed") else None
         features.append(Feature(name, kind, scale))
-    return Schema(tuple(features))
+        columns[name] = col
+    schema = Schema(tuple(features))
+    return schema, Table(schema, columns, len(X))
 
 
 def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) -> Column:

@@ -172,3 +172,166 @@ def best_categorical(codes, n_codes, state, n_pos, n_neg, kind, min_tp,
                 best_op = op
                 best_code = c
     return best, best_op, best_code
+
+
+@numba.njit(cache=True)
+def best_literal(num_values, num_rows, num_offsets, codes, n_codes, state, active_rows, n_pos,
+                 n_neg, kind, negated, min_tp, banned_features, banned_ops, banned_values):
+    """Best valid literal over every feature in one call.
+
+    Parameters
+    ----------
+    num_values, num_rows : float64[T], int64[T]
+        For each feature in turn, its numbers in ascending order and their rows.
+    num_offsets : int64[F + 1]
+        Feature ``j`` owns ``num_values[num_offsets[j]:num_offsets[j + 1]]``.
+    codes : int32[F, M]
+        Category code of each row (``-1``: not a category string).
+    n_codes : int64[F]
+        Number of categories of each feature.
+    state : int8[M]
+        0 inactive, 1 active positive, 2 active negative.
+    active_rows : int64[A]
+        The active rows (state != 0); categories are counted over them only.
+    banned_features, banned_ops, banned_values
+        Literals already in the rule (not chosen again).
+
+    Only value groups that hold an active row are candidate thresholds (the
+    thresholds FOLD draws from the current examples), so the heuristic is
+    evaluated at most once per active row and feature.
+
+    Returns
+    -------
+    (score, feature, op, value): ``score`` is ``-inf`` when no literal is valid;
+    ``value`` is the threshold, or the category code for ``==`` / ``!=``.
+    """
+    best = NEG_INF
+    best_f = -1
+    best_op = -1
+    best_value = 0.0
+    n_features = num_offsets.shape[0] - 1
+    n_ops = 4 if negated else 2
+    for f in range(n_features):
+        lo = num_offsets[f]
+        hi = num_offsets[f + 1]
+        nb = 0
+        for k in range(banned_features.shape[0]):
+            if banned_features[k] == f:
+                nb += 1
+        b_ops = np.empty(nb, dtype=np.int64)
+        b_vals = np.empty(nb, dtype=np.float64)
+        nb = 0
+        for k in range(banned_features.shape[0]):
+            if banned_features[k] == f:
+                b_ops[nb] = banned_ops[k]
+                b_vals[nb] = banned_values[k]
+                nb += 1
+        if hi > lo:
+            num_pos = 0
+            num_neg = 0
+            for i in range(lo, hi):
+                s = state[num_rows[i]]
+                if s == 1:
+                    num_pos += 1
+                elif s == 2:
+                    num_neg += 1
+            cum_pos = 0
+            cum_neg = 0
+            i = lo
+            while i < hi:
+                v = num_values[i]
+                seen = False
+                while i < hi and num_values[i] == v:
+                    s = state[num_rows[i]]
+                    if s == 1:
+                        cum_pos += 1
+                        seen = True
+                    elif s == 2:
+                        cum_neg += 1
+                        seen = True
+                    i += 1
+                if not seen:
+                    continue
+                for op in range(n_ops):
+                    if op == LE:
+                        tp = cum_pos
+                        fp = cum_neg
+                    elif op == GT:
+                        tp = num_pos - cum_pos
+                        fp = num_neg - cum_neg
+                    elif op == NOT_LE:
+                        tp = n_pos - cum_pos
+                        fp = n_neg - cum_neg
+                    else:
+                        tp = n_pos - (num_pos - cum_pos)
+                        fp = n_neg - (num_neg - cum_neg)
+                    if tp < min_tp or fp >= n_neg:
+                        continue
+                    score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+                    if score > best and not _banned(op, v, b_ops, b_vals):
+                        best = score
+                        best_f = f
+                        best_op = op
+                        best_value = v
+        nc = n_codes[f]
+        if nc > 0:
+            pos = np.zeros(nc, dtype=np.int64)
+            neg = np.zeros(nc, dtype=np.int64)
+            row_codes = codes[f]
+            for k in range(active_rows.shape[0]):
+                r = active_rows[k]
+                c = row_codes[r]
+                if c < 0:
+                    continue
+                s = state[r]
+                if s == 1:
+                    pos[c] += 1
+                elif s == 2:
+                    neg[c] += 1
+            for c in range(nc):
+                if pos[c] + neg[c] == 0:
+                    continue
+                for op in (EQ, NE):
+                    if op == EQ:
+                        tp = pos[c]
+                        fp = neg[c]
+                    else:
+                        tp = n_pos - pos[c]
+                        fp = n_neg - neg[c]
+                    if tp < min_tp or fp >= n_neg:
+                        continue
+                    score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+                    if score > best and not _banned(op, float(c), b_ops, b_vals):
+                        best = score
+                        best_f = f
+                        best_op = op
+                        best_value = float(c)
+    return best, best_f, best_op, best_value
+
+
+@numba.njit(cache=True)
+def filter_sorted(values, rows, offsets, active):
+    """Keep only the active rows of each feature's sorted numbers (order preserved).
+
+    Returns ``(values, rows, offsets)`` in the layout of :func:`best_literal`;
+    one pass, so a search restricted to a shrinking set of examples costs
+    O(active rows) per step instead of O(all rows).
+    """
+    n_features = offsets.shape[0] - 1
+    new_offsets = np.zeros(n_features + 1, dtype=np.int64)
+    for f in range(n_features):
+        count = 0
+        for i in range(offsets[f], offsets[f + 1]):
+            if active[rows[i]]:
+                count += 1
+        new_offsets[f + 1] = new_offsets[f] + count
+    out_values = np.empty(new_offsets[n_features], dtype=np.float64)
+    out_rows = np.empty(new_offsets[n_features], dtype=np.int64)
+    k = 0
+    for f in range(n_features):
+        for i in range(offsets[f], offsets[f + 1]):
+            if active[rows[i]]:
+                out_values[k] = values[i]
+                out_rows[k] = rows[i]
+                k += 1
+    return out_values, out_rows, new_offsets

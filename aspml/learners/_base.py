@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ..data.table import DEFAULT_MISSING, infer_schema
+from ..data.table import DEFAULT_MISSING, schema_and_table
 from ..errors import AspmlError
 from ..evaluate import evaluate
 
@@ -101,21 +101,22 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
-        self.schema_ = infer_schema(frame, kinds=getattr(self, "kinds", None),
-                                    missing=self._missing())
-        return frame, y_idx == self.positive_index_
+        self.schema_, table = schema_and_table(frame, kinds=getattr(self, "kinds", None),
+                                               missing=self._missing())
+        return table, y_idx == self.positive_index_
 
     def _missing(self):
         missing = getattr(self, "missing", None)
         return DEFAULT_MISSING if missing is None else tuple(missing)
 
     def fit(self, X, y):
-        frame, target = self._training_data(X, y)
-        self.program_ = self._learn(frame, target)
-        self._fit_probabilities(frame, target)
+        table, target = self._training_data(X, y)
+        self.program_ = self._learn(table, target)
+        self._fit_probabilities(table, target)
         return self
 
-    def _learn(self, X: pd.DataFrame, y: np.ndarray):  # pragma: no cover - abstract
+    def _learn(self, table, y: np.ndarray):  # pragma: no cover - abstract
+        """Learn a Program from the encoded training table and the boolean target."""
         raise NotImplementedError
 
     def _fit_probabilities(self, X, target) -> None:

@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..data.table import encode
-from ..kernels.literals import EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_categorical, best_numeric
+from ..kernels.literals import EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_literal, filter_sorted
 from ..logic.model import Compare, NotAtom, NotCompare, Program, Rule, Target
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
@@ -60,12 +59,19 @@ class _Search:
         self.max_depth = max_depth
         self.cols = [table[n] for n in names]
         self.n = table.n_rows
-        self.sorted = []
+        values, rows, offsets = [], [], [0]
         for col in self.cols:
-            rows = np.flatnonzero(col.is_num)
-            rows = rows[np.argsort(col.num[rows], kind="stable")]
-            self.sorted.append((col.num[rows], rows.astype(np.int64)))
-        self.state = np.zeros(self.n, dtype=np.int8)
+            r = np.flatnonzero(col.is_num)
+            r = r[np.argsort(col.num[r], kind="stable")]
+            values.append(col.num[r])
+            rows.append(r)
+            offsets.append(offsets[-1] + r.size)
+        # (values, rows, offsets, rows the view was cut for): see _narrow
+        self.view = (np.concatenate(values) if values else np.zeros(0),
+                     np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64),
+                     np.array(offsets, dtype=np.int64), self.n)
+        self.codes = np.stack([c.code for c in self.cols]) if self.cols else np.zeros((0, 0), np.int32)
+        self.n_codes = np.array([len(c.categories) for c in self.cols], dtype=np.int64)
 
     # -- literals -------------------------------------------------------
     def mask(self, lit: _Lit) -> np.ndarray:
@@ -80,29 +86,23 @@ class _Search:
                 hit = col.is_num & (col.num > lit.value)
         return hit if lit.op in (LE, GT) else ~hit
 
-    def best_literal(self, pos: np.ndarray, neg: np.ndarray, used: list) -> _Lit | None:
-        state = self.state
-        state[:] = 0
-        state[pos] = 1
-        state[neg] = 2
-        n_pos, n_neg = int(pos.sum()), int(neg.sum())
-        best, best_lit = -np.inf, None
-        for j, col in enumerate(self.cols):
-            banned = [(u.op, u.value) for u in used if u.feature == j]
-            b_ops = np.array([b[0] for b in banned], dtype=np.int64)
-            b_vals = np.array([b[1] for b in banned], dtype=np.float64)
-            values, rows = self.sorted[j]
-            if rows.size:
-                score, op, value = best_numeric(values, rows, state, n_pos, n_neg, self.heuristic,
-                                                self.negated, self.min_tp, b_ops, b_vals)
-                if score > best:
-                    best, best_lit = score, _Lit(j, int(op), float(value))
-            if col.categories:
-                score, op, code = best_categorical(col.code, len(col.categories), state, n_pos,
-                                                   n_neg, self.heuristic, self.min_tp, b_ops, b_vals)
-                if score > best:
-                    best, best_lit = score, _Lit(j, int(op), float(code))
-        return best_lit
+    def best_literal(self, pos: np.ndarray, neg: np.ndarray, used: list, view) -> _Lit | None:
+        """The best valid literal over all features for these active examples (or None).
+
+        ``view`` holds each feature's sorted numbers restricted to (a superset
+        of) the active rows, so the scan costs O(active rows).
+        """
+        state = pos.view(np.int8) + 2 * neg.view(np.int8)
+        active_rows = np.flatnonzero(state)
+        b_feat = np.array([u.feature for u in used], dtype=np.int64)
+        b_ops = np.array([u.op for u in used], dtype=np.int64)
+        b_vals = np.array([u.value for u in used], dtype=np.float64)
+        score, f, op, value = best_literal(*view[:3], self.codes, self.n_codes, state, active_rows,
+                                           int(pos.sum()), int(neg.sum()), self.heuristic,
+                                           self.negated, self.min_tp, b_feat, b_ops, b_vals)
+        if score == -np.inf:
+            return None
+        return _Lit(int(f), int(op), float(value))
 
     # -- rules ----------------------------------------------------------
     def rule_mask(self, rule: _Rule) -> np.ndarray:
@@ -113,12 +113,14 @@ class _Search:
             m &= ~self.rule_mask(exc)
         return m
 
-    def learn_rule_set(self, pos: np.ndarray, neg: np.ndarray, used: list, depth: int) -> list:
+    def learn_rule_set(self, pos: np.ndarray, neg: np.ndarray, used: list, depth: int,
+                       view=None) -> list:
         rules = []
         pos = pos.copy()
+        view = self.view if view is None else view
         least = self.min_rule
         while pos.sum() >= least:
-            rule = self.learn_rule(pos, neg, used, depth)
+            rule = self.learn_rule(pos, neg, used, depth, view)
             if rule is None:
                 break
             covered = self.rule_mask(rule) & pos
@@ -128,11 +130,13 @@ class _Search:
             rules.append(rule)
         return rules
 
-    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: list, depth: int) -> _Rule | None:
+    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: list, depth: int,
+                   view) -> _Rule | None:
         literals: list = []
         pos, neg = pos.copy(), neg.copy()
+        view = _narrow(view, pos | neg)
         while True:
-            lit = self.best_literal(pos, neg, used + literals) if neg.any() else None
+            lit = self.best_literal(pos, neg, used + literals, view) if neg.any() else None
             if lit is None:
                 # no literal improves the rule: it stays a default rule without exceptions
                 return _Rule(literals) if literals or not neg.any() else None
@@ -140,12 +144,25 @@ class _Search:
             m = self.mask(lit)
             pos &= m
             neg &= m
+            view = _narrow(view, pos | neg)
             if neg.sum() < self.ratio * pos.sum():
                 break
         rule = _Rule(literals)
         if neg.any() and (self.max_depth is None or depth < self.max_depth):
-            rule.exceptions = self.learn_rule_set(neg, pos, used + literals, depth + 1)
+            rule.exceptions = self.learn_rule_set(neg, pos, used + literals, depth + 1, view)
         return rule
+
+
+def _narrow(view, active: np.ndarray):
+    """The sorted view cut down to the active rows, once they are clearly fewer.
+
+    The kernels skip inactive rows anyway; cutting pays once the active set
+    has shrunk by a quarter.
+    """
+    count = int(active.sum())
+    if count >= 0.75 * view[3]:
+        return view
+    return (*filter_sorted(view[0], view[1], view[2], active), count)
 
 
 class FoldSE(LogicClassifier):
@@ -196,11 +213,10 @@ class FoldSE(LogicClassifier):
             raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
-    def _learn(self, X, y):
+    def _learn(self, table, y):
         heuristic, negated, tail = self._settings()
         names = list(self.schema_.names)
-        table = encode(X, self.schema_, names, self._missing())
-        min_tp = math.ceil(tail * len(X))
+        min_tp = math.ceil(tail * table.n_rows)
         search = _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
                          self.max_depth)
         learned = search.learn_rule_set(y.copy(), ~y, [], 0)
