@@ -127,7 +127,6 @@ def data_scale(values: np.ndarray) -> int | None:
     v = values[np.isfinite(values)]
     if v.size == 0:
         return 1
-    v = np.unique(v)
     for d in range(MAX_DECIMALS + 1):
         s = 10**d
         r = np.round(v * s)

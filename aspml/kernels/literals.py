@@ -20,6 +20,8 @@ import math
 import numba
 import numpy as np
 
+from .sort import argsort_float
+
 LE, GT, NOT_LE, NOT_GT, EQ, NE = 0, 1, 2, 3, 4, 5
 IG, MGI = 0, 1
 NEG_INF = -np.inf
@@ -175,16 +177,21 @@ def best_categorical(codes, n_codes, state, n_pos, n_neg, kind, min_tp,
 
 
 @numba.njit(cache=True)
-def best_literal(num_values, num_rows, num_offsets, codes, n_codes, state, active_rows, n_pos,
-                 n_neg, kind, negated, min_tp, banned_features, banned_ops, banned_values):
+def best_literal(groups, num_rows, num_offsets, distinct, distinct_offsets, codes, n_codes,
+                 state, active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features,
+                 banned_ops, banned_values):
     """Best valid literal over every feature in one call.
 
     Parameters
     ----------
-    num_values, num_rows : float64[T], int64[T]
-        For each feature in turn, its numbers in ascending order and their rows.
+    groups, num_rows : int32[T], int32[T]
+        For each feature in turn, its numeric rows in ascending order of value,
+        and the rank of each row's value among the feature's distinct values.
     num_offsets : int64[F + 1]
-        Feature ``j`` owns ``num_values[num_offsets[j]:num_offsets[j + 1]]``.
+        Feature ``j`` owns ``groups[num_offsets[j]:num_offsets[j + 1]]``.
+    distinct, distinct_offsets : float64[U], int64[F + 1]
+        The distinct values of each feature, ascending: rank ``g`` of feature
+        ``j`` is ``distinct[distinct_offsets[j] + g]``.
     codes : int32[F, M]
         Category code of each row (``-1``: not a category string).
     n_codes : int64[F]
@@ -239,9 +246,10 @@ def best_literal(num_values, num_rows, num_offsets, codes, n_codes, state, activ
             cum_neg = 0
             i = lo
             while i < hi:
-                v = num_values[i]
+                g = groups[i]
+                v = distinct[distinct_offsets[f] + g]
                 seen = False
-                while i < hi and num_values[i] == v:
+                while i < hi and groups[i] == g:
                     s = state[num_rows[i]]
                     if s == 1:
                         cum_pos += 1
@@ -310,10 +318,10 @@ def best_literal(num_values, num_rows, num_offsets, codes, n_codes, state, activ
 
 
 @numba.njit(cache=True)
-def filter_sorted(values, rows, offsets, active):
+def filter_sorted(groups, rows, offsets, active):
     """Keep only the active rows of each feature's sorted numbers (order preserved).
 
-    Returns ``(values, rows, offsets)`` in the layout of :func:`best_literal`;
+    Returns ``(groups, rows, offsets)`` in the layout of :func:`best_literal`;
     one pass, so a search restricted to a shrinking set of examples costs
     O(active rows) per step instead of O(all rows).
     """
@@ -325,13 +333,68 @@ def filter_sorted(values, rows, offsets, active):
             if active[rows[i]]:
                 count += 1
         new_offsets[f + 1] = new_offsets[f] + count
-    out_values = np.empty(new_offsets[n_features], dtype=np.float64)
-    out_rows = np.empty(new_offsets[n_features], dtype=np.int64)
+    out_groups = np.empty(new_offsets[n_features], dtype=np.int32)
+    out_rows = np.empty(new_offsets[n_features], dtype=np.int32)
     k = 0
     for f in range(n_features):
         for i in range(offsets[f], offsets[f + 1]):
             if active[rows[i]]:
-                out_values[k] = values[i]
+                out_groups[k] = groups[i]
                 out_rows[k] = rows[i]
                 k += 1
-    return out_values, out_rows, new_offsets
+    return out_groups, out_rows, new_offsets
+
+
+@numba.njit(cache=True)
+def build_view(num, is_num):
+    """Sort every feature's numbers once.
+
+    Parameters
+    ----------
+    num : float64[F, M]    values (anything where ``is_num`` is False)
+    is_num : bool[F, M]
+
+    Returns
+    -------
+    (groups, rows, offsets, distinct, distinct_offsets) as :func:`best_literal` reads them.
+    """
+    n_features, n = num.shape
+    offsets = np.zeros(n_features + 1, dtype=np.int64)
+    for f in range(n_features):
+        count = 0
+        for r in range(n):
+            if is_num[f, r]:
+                count += 1
+        offsets[f + 1] = offsets[f] + count
+    total = offsets[n_features]
+    groups = np.empty(total, dtype=np.int32)
+    rows = np.empty(total, dtype=np.int32)
+    distinct = np.empty(total, dtype=np.float64)
+    distinct_offsets = np.zeros(n_features + 1, dtype=np.int64)
+    u = 0
+    for f in range(n_features):
+        lo = offsets[f]
+        m = offsets[f + 1] - lo
+        sub_rows = np.empty(m, dtype=np.int64)
+        sub_vals = np.empty(m, dtype=np.float64)
+        k = 0
+        for r in range(n):
+            if is_num[f, r]:
+                sub_rows[k] = r
+                sub_vals[k] = num[f, r]
+                k += 1
+        order = argsort_float(sub_vals)
+        g = -1
+        last = 0.0
+        for k in range(m):
+            i = order[k]
+            v = sub_vals[i]
+            if g < 0 or v != last:
+                g += 1
+                last = v
+                distinct[u + g] = v
+            groups[lo + k] = g
+            rows[lo + k] = sub_rows[i]
+        u += g + 1
+        distinct_offsets[f + 1] = u
+    return groups, rows, offsets, distinct[:u].copy(), distinct_offsets
