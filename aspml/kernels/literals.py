@@ -1,16 +1,20 @@
-"""Best literal on one feature, from prefix counts (FOLD-R++ / FOLD-SE literal search).
+"""Best literal over the features, from prefix counts (FOLD-R++ / FOLD-SE literal search).
 
 Arrays in, numbers out; nothing here knows about Programs.  A row's ``state``
-is 0 (not active), 1 (active positive) or 2 (active negative).  Numeric
-features are sorted once (``rows`` ordered by ``values``); each call scans
-that order once, so it is O(M) for M rows, whatever the number of distinct
-values.
+is 0 (not active), 1 (active positive) or 2 (active negative).  Each numeric
+feature is sorted once (:func:`build_view`); a search scans that order once,
+so it is O(M) per feature for M rows however many distinct values there are,
+and :func:`filter_sorted` narrows the order to the active rows as they shrink.
 
 Literal codes: 0 ``x <= v``, 1 ``x > v``, 2 ``not (x <= v)``, 3 ``not (x > v)``,
 4 ``x == c``, 5 ``x != c``.  Heuristic codes: 0 information gain (FOLD-R++),
 1 Magic Gini Impurity (FOLD-SE).  A literal is valid when it covers at least
 ``min_tp`` positives, excludes at least one negative and its heuristic is not
-``-inf`` (``tp + tn < fp + fn``).
+``-inf`` (``tp + tn < fp + fn``).  Ties go to the first feature, then the
+smallest value, then the lowest literal code.
+
+Each kernel has a serial and a ``parallel`` form (numba ``prange`` over the
+features); the learner picks the parallel one for large tables.
 """
 
 from __future__ import annotations
@@ -68,127 +72,132 @@ def heuristic(tp, fn, tn, fp, kind):
 
 
 @numba.njit(cache=True)
-def _banned(op, value, banned_ops, banned_values):
+def _banned(f, op, value, banned_features, banned_ops, banned_values):
     for k in range(banned_ops.shape[0]):
-        if banned_ops[k] == op and banned_values[k] == value:
+        if banned_features[k] == f and banned_ops[k] == op and banned_values[k] == value:
             return True
     return False
 
 
 @numba.njit(cache=True)
-def best_numeric(values, rows, state, n_pos, n_neg, kind, negated, min_tp,
-                 banned_ops, banned_values):
-    """Best ``x <= v`` / ``x > v`` (and, if ``negated``, ``not (x <= v)`` / ``not (x > v)``).
-
-    Parameters
-    ----------
-    values : float64[k]  the numbers of the feature in ascending order
-    rows : int64[k]      the row of each of those numbers
-    state : int8[M]      0 inactive, 1 active positive, 2 active negative
-    n_pos, n_neg : int   active positives / negatives, numbers or not
-    kind : int           0 information gain, 1 Magic Gini Impurity
-    negated : bool       also consider FOLD-SE's negated comparisons
-    min_tp : int         fewest positives a valid literal covers
-    banned_ops, banned_values : literals already in the rule
-
-    Returns
-    -------
-    (score, op, value) ; score is -inf when no literal is valid.
-    """
-    num_pos = 0
-    num_neg = 0
-    for i in range(rows.shape[0]):
-        s = state[rows[i]]
-        if s == 1:
-            num_pos += 1
-        elif s == 2:
-            num_neg += 1
+def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
+                     active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features,
+                     banned_ops, banned_values):
     best = NEG_INF
     best_op = -1
     best_value = 0.0
-    cum_pos = 0
-    cum_neg = 0
-    k = rows.shape[0]
-    i = 0
-    while i < k:
-        v = values[i]
-        while i < k and values[i] == v:
+    lo = offsets[f]
+    hi = offsets[f + 1]
+    if hi > lo:
+        num_pos = 0
+        num_neg = 0
+        for i in range(lo, hi):
             s = state[rows[i]]
             if s == 1:
-                cum_pos += 1
+                num_pos += 1
             elif s == 2:
-                cum_neg += 1
-            i += 1
+                num_neg += 1
         n_ops = 4 if negated else 2
-        for op in range(n_ops):
-            if op == LE:
-                tp, fp = cum_pos, cum_neg
-            elif op == GT:
-                tp, fp = num_pos - cum_pos, num_neg - cum_neg
-            elif op == NOT_LE:
-                tp, fp = n_pos - cum_pos, n_neg - cum_neg
-            else:
-                tp, fp = n_pos - (num_pos - cum_pos), n_neg - (num_neg - cum_neg)
-            if tp < min_tp or fp >= n_neg:
+        cum_pos = 0
+        cum_neg = 0
+        i = lo
+        while i < hi:
+            g = groups[i]
+            seen = False
+            while i < hi and groups[i] == g:
+                s = state[rows[i]]
+                if s == 1:
+                    cum_pos += 1
+                    seen = True
+                elif s == 2:
+                    cum_neg += 1
+                    seen = True
+                i += 1
+            if not seen:
                 continue
-            score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-            if score > best and not _banned(op, v, banned_ops, banned_values):
-                best = score
-                best_op = op
-                best_value = v
+            v = distinct[distinct_offsets[f] + g]
+            for op in range(n_ops):
+                if op == LE:
+                    tp = cum_pos
+                    fp = cum_neg
+                elif op == GT:
+                    tp = num_pos - cum_pos
+                    fp = num_neg - cum_neg
+                elif op == NOT_LE:
+                    tp = n_pos - cum_pos
+                    fp = n_neg - cum_neg
+                else:
+                    tp = n_pos - (num_pos - cum_pos)
+                    fp = n_neg - (num_neg - cum_neg)
+                if tp < min_tp or fp >= n_neg:
+                    continue
+                score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+                if score > best and not _banned(f, op, v, banned_features, banned_ops,
+                                                banned_values):
+                    best = score
+                    best_op = op
+                    best_value = v
+    nc = n_codes[f]
+    if nc > 0:
+        pos = np.zeros(nc, dtype=np.int64)
+        neg = np.zeros(nc, dtype=np.int64)
+        row_codes = codes[f]
+        for k in range(active_rows.shape[0]):
+            r = active_rows[k]
+            c = row_codes[r]
+            if c < 0:
+                continue
+            if state[r] == 1:
+                pos[c] += 1
+            else:
+                neg[c] += 1
+        for c in range(nc):
+            if pos[c] + neg[c] == 0:
+                continue
+            for op in (EQ, NE):
+                if op == EQ:
+                    tp = pos[c]
+                    fp = neg[c]
+                else:
+                    tp = n_pos - pos[c]
+                    fp = n_neg - neg[c]
+                if tp < min_tp or fp >= n_neg:
+                    continue
+                score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+                if score > best and not _banned(f, op, float(c), banned_features, banned_ops,
+                                                banned_values):
+                    best = score
+                    best_op = op
+                    best_value = float(c)
     return best, best_op, best_value
 
 
 @numba.njit(cache=True)
-def best_categorical(codes, n_codes, state, n_pos, n_neg, kind, min_tp,
-                     banned_ops, banned_values):
-    """Best ``x == c`` / ``x != c`` over the category codes (``-1``: not a category).
-
-    Returns ``(score, op, code)``; score is -inf when no literal is valid.
-    """
-    pos = np.zeros(n_codes, dtype=np.int64)
-    neg = np.zeros(n_codes, dtype=np.int64)
-    for r in range(codes.shape[0]):
-        c = codes[r]
-        if c < 0:
-            continue
-        s = state[r]
-        if s == 1:
-            pos[c] += 1
-        elif s == 2:
-            neg[c] += 1
+def _pick(scores, ops, values):
     best = NEG_INF
-    best_op = -1
-    best_code = -1
-    for c in range(n_codes):
-        for op in (EQ, NE):
-            if op == EQ:
-                tp, fp = pos[c], neg[c]
-            else:
-                tp, fp = n_pos - pos[c], n_neg - neg[c]
-            if tp < min_tp or fp >= n_neg:
-                continue
-            score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-            if score > best and not _banned(op, float(c), banned_ops, banned_values):
-                best = score
-                best_op = op
-                best_code = c
-    return best, best_op, best_code
+    best_f = -1
+    for f in range(scores.shape[0]):
+        if scores[f] > best:
+            best = scores[f]
+            best_f = f
+    if best_f < 0:
+        return NEG_INF, -1, -1, 0.0
+    return best, best_f, ops[best_f], values[best_f]
 
 
 @numba.njit(cache=True)
-def best_literal(groups, num_rows, num_offsets, distinct, distinct_offsets, codes, n_codes,
-                 state, active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features,
-                 banned_ops, banned_values):
+def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
+                 active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
+                 banned_values):
     """Best valid literal over every feature in one call.
 
     Parameters
     ----------
-    groups, num_rows : int32[T], int32[T]
+    groups, rows : int32[T], int32[T]
         For each feature in turn, its numeric rows in ascending order of value,
         and the rank of each row's value among the feature's distinct values.
-    num_offsets : int64[F + 1]
-        Feature ``j`` owns ``groups[num_offsets[j]:num_offsets[j + 1]]``.
+    offsets : int64[F + 1]
+        Feature ``j`` owns ``groups[offsets[j]:offsets[j + 1]]``.
     distinct, distinct_offsets : float64[U], int64[F + 1]
         The distinct values of each feature, ascending: rank ``g`` of feature
         ``j`` is ``distinct[distinct_offsets[j] + g]``.
@@ -200,10 +209,14 @@ def best_literal(groups, num_rows, num_offsets, distinct, distinct_offsets, code
         0 inactive, 1 active positive, 2 active negative.
     active_rows : int64[A]
         The active rows (state != 0); categories are counted over them only.
+    n_pos, n_neg : int
+        Active positives / negatives.
+    kind, negated, min_tp : int, bool, int
+        Heuristic code, whether to consider negated comparisons, fewest positives.
     banned_features, banned_ops, banned_values
         Literals already in the rule (not chosen again).
 
-    Only value groups that hold an active row are candidate thresholds (the
+    Only value groups holding an active row are candidate thresholds (the
     thresholds FOLD draws from the current examples), so the heuristic is
     evaluated at most once per active row and feature.
 
@@ -212,142 +225,122 @@ def best_literal(groups, num_rows, num_offsets, distinct, distinct_offsets, code
     (score, feature, op, value): ``score`` is ``-inf`` when no literal is valid;
     ``value`` is the threshold, or the category code for ``==`` / ``!=``.
     """
-    best = NEG_INF
-    best_f = -1
-    best_op = -1
-    best_value = 0.0
-    n_features = num_offsets.shape[0] - 1
-    n_ops = 4 if negated else 2
+    n_features = offsets.shape[0] - 1
+    scores = np.empty(n_features)
+    ops = np.empty(n_features, dtype=np.int64)
+    values = np.empty(n_features)
     for f in range(n_features):
-        lo = num_offsets[f]
-        hi = num_offsets[f + 1]
-        nb = 0
-        for k in range(banned_features.shape[0]):
-            if banned_features[k] == f:
-                nb += 1
-        b_ops = np.empty(nb, dtype=np.int64)
-        b_vals = np.empty(nb, dtype=np.float64)
-        nb = 0
-        for k in range(banned_features.shape[0]):
-            if banned_features[k] == f:
-                b_ops[nb] = banned_ops[k]
-                b_vals[nb] = banned_values[k]
-                nb += 1
-        if hi > lo:
-            num_pos = 0
-            num_neg = 0
-            for i in range(lo, hi):
-                s = state[num_rows[i]]
-                if s == 1:
-                    num_pos += 1
-                elif s == 2:
-                    num_neg += 1
-            cum_pos = 0
-            cum_neg = 0
-            i = lo
-            while i < hi:
-                g = groups[i]
-                v = distinct[distinct_offsets[f] + g]
-                seen = False
-                while i < hi and groups[i] == g:
-                    s = state[num_rows[i]]
-                    if s == 1:
-                        cum_pos += 1
-                        seen = True
-                    elif s == 2:
-                        cum_neg += 1
-                        seen = True
-                    i += 1
-                if not seen:
-                    continue
-                for op in range(n_ops):
-                    if op == LE:
-                        tp = cum_pos
-                        fp = cum_neg
-                    elif op == GT:
-                        tp = num_pos - cum_pos
-                        fp = num_neg - cum_neg
-                    elif op == NOT_LE:
-                        tp = n_pos - cum_pos
-                        fp = n_neg - cum_neg
-                    else:
-                        tp = n_pos - (num_pos - cum_pos)
-                        fp = n_neg - (num_neg - cum_neg)
-                    if tp < min_tp or fp >= n_neg:
-                        continue
-                    score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-                    if score > best and not _banned(op, v, b_ops, b_vals):
-                        best = score
-                        best_f = f
-                        best_op = op
-                        best_value = v
-        nc = n_codes[f]
-        if nc > 0:
-            pos = np.zeros(nc, dtype=np.int64)
-            neg = np.zeros(nc, dtype=np.int64)
-            row_codes = codes[f]
-            for k in range(active_rows.shape[0]):
-                r = active_rows[k]
-                c = row_codes[r]
-                if c < 0:
-                    continue
-                s = state[r]
-                if s == 1:
-                    pos[c] += 1
-                elif s == 2:
-                    neg[c] += 1
-            for c in range(nc):
-                if pos[c] + neg[c] == 0:
-                    continue
-                for op in (EQ, NE):
-                    if op == EQ:
-                        tp = pos[c]
-                        fp = neg[c]
-                    else:
-                        tp = n_pos - pos[c]
-                        fp = n_neg - neg[c]
-                    if tp < min_tp or fp >= n_neg:
-                        continue
-                    score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-                    if score > best and not _banned(op, float(c), b_ops, b_vals):
-                        best = score
-                        best_f = f
-                        best_op = op
-                        best_value = float(c)
-    return best, best_f, best_op, best_value
+        scores[f], ops[f], values[f] = _best_on_feature(
+            f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
+            active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
+            banned_values)
+    return _pick(scores, ops, values)
+
+
+@numba.njit(cache=True, parallel=True)
+def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
+                          active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features,
+                          banned_ops, banned_values):
+    """:func:`best_literal` with the features searched in parallel (same answer)."""
+    n_features = offsets.shape[0] - 1
+    scores = np.empty(n_features)
+    ops = np.empty(n_features, dtype=np.int64)
+    values = np.empty(n_features)
+    for f in numba.prange(n_features):
+        scores[f], ops[f], values[f] = _best_on_feature(
+            f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
+            active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
+            banned_values)
+    return _pick(scores, ops, values)
+
+
+@numba.njit(cache=True)
+def _count_active(rows, offsets, active, f):
+    count = 0
+    for i in range(offsets[f], offsets[f + 1]):
+        if active[rows[i]]:
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _copy_active(groups, rows, offsets, active, f, out_groups, out_rows, start):
+    k = start
+    for i in range(offsets[f], offsets[f + 1]):
+        if active[rows[i]]:
+            out_groups[k] = groups[i]
+            out_rows[k] = rows[i]
+            k += 1
 
 
 @numba.njit(cache=True)
 def filter_sorted(groups, rows, offsets, active):
     """Keep only the active rows of each feature's sorted numbers (order preserved).
 
-    Returns ``(groups, rows, offsets)`` in the layout of :func:`best_literal`;
-    one pass, so a search restricted to a shrinking set of examples costs
-    O(active rows) per step instead of O(all rows).
+    Returns ``(groups, rows, offsets)`` in the layout of :func:`best_literal`.
     """
     n_features = offsets.shape[0] - 1
     new_offsets = np.zeros(n_features + 1, dtype=np.int64)
     for f in range(n_features):
-        count = 0
-        for i in range(offsets[f], offsets[f + 1]):
-            if active[rows[i]]:
-                count += 1
-        new_offsets[f + 1] = new_offsets[f] + count
+        new_offsets[f + 1] = new_offsets[f] + _count_active(rows, offsets, active, f)
     out_groups = np.empty(new_offsets[n_features], dtype=np.int32)
     out_rows = np.empty(new_offsets[n_features], dtype=np.int32)
-    k = 0
     for f in range(n_features):
-        for i in range(offsets[f], offsets[f + 1]):
-            if active[rows[i]]:
-                out_groups[k] = groups[i]
-                out_rows[k] = rows[i]
-                k += 1
+        _copy_active(groups, rows, offsets, active, f, out_groups, out_rows, new_offsets[f])
+    return out_groups, out_rows, new_offsets
+
+
+@numba.njit(cache=True, parallel=True)
+def filter_sorted_parallel(groups, rows, offsets, active):
+    """:func:`filter_sorted` over the features in parallel (same answer)."""
+    n_features = offsets.shape[0] - 1
+    counts = np.zeros(n_features, dtype=np.int64)
+    for f in numba.prange(n_features):
+        counts[f] = _count_active(rows, offsets, active, f)
+    new_offsets = np.zeros(n_features + 1, dtype=np.int64)
+    for f in range(n_features):
+        new_offsets[f + 1] = new_offsets[f] + counts[f]
+    out_groups = np.empty(new_offsets[n_features], dtype=np.int32)
+    out_rows = np.empty(new_offsets[n_features], dtype=np.int32)
+    for f in numba.prange(n_features):
+        _copy_active(groups, rows, offsets, active, f, out_groups, out_rows, new_offsets[f])
     return out_groups, out_rows, new_offsets
 
 
 @numba.njit(cache=True)
+def _sort_feature(num, is_num, f, lo, groups, rows, distinct):
+    """Sort feature f's numbers into ``groups/rows[lo:]``; distinct values into ``distinct[lo:]``."""
+    n = num.shape[1]
+    m = 0
+    for r in range(n):
+        if is_num[f, r]:
+            m += 1
+    sub_rows = np.empty(m, dtype=np.int64)
+    sub_vals = np.empty(m, dtype=np.float64)
+    k = 0
+    for r in range(n):
+        if is_num[f, r]:
+            sub_rows[k] = r
+            sub_vals[k] = num[f, r]
+            k += 1
+    order = argsort_float(sub_vals)
+    g = -1
+    last = 0.0
+    for k in range(m):
+        i = order[k]
+        v = sub_vals[i]
+        if g < 0 or v != last:
+            g += 1
+            last = v
+            distinct[lo + g] = v
+        groups[lo + k] = g
+        rows[lo + k] = sub_rows[i]
+    return g + 1
+
+
+@numba.njit(cache=True, parallel=True)
 def build_view(num, is_num):
-    """Sort every feature's numbers once.
+    """Sort every feature's numbers once (features in parallel).
 
     Parameters
     ----------
@@ -359,42 +352,28 @@ def build_view(num, is_num):
     (groups, rows, offsets, distinct, distinct_offsets) as :func:`best_literal` reads them.
     """
     n_features, n = num.shape
-    offsets = np.zeros(n_features + 1, dtype=np.int64)
-    for f in range(n_features):
-        count = 0
+    counts = np.zeros(n_features, dtype=np.int64)
+    for f in numba.prange(n_features):
+        c = 0
         for r in range(n):
             if is_num[f, r]:
-                count += 1
-        offsets[f + 1] = offsets[f] + count
+                c += 1
+        counts[f] = c
+    offsets = np.zeros(n_features + 1, dtype=np.int64)
+    for f in range(n_features):
+        offsets[f + 1] = offsets[f] + counts[f]
     total = offsets[n_features]
     groups = np.empty(total, dtype=np.int32)
     rows = np.empty(total, dtype=np.int32)
-    distinct = np.empty(total, dtype=np.float64)
+    scratch = np.empty(total, dtype=np.float64)
+    n_distinct = np.zeros(n_features, dtype=np.int64)
+    for f in numba.prange(n_features):
+        n_distinct[f] = _sort_feature(num, is_num, f, offsets[f], groups, rows, scratch)
     distinct_offsets = np.zeros(n_features + 1, dtype=np.int64)
-    u = 0
     for f in range(n_features):
-        lo = offsets[f]
-        m = offsets[f + 1] - lo
-        sub_rows = np.empty(m, dtype=np.int64)
-        sub_vals = np.empty(m, dtype=np.float64)
-        k = 0
-        for r in range(n):
-            if is_num[f, r]:
-                sub_rows[k] = r
-                sub_vals[k] = num[f, r]
-                k += 1
-        order = argsort_float(sub_vals)
-        g = -1
-        last = 0.0
-        for k in range(m):
-            i = order[k]
-            v = sub_vals[i]
-            if g < 0 or v != last:
-                g += 1
-                last = v
-                distinct[u + g] = v
-            groups[lo + k] = g
-            rows[lo + k] = sub_rows[i]
-        u += g + 1
-        distinct_offsets[f + 1] = u
-    return groups, rows, offsets, distinct[:u].copy(), distinct_offsets
+        distinct_offsets[f + 1] = distinct_offsets[f] + n_distinct[f]
+    distinct = np.empty(distinct_offsets[n_features], dtype=np.float64)
+    for f in range(n_features):
+        for g in range(n_distinct[f]):
+            distinct[distinct_offsets[f] + g] = scratch[offsets[f] + g]
+    return groups, rows, offsets, distinct, distinct_offsets

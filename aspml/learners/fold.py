@@ -24,11 +24,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..kernels.literals import EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_literal, build_view, filter_sorted
+from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_literal,
+                               best_literal_parallel, build_view, filter_sorted,
+                               filter_sorted_parallel)
 from ..logic.model import Compare, NotAtom, NotCompare, Program, Rule, Target
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
 
+PARALLEL_ROWS = 100_000     # views over at least this many rows search features in parallel
 _OPS = {LE: "<=", GT: ">", NOT_LE: "<=", NOT_GT: ">", EQ: "==", NE: "!="}
 
 
@@ -95,7 +98,8 @@ class _Search:
         b_feat = np.array([u.feature for u in used], dtype=np.int64)
         b_ops = np.array([u.op for u in used], dtype=np.int64)
         b_vals = np.array([u.value for u in used], dtype=np.float64)
-        score, f, op, value = best_literal(*view[:3], self.distinct, self.distinct_offsets,
+        search = best_literal_parallel if view[3] >= PARALLEL_ROWS else best_literal
+        score, f, op, value = search(*view[:3], self.distinct, self.distinct_offsets,
                                            self.codes, self.n_codes, state, active_rows,
                                            int(pos.sum()), int(neg.sum()), self.heuristic,
                                            self.negated, self.min_tp, b_feat, b_ops, b_vals)
@@ -161,7 +165,8 @@ def _narrow(view, active: np.ndarray):
     count = int(active.sum())
     if count > 0.5 * view[3]:
         return view
-    return (*filter_sorted(view[0], view[1], view[2], active), count)
+    cut = filter_sorted_parallel if view[3] >= PARALLEL_ROWS else filter_sorted
+    return (*cut(view[0], view[1], view[2], active), count)
 
 
 class FoldSE(LogicClassifier):
