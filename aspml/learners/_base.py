@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..data.table import DEFAULT_MISSING, schema_and_table
 from ..errors import AspmlError
@@ -24,15 +24,16 @@ def as_frame(X, names=None) -> pd.DataFrame:
     if isinstance(X, pd.DataFrame):
         frame = X
         if not all(isinstance(c, str) for c in frame.columns):
-            frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
+            frame = frame.set_axis([f"x{i}" for i in range(frame.shape[1])], axis=1)
     else:
         if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
             raise TypeError("sparse input is not supported: aspml learners read a dense table; "
                             "convert with X.toarray()")
         arr = np.asarray(X, dtype=object) if not isinstance(X, np.ndarray) else X
         if arr.ndim != 2:
-            raise ValueError(f"Expected 2D array, got {arr.ndim}D array instead; reshape your "
-                             "data with X.reshape(-1, 1) for one feature")
+            raise ValueError(f"Expected 2D array, got {arr.ndim}D array instead. Reshape your "
+                             "data either using X.reshape(-1, 1) if it has a single feature or "
+                             "X.reshape(1, -1) if it contains a single sample.")
         if np.iscomplexobj(arr):
             raise ValueError("Complex data not supported")
         frame = pd.DataFrame(arr, columns=names if names is not None
@@ -61,12 +62,15 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     # -- fitting ----------------------------------------------------------
     def _training_data(self, X, y):
         has_names = isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None")
         frame = as_frame(X)
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
-            y = y.ravel()
+            y = column_or_1d(y, warn=True)
         if y.ndim != 1:
-            raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
+            raise ValueError(f"y should be a 1d array, got an array of shape {y.shape} instead")
         if len(y) != len(frame):
             raise ValueError(f"X has {len(frame)} rows but y has {len(y)} labels")
         if y.dtype.kind == "f" and np.isnan(y).any():
@@ -83,6 +87,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                              "examples of two classes")
         if len(self.classes_) > 2:
             raise ValueError(
+                "Only binary classification is supported. "
                 f"{type(self).__name__} learns a binary classifier but y has "
                 f"{len(self.classes_)} classes; choose the target class with positive=... and "
                 "relabel the rest, or wrap it: sklearn.multiclass.OneVsRestClassifier"
@@ -148,7 +153,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
 
     def decision(self, X) -> np.ndarray:
         """Boolean array: True where the learned program derives the positive class."""
-        return self.program_.predict(self._prediction_frame(X))
+        frame = self._prediction_frame(X)
+        return self.program_.predict(frame)
 
     def predict(self, X) -> np.ndarray:
         hit = self.decision(X)

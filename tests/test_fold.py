@@ -1,0 +1,146 @@
+"""FOLD-SE / FOLD-R++: the scikit-learn contract, bad input, and programs that run everywhere."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import aspml
+from aspml import FoldRpp, FoldSE
+
+
+@parametrize_with_checks([FoldSE(), FoldRpp()])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def table(n=400, seed=0):
+    """Mixed columns with missing values; the label is a default rule with an exception."""
+    rng = np.random.default_rng(seed)
+    age = rng.integers(18, 90, n).astype(float)
+    age[rng.random(n) < 0.05] = np.nan
+    city = rng.choice(["Rome", "Oslo", "Lima", "?"], n)
+    ca = rng.choice(["0", "1", "2", "x"], n).astype(object)
+    y = ((age > 50) & (city != "Oslo")) | (city == "Lima")
+    y = np.where(rng.random(n) < 0.03, ~y, y)
+    X = pd.DataFrame({"age": age, "city": city, "ca": ca, "const": 1.0, "empty": np.nan})
+    return X, np.where(y, "sick", "well")
+
+
+@pytest.mark.parametrize("cls", [FoldSE, FoldRpp])
+def test_learns_a_readable_program(cls):
+    X, y = table()
+    clf = cls(positive="sick").fit(X, y)
+    p = clf.program_
+    assert clf.score(X, y) > 0.9
+    assert p.target == aspml.Target("label", "sick", "well")
+    assert "const" not in p.features_used and "empty" not in p.features_used
+    assert set(clf.predict(X)) <= {"sick", "well"}
+    assert dict(p.provenance)["learner"] == cls.__name__
+    text = p.to_text()
+    assert text.startswith("IF ") and 'THEN label = "sick"' in text
+
+
+@pytest.mark.parametrize("cls", [FoldSE, FoldRpp])
+def test_program_runs_unchanged_in_clingo_and_swipl(cls, swipl):
+    X, y = table(300, seed=1)
+    clf = cls(positive="sick").fit(X, y)
+    expected = clf.predict(X) == "sick"
+    assert np.array_equal(aspml.asp.predict(clf.program_, X), expected)
+    assert np.array_equal(aspml.prolog.predict(clf.program_, X), expected)
+    for dialect in ("asp", "prolog"):
+        assert aspml.parse(clf.program_.print(dialect), dialect) == clf.program_
+
+
+def test_training_is_deterministic():
+    X, y = table()
+    assert FoldSE().fit(X, y).program_ == FoldSE().fit(X, y).program_
+
+
+def test_predict_proba_agrees_with_predict():
+    X, y = table()
+    clf = FoldSE(positive="sick").fit(X, y)
+    proba = clf.predict_proba(X)
+    assert np.allclose(proba.sum(axis=1), 1)
+    assert np.array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X))
+    assert len(np.unique(proba[:, 0])) > 2        # graded, so thresholds and ROC curves work
+
+
+def test_works_with_sklearn_tools():
+    X, y = table()
+    assert clone(FoldSE(ratio=0.3)).get_params()["ratio"] == 0.3
+    scores = cross_val_score(FoldSE(), X, y, cv=3)
+    assert scores.mean() > 0.85
+    grid = GridSearchCV(FoldSE(), {"ratio": [0.3, 0.5], "tail": [0.0, 0.01]}, cv=3).fit(X, y)
+    assert grid.best_score_ > 0.85
+    pipe = Pipeline([("keep", FunctionTransformer(lambda d: d[["age", "city"]])),
+                     ("fold", FoldRpp())]).fit(X, y)
+    assert pipe.score(X, y) > 0.85
+
+
+def test_fold_se_uses_negated_comparisons_only_when_allowed():
+    X = pd.DataFrame({"v": [1, 2, 3, 4, "a", "b", "c", 5, 6, "d"]}, dtype=object)
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
+    se = FoldSE(tail=0).fit(X, y).program_
+    assert se.predict(X).tolist() == [False] * 4 + [True] * 6
+    assert any(isinstance(lit, aspml.NotCompare) for lit in se.literals)   # not (v <= 4)
+    rpp = FoldRpp().fit(X, y).program_
+    assert not any(isinstance(lit, aspml.NotCompare) for lit in rpp.literals)
+
+
+@pytest.mark.parametrize("X, y, message", [
+    (pd.DataFrame({"a": [1, 2, 3]}), ["x", "x", "x"], "only one class"),
+    (pd.DataFrame({"a": [1, 2, 3]}), ["x", "y", "z"], "OneVsRestClassifier"),
+    (pd.DataFrame({"a": [1, 2, 3]}), ["x", "y"], "3 rows but y has 2"),
+    (pd.DataFrame({"a": []}), [], "0 sample"),
+    (pd.DataFrame(index=range(3)), ["x", "y", "x"], "0 feature"),
+    (pd.DataFrame({"a": [1, 2, 3]}), [0.5, 1.5, 2.5], "Unknown label type"),
+    (pd.DataFrame({"a": [1, 2, 3]}), ["x", None, "y"], "missing labels"),
+])
+def test_bad_input_gets_one_clear_error(X, y, message):
+    with pytest.raises(ValueError, match=message):
+        FoldSE().fit(X, y)
+
+
+def test_bad_parameters_and_positive_class():
+    X, y = table(50)
+    with pytest.raises(ValueError, match="positive='maybe' is not one of the classes"):
+        FoldSE(positive="maybe").fit(X, y)
+    with pytest.raises(ValueError, match="heuristic"):
+        FoldSE(heuristic="entropy").fit(X, y)
+    with pytest.raises(ValueError, match="tail"):
+        FoldSE(tail=2).fit(X, y)
+    clf = FoldSE().fit(X, y)
+    with pytest.raises(aspml.AspmlError, match="lacks the column"):
+        clf.predict(X.drop(columns=["age"]))
+
+
+def test_numpy_input_and_feature_names():
+    X, y = table(200)
+    arr = X[["age", "const"]].to_numpy()
+    clf = FoldSE().fit(arr, y)
+    assert clf.n_features_in_ == 2 and not hasattr(clf, "feature_names_in_")
+    assert set(clf.program_.features_used) <= {"x0", "x1"}
+    assert clf.predict(arr).shape == (200,)
+    named = FoldSE().fit(X, y)
+    assert list(named.feature_names_in_) == list(X.columns)
+
+
+def test_fold_se_is_smaller_than_fold_rpp_on_credit(data_dir):
+    import sys
+    sys.path.insert(0, str(data_dir.parents[1] / "main" / "benchmarks"))
+    from pathlib import Path
+    bench = Path(__file__).resolve().parents[1] / "benchmarks"
+    sys.path.insert(0, str(bench))
+    import fold as fold_bench
+    X, y, kinds, *_ = fold_bench.load(data_dir, "credit")
+    se = cross_val_score(FoldSE(kinds=kinds), X, y, cv=5)
+    rpp = cross_val_score(FoldRpp(kinds=kinds), X, y, cv=5)
+    assert se.mean() > rpp.mean() - 0.02
+    n_se = FoldSE(kinds=kinds).fit(X, y).program_.n_literals
+    n_rpp = FoldRpp(kinds=kinds).fit(X, y).program_.n_literals
+    assert n_se < n_rpp

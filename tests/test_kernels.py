@@ -1,0 +1,129 @@
+"""Each numba kernel against a slow, obvious Python version on small and edge-case inputs."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aspml.kernels.literals import (EQ, GT, LE, NE, NOT_GT, NOT_LE, best_literal,
+                                    best_literal_parallel, build_view, filter_sorted,
+                                    filter_sorted_parallel, heuristic)
+from aspml.kernels.sort import argsort_float
+
+
+def slow_heuristic(tp, fn, tn, fp, kind):
+    if tp + tn < fp + fn or tp + fn + tn + fp == 0 or (kind == 1 and tp + fn == 0):
+        return -math.inf
+    if kind == 0:
+        def t(a, b):
+            return a * math.log2(a / b) if a > 0 and b > 0 else 0.0
+        n = tp + fn + tn + fp
+        return (t(tp, tp + fp) + t(fp, tp + fp) + t(tn, tn + fn) + t(fn, tn + fn)) / n
+    g = (tp * fp / (tp + fp) if tp + fp else 0) + (tn * fn / (tn + fn) if tn + fn else 0)
+    return -g / (tp + fn)
+
+
+def test_magic_gini_impurity_paper_example():
+    assert heuristic(3, 4, 8, 0, 1) == pytest.approx(-0.38, abs=0.005)
+    assert heuristic(1, 0, 0, 5, 1) == -math.inf        # tp + tn < fp + fn
+
+
+@given(st.integers(0, 50), st.integers(0, 50), st.integers(0, 50), st.integers(0, 50),
+       st.sampled_from([0, 1]))
+def test_heuristic_matches_formula(tp, fn, tn, fp, kind):
+    if tp + fn + tn + fp == 0 or (kind == 1 and tp + fn == 0):
+        return
+    assert heuristic(tp, fn, tn, fp, kind) == pytest.approx(slow_heuristic(tp, fn, tn, fp, kind))
+
+
+@pytest.mark.parametrize("values", [
+    np.array([]), np.array([1.0]), np.zeros(7), np.array([0.0, -0.0, 1.0, -1.0, -np.inf, np.inf]),
+    np.array([3.0, 1.0, 2.0, 1.0, 3.0, 1e-300, -1e300]),
+    np.random.default_rng(0).normal(size=5000).round(1)])
+def test_argsort_float_is_a_stable_argsort(values):
+    assert np.array_equal(argsort_float(values), np.argsort(values, kind="stable"))
+
+
+def slow_best(num, is_num, codes, state, kind, negated, min_tp, banned):
+    """Every candidate literal on the active rows, in the kernel's tie order."""
+    n_pos, n_neg = int((state == 1).sum()), int((state == 2).sum())
+    best = (-math.inf, -1, -1, 0.0)
+    for f in range(num.shape[0]):
+        active_vals = sorted(set(num[f][(state > 0) & is_num[f]]))
+        cands = []
+        for v in active_vals:
+            le = is_num[f] & (num[f] <= v)
+            gt = is_num[f] & (num[f] > v)
+            masks = [(LE, le), (GT, gt)] + ([(NOT_LE, ~le), (NOT_GT, ~gt)] if negated else [])
+            cands += [(op, v, m) for op, m in masks]
+        for c in range(codes.shape[1] and codes[f].max() + 1):
+            if not ((codes[f] == c) & (state > 0)).any():
+                continue
+            cands += [(EQ, float(c), codes[f] == c), (NE, float(c), codes[f] != c)]
+        for op, v, m in cands:
+            tp = int((m & (state == 1)).sum())
+            fp = int((m & (state == 2)).sum())
+            if tp < min_tp or fp >= n_neg or (f, op, v) in banned:
+                continue
+            score = slow_heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+            if score > best[0]:
+                best = (score, f, op, v)
+    return best
+
+
+@st.composite
+def search_inputs(draw):
+    n = draw(st.integers(1, 30))
+    n_f = draw(st.integers(1, 4))
+    num = np.array([[draw(st.sampled_from([0.0, 1.0, 1.5, 2.0, -3.0, 7.25])) for _ in range(n)]
+                    for _ in range(n_f)])
+    is_num = np.array([[draw(st.booleans()) for _ in range(n)] for _ in range(n_f)])
+    codes = np.array([[-1 if is_num[f, r] else draw(st.integers(-1, 2)) for r in range(n)]
+                      for f in range(n_f)], dtype=np.int32)
+    state = np.array([draw(st.sampled_from([0, 1, 2])) for _ in range(n)], dtype=np.int8)
+    return num, is_num, codes, state
+
+
+@settings(max_examples=300, deadline=None)
+@given(search_inputs(), st.sampled_from([0, 1]), st.booleans(), st.integers(0, 2),
+       st.sampled_from([[], [(0, LE, 1.0)], [(0, GT, 0.0), (0, EQ, 1.0)]]))
+def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned):
+    num, is_num, codes, state = inputs
+    groups, rows, offsets, distinct, d_off = build_view(num, is_num)
+    n_codes = np.array([(c.max() + 1) if c.max() >= 0 else 0 for c in codes], dtype=np.int64)
+    active = np.flatnonzero(state)
+    b = np.array(banned, dtype=np.float64).reshape(-1, 3)
+    args = (codes, n_codes, state, active, int((state == 1).sum()), int((state == 2).sum()),
+            kind, negated, min_tp, b[:, 0].astype(np.int64), b[:, 1].astype(np.int64), b[:, 2])
+    expected = slow_best(num, is_num, codes, state, kind, negated, min_tp, set(map(tuple, banned)))
+    for search in (best_literal, best_literal_parallel):
+        score, f, op, value = search(groups, rows, offsets, distinct, d_off, *args)
+        if expected[0] == -math.inf:
+            assert score == -math.inf
+        else:
+            assert (f, op, value) == expected[1:]
+            assert score == pytest.approx(expected[0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(search_inputs(), st.data())
+def test_view_and_filter_match_python(inputs, data):
+    num, is_num, codes, state = inputs
+    groups, rows, offsets, distinct, d_off = build_view(num, is_num)
+    for f in range(num.shape[0]):
+        mine = rows[offsets[f]:offsets[f + 1]]
+        expected = np.flatnonzero(is_num[f])[np.argsort(num[f][is_num[f]], kind="stable")]
+        assert np.array_equal(mine, expected)
+        values = distinct[d_off[f] + groups[offsets[f]:offsets[f + 1]]]
+        assert np.array_equal(values, num[f][mine])
+        assert np.array_equal(distinct[d_off[f]:d_off[f + 1]], np.unique(num[f][is_num[f]]))
+    active = np.array(data.draw(st.lists(st.booleans(), min_size=num.shape[1],
+                                         max_size=num.shape[1])), dtype=bool)
+    for cut in (filter_sorted, filter_sorted_parallel):
+        g2, r2, o2 = cut(groups, rows, offsets, active)
+        for f in range(num.shape[0]):
+            keep = active[rows[offsets[f]:offsets[f + 1]]]
+            assert np.array_equal(r2[o2[f]:o2[f + 1]], rows[offsets[f]:offsets[f + 1]][keep])
+            assert np.array_equal(g2[o2[f]:o2[f + 1]], groups[offsets[f]:offsets[f + 1]][keep])
