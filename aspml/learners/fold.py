@@ -31,7 +31,7 @@ from ..logic.model import Compare, NotAtom, NotCompare, Program, Rule, Target
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
 
-PARALLEL_ROWS = 100_000     # views over at least this many rows search features in parallel
+PARALLEL_ROWS = 20_000     # views over at least this many rows search features in parallel
 _OPS = {LE: "<=", GT: ">", NOT_LE: "<=", NOT_GT: ">", EQ: "==", NE: "!="}
 
 
@@ -156,6 +156,27 @@ class _Search:
         return rule
 
 
+_NEGATE = {EQ: NE, NE: EQ, LE: NOT_LE, GT: NOT_GT, NOT_LE: LE, NOT_GT: GT}
+
+
+def _fold_single_literal_exceptions(rule: _Rule) -> _Rule:
+    """``r :- body, not ab.  ab :- l.`` becomes ``r :- body, not l`` (same meaning, one rule less).
+
+    ``not (x == c)`` is ``x != c`` and ``not (x <= v)`` is the negated
+    comparison, exactly, under aspml's value semantics; applied bottom-up.
+    """
+    literals = list(rule.literals)
+    kept = []
+    for exc in rule.exceptions:
+        exc = _fold_single_literal_exceptions(exc)
+        if len(exc.literals) == 1 and not exc.exceptions:
+            lit = exc.literals[0]
+            literals.append(_Lit(lit.feature, _NEGATE[lit.op], lit.value))
+        else:
+            kept.append(exc)
+    return _Rule(literals, kept)
+
+
 def _narrow(view, active: np.ndarray):
     """The sorted view cut down to the active rows, once they are clearly fewer.
 
@@ -253,7 +274,7 @@ class FoldSE(LogicClassifier):
                 out.append(Rule(head, tuple(body)))
 
         for rule in learned:
-            emit(rule, None, rules_out)
+            emit(_fold_single_literal_exceptions(rule), None, rules_out)
         positive = self.classes_[self.positive_index_]
         negative = self.classes_[1 - self.positive_index_]
         target = Target(self.target, _label(positive), _label(negative))
