@@ -3,6 +3,7 @@
     python benchmarks/fold.py                         # the issue's datasets, 5-fold CV
     python benchmarks/fold.py --datasets heart adult  # some of them
     python benchmarks/fold.py --synthetic 1000000     # scaling: one training run
+    python benchmarks/fold.py --memory credit_card    # peak memory of training
 
 Stratified 5-fold CV (scikit-learn ``StratifiedKFold(5, shuffle=True,
 random_state=0)``), positive class and column kinds from ``MANIFEST.tsv`` (heloc
@@ -166,11 +167,47 @@ def scaling(args) -> None:
     if args.reference and have_reference() and args.synthetic <= args.reference_max_rows:
         import foldrpp
         data = [dict(zip(X.columns, map(float, row)), label=int(t)) for row, t in zip(X.to_numpy(), y)]
-        model = foldrpp.Foldrpp([], list(X.columns), "label", 1)
+        model = foldrpp.Foldrpp([], list(X.columns), "label", "1")
         t = time.perf_counter()
         model.fit(data, ratio=0.5)
         sec = time.perf_counter() - t
-        print(f"| {args.synthetic:,} | ref FOLD-R++ | {sec:.2f} s | | | {len(model.asp())} rules |")
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"| {args.synthetic:,} | ref FOLD-R++ | {sec:.2f} s | peak RSS so far {rss:.0f} MB | | "
+              f"{len(model.asp())} rules |", flush=True)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * resource.getpagesize() / 2**20
+
+
+def _memory_child(data_dir, name, learner, out) -> None:
+    X, y, kinds, *_ = load(data_dir, name)
+    cls = getattr(aspml, learner)
+    small = np.r_[np.flatnonzero(y)[:20], np.flatnonzero(~y)[:20]]
+    cls(kinds=kinds, positive=True).fit(X.iloc[small], y[small])     # load numba's cache
+    before = _rss_mb()
+    t = time.perf_counter()
+    cls(kinds=kinds, positive=True).fit(X, y)
+    seconds = time.perf_counter() - t
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out.put((before, peak, seconds))
+
+
+def memory(args) -> None:
+    """Peak memory of one training run on all rows, each learner in a fresh process."""
+    import multiprocessing as mp
+    ctx = mp.get_context("spawn")
+    print("| data | learner | RSS before fit (MB) | peak RSS (MB) | added by training (MB) | s |")
+    print("|---|---|---|---|---|---|")
+    for learner in ("FoldSE", "FoldRpp"):
+        q = ctx.Queue()
+        p = ctx.Process(target=_memory_child, args=(args.data_dir, args.memory, learner, q))
+        p.start()
+        before, peak, seconds = q.get()
+        p.join()
+        print(f"| {args.memory} | aspml {learner} | {before:.0f} | {peak:.0f} | "
+              f"{max(peak - before, 0):.0f} | {seconds:.2f} |")
 
 
 def main(argv=None) -> int:
@@ -183,11 +220,15 @@ def main(argv=None) -> int:
                     help="skip the (slow, pure Python) reference above this many rows")
     ap.add_argument("--synthetic", type=int, help="instead of CV: train once on N synthetic rows")
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("--memory", metavar="DATASET", help="instead of CV: peak memory of training")
     args = ap.parse_args(argv)
     # warm the numba cache so no fold pays for compilation
     aspml.FoldSE().fit(pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]}), [0, 1, 0, 1])
     if args.synthetic:
         scaling(args)
+        return 0
+    if args.memory:
+        memory(args)
         return 0
     print("| data | learner | acc | F1 | rules | literals | train s/fold | speed vs ref |")
     print("|---|---|---|---|---|---|---|---|")

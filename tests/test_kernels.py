@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from aspml.kernels.literals import (EQ, GT, LE, NE, NOT_GT, NOT_LE, best_literal,
                                     best_literal_parallel, build_view, filter_sorted,
                                     filter_sorted_parallel, heuristic)
-from aspml.kernels.sort import argsort_float
+from aspml.kernels.scale import min_decimals
+from aspml.kernels.sort import argsort_float, argsort_scaled
 
 
 def slow_heuristic(tp, fn, tn, fp, kind):
@@ -91,7 +92,7 @@ def search_inputs(draw):
        st.sampled_from([[], [(0, LE, 1.0)], [(0, GT, 0.0), (0, EQ, 1.0)]]))
 def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned):
     num, is_num, codes, state = inputs
-    groups, rows, offsets, distinct, d_off = build_view(num, is_num)
+    groups, rows, offsets, distinct, d_off = build_view(num, is_num, np.zeros(num.shape[0]))
     n_codes = np.array([(c.max() + 1) if c.max() >= 0 else 0 for c in codes], dtype=np.int64)
     active = np.flatnonzero(state)
     b = np.array(banned, dtype=np.float64).reshape(-1, 3)
@@ -111,7 +112,8 @@ def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned)
 @given(search_inputs(), st.data())
 def test_view_and_filter_match_python(inputs, data):
     num, is_num, codes, state = inputs
-    groups, rows, offsets, distinct, d_off = build_view(num, is_num)
+    scales = np.array([data.draw(st.sampled_from([0.0, 4.0, 100.0])) for _ in range(num.shape[0])])
+    groups, rows, offsets, distinct, d_off = build_view(num, is_num, scales)
     for f in range(num.shape[0]):
         mine = rows[offsets[f]:offsets[f + 1]]
         expected = np.flatnonzero(is_num[f])[np.argsort(num[f][is_num[f]], kind="stable")]
@@ -127,3 +129,17 @@ def test_view_and_filter_match_python(inputs, data):
             keep = active[rows[offsets[f]:offsets[f + 1]]]
             assert np.array_equal(r2[o2[f]:o2[f + 1]], rows[offsets[f]:offsets[f + 1]][keep])
             assert np.array_equal(g2[o2[f]:o2[f + 1]], groups[offsets[f]:offsets[f + 1]][keep])
+
+
+@pytest.mark.parametrize("values, scale", [
+    (np.array([]), 1.0), (np.array([5.0]), 1.0), (np.array([2.5, -1.25, 0.0, -0.0, 7.0]), 4.0),
+    (np.random.default_rng(1).integers(-10**6, 10**6, 3000) / 100, 100.0)])
+def test_argsort_scaled_is_a_stable_argsort(values, scale):
+    assert np.array_equal(argsort_scaled(values, scale), np.argsort(values, kind="stable"))
+
+
+@pytest.mark.parametrize("values, expected", [
+    ([], 0), ([1.0, 2.0], 0), ([1.5, np.nan, np.inf], 1), ([0.125, 3.0], 3),
+    ([0.1 + 0.2], 10), ([1e-12], 10), ([-2.75, 12.3], 2)])
+def test_min_decimals(values, expected):
+    assert min_decimals(np.array(values, dtype=float), 9) == expected

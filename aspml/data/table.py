@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import AspmlError
+from ..kernels.scale import min_decimals
 from ..logic.model import KINDS, Feature, Schema
 from ..logic.values import MAX_DECIMALS, INT32_MAX, check_string
 
@@ -124,15 +125,13 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
 
 def data_scale(values: np.ndarray) -> int | None:
     """Smallest power of ten at which every finite value is an exact 32-bit integer."""
+    d = min_decimals(np.ascontiguousarray(values, dtype=np.float64), MAX_DECIMALS)
+    if d > MAX_DECIMALS:
+        return None
     v = values[np.isfinite(values)]
-    if v.size == 0:
-        return 1
-    for d in range(MAX_DECIMALS + 1):
-        s = 10**d
-        r = np.round(v * s)
-        if np.all(r / s == v):
-            return s if np.all(np.abs(r) <= INT32_MAX) else None
-    return None
+    if v.size and np.abs(v).max() * 10**d > INT32_MAX:
+        return None
+    return 10**d
 
 
 def infer_schema(X: pd.DataFrame, kinds: dict | None = None, missing=DEFAULT_MISSING,

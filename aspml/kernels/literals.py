@@ -24,7 +24,7 @@ import math
 import numba
 import numpy as np
 
-from .sort import argsort_float
+from .sort import argsort_float, argsort_scaled
 
 LE, GT, NOT_LE, NOT_GT, EQ, NE = 0, 1, 2, 3, 4, 5
 IG, MGI = 0, 1
@@ -308,7 +308,7 @@ def filter_sorted_parallel(groups, rows, offsets, active):
 
 
 @numba.njit(cache=True)
-def _sort_feature(num, is_num, f, lo, groups, rows, distinct):
+def _sort_feature(num, is_num, scales, f, lo, groups, rows, distinct):
     """Sort feature f's numbers into ``groups/rows[lo:]``; distinct values into ``distinct[lo:]``."""
     n = num.shape[1]
     m = 0
@@ -323,7 +323,7 @@ def _sort_feature(num, is_num, f, lo, groups, rows, distinct):
             sub_rows[k] = r
             sub_vals[k] = num[f, r]
             k += 1
-    order = argsort_float(sub_vals)
+    order = argsort_scaled(sub_vals, scales[f]) if scales[f] > 0 else argsort_float(sub_vals)
     g = -1
     last = 0.0
     for k in range(m):
@@ -339,13 +339,15 @@ def _sort_feature(num, is_num, f, lo, groups, rows, distinct):
 
 
 @numba.njit(cache=True, parallel=True)
-def build_view(num, is_num):
+def build_view(num, is_num, scales):
     """Sort every feature's numbers once (features in parallel).
 
     Parameters
     ----------
     num : float64[F, M]    values (anything where ``is_num`` is False)
     is_num : bool[F, M]
+    scales : float64[F]    a scale at which the feature's numbers are exact
+                           integers of at most 62 bits, or 0 (then float keys)
 
     Returns
     -------
@@ -368,7 +370,7 @@ def build_view(num, is_num):
     scratch = np.empty(total, dtype=np.float64)
     n_distinct = np.zeros(n_features, dtype=np.int64)
     for f in numba.prange(n_features):
-        n_distinct[f] = _sort_feature(num, is_num, f, offsets[f], groups, rows, scratch)
+        n_distinct[f] = _sort_feature(num, is_num, scales, f, offsets[f], groups, rows, scratch)
     distinct_offsets = np.zeros(n_features + 1, dtype=np.int64)
     for f in range(n_features):
         distinct_offsets[f + 1] = distinct_offsets[f] + n_distinct[f]

@@ -28,25 +28,26 @@ def _keys(values):
 
 
 @numba.njit(cache=True)
-def argsort_float(values):
-    """Stable argsort of a float64 array without NaN (int64 indices)."""
-    n = values.shape[0]
-    keys = _keys(values)
+def _radix(keys):
+    """Stable argsort of uint64 keys, 16 bits a pass; passes where a digit is constant are skipped."""
+    n = keys.shape[0]
     order = np.arange(n, dtype=np.int64)
     if n < 2:
         return order
+    lo = keys[0]
+    hi = keys[0]
+    for i in range(1, n):
+        if keys[i] < lo:
+            lo = keys[i]
+        if keys[i] > hi:
+            hi = keys[i]
     tmp = np.empty(n, dtype=np.int64)
     counts = np.empty(65536, dtype=np.int64)
     for shift in range(0, 64, 16):
         s = np.uint64(shift)
-        first = (keys[0] >> s) & np.uint64(0xFFFF)
-        same = True
-        for i in range(1, n):
-            if ((keys[i] >> s) & np.uint64(0xFFFF)) != first:
-                same = False
-                break
-        if same:
-            continue
+        if (lo >> s) == (hi >> s) and ((lo >> s) & np.uint64(0xFFFF)) == ((hi >> s) & np.uint64(0xFFFF)):
+            # every key agrees on this digit and above: nothing left to order
+            break
         counts[:] = 0
         for i in range(n):
             counts[(keys[i] >> s) & np.uint64(0xFFFF)] += 1
@@ -62,3 +63,31 @@ def argsort_float(values):
             counts[d] += 1
         order, tmp = tmp, order
     return order
+
+
+@numba.njit(cache=True)
+def argsort_float(values):
+    """Stable argsort of a float64 array without NaN (int64 indices)."""
+    return _radix(_keys(values))
+
+
+@numba.njit(cache=True)
+def argsort_scaled(values, scale):
+    """Stable argsort of floats that are exact at ``scale`` (``values * scale`` integral).
+
+    The keys are the scaled integers shifted to start at zero, so data with a
+    small range (two decimals in [0, 100]: 14 bits) sorts in one pass.
+    """
+    n = values.shape[0]
+    keys = np.empty(n, dtype=np.uint64)
+    if n == 0:
+        return np.arange(0, dtype=np.int64)
+    ints = np.empty(n, dtype=np.int64)
+    lo = np.int64(0)
+    for i in range(n):
+        ints[i] = np.int64(np.round(values[i] * scale))
+        if i == 0 or ints[i] < lo:
+            lo = ints[i]
+    for i in range(n):
+        keys[i] = np.uint64(ints[i] - lo)
+    return _radix(keys)

@@ -69,9 +69,12 @@ class _Search:
         for j, col in enumerate(self.cols):
             num[j] = col.num
             is_num[j] = col.is_num
-        groups, rows, offsets, self.distinct, self.distinct_offsets = build_view(num, is_num)
+        scales = np.array([_sort_scale(table.schema[n].scale, c) for n, c in zip(names, self.cols)])
+        groups, rows, offsets, self.distinct, self.distinct_offsets = build_view(num, is_num, scales)
         self.view = (groups, rows, offsets, self.n)
-        self.codes = np.stack([c.code for c in self.cols]) if self.cols else np.zeros((0, 0), np.int32)
+        any_category = any(c.categories for c in self.cols)
+        self.codes = (np.stack([c.code for c in self.cols]) if any_category
+                      else np.zeros((n_f, 0), dtype=np.int32))
         self.n_codes = np.array([len(c.categories) for c in self.cols], dtype=np.int64)
 
     # -- literals -------------------------------------------------------
@@ -154,6 +157,14 @@ class _Search:
         if neg.any() and (self.max_depth is None or depth < self.max_depth):
             rule.exceptions = self.learn_rule_set(neg, pos, used + literals, depth + 1, view)
         return rule
+
+
+def _sort_scale(scale, col) -> float:
+    """The feature's scale when its scaled numbers fit 62 bits (integer sort keys), else 0."""
+    if not scale or not col.is_num.any():
+        return 0.0
+    span = np.abs(col.num[col.is_num]).max() * scale
+    return float(scale) if span < 2.0**61 else 0.0
 
 
 _NEGATE = {EQ: NE, NE: EQ, LE: NOT_LE, GT: NOT_GT, NOT_LE: LE, NOT_GT: GT}
