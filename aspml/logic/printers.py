@@ -14,14 +14,17 @@ Four dialects (DESIGN §3):
             ``number(N)`` guard on mixed features, intervals as a parenthesised
             pair of comparisons, value sets with ``memberchk/2``.
 ``scasp``   s(CASP), in the FOLD-R++ output style: ``not``, real numbers,
-            intervals as two comparisons.  It cannot express ``not (f <= t)``.
+            intervals as two comparisons; ``not (f <= t)``, which s(CASP)
+            cannot say, is printed as FOLD-SE prints it: ``not abK(X)`` with
+            ``abK(X) :- f(X,N), N =< t`` (see ``expand_negated_comparisons``).
 ``text``    for people: ``IF age in [30, 50) AND NOT ab1 THEN label = "yes"``.
 
 ``asp``, ``prolog`` and ``scasp`` start with a ``% aspml: {...}`` comment that
 records the exact target, schema (names, kinds, scales) and provenance, so
 ``parse(p.to_asp(), "asp") == p`` and likewise for ``prolog``.  ``scasp``
-round-trips every program without intervals; an interval comes back as its two
-comparisons (same meaning).  ``text`` carries the rules and the target but not
+round-trips every program without intervals or negated comparisons; an
+interval comes back as its two comparisons, a negated comparison as an
+exception rule (same meaning).  ``text`` carries the rules and the target but not
 scales or provenance.
 """
 
@@ -47,6 +50,8 @@ def print_program(program: Program, dialect: str = "text") -> str:
         raise DialectError(f"unknown dialect {dialect!r}; use one of {DIALECTS}")
     if dialect == "text":
         return _print_text(program)
+    if dialect == "scasp" and any(isinstance(lit, NotCompare) for lit in program.literals):
+        program = program.expand_negated_comparisons()
     return LogicPrinter(program, dialect).program()
 
 
@@ -215,10 +220,6 @@ class LogicPrinter:
 
     def not_compare(self, lit: NotCompare, ctx: _RuleContext) -> str:
         f = lit.feature
-        if self.d == "scasp":
-            raise DialectError(
-                f"s(CASP) cannot express not ({f} {lit.op} {lit.value}); call "
-                "program.expand_negated_comparisons() first to turn it into an exception")
         var = ctx.fresh_local()
         inner = [f"{self.pred(f)}(X,{var})", *self.guard(f, var),
                  self.compare(var, lit.op, f, lit.value)]
