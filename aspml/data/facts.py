@@ -52,45 +52,40 @@ def clingo_numbers(table: Table, scales: dict) -> dict:
 def clingo_facts(table: Table, preds: dict, numbers: dict) -> str:
     """``row(i).`` for every row and ``pred(i,v).`` for every known value.
 
-    ``numbers`` comes from :func:`clingo_numbers`.
+    ``numbers`` comes from :func:`clingo_numbers`: exact integers, so no float
+    reaches clingo; categories are clingo strings.
     """
-    ids = np.arange(table.n_rows)
-    parts = ["".join(f"row({i}).\n" for i in range(table.n_rows))]
-    for name, col in table.columns.items():
-        pred = preds[name]
-        if col.kind == "boolean":
-            rows = ids[col.is_num & (col.num == 1.0)]
-            parts.append("".join(f"{pred}({i}).\n" for i in rows))
-            continue
-        if name in numbers:
-            ints = numbers[name][0]
-            parts.append("".join(f"{pred}({i},{v}).\n" for i, v in zip(ids[col.is_num].tolist(),
-                                                                       ints.tolist())))
-        if col.categories:
-            texts = np.array([clingo_string(c) for c in col.categories], dtype=object)
-            has = col.code >= 0
-            parts.append("".join(f"{pred}({i},{t}).\n" for i, t in zip(ids[has].tolist(),
-                                                                       texts[col.code[has]])))
-    return "".join(parts)
+    rows = "".join(f"row({i}).\n" for i in range(table.n_rows))
+    return rows + _facts(table, preds, lambda name, col: numbers[name][0].tolist(), clingo_string)
+
+
+def _prolog_number(x: float) -> str:
+    return format_number(int(x)) if x.is_integer() and abs(x) < 2**53 else format_number(x)
 
 
 def prolog_facts(table: Table, preds: dict) -> str:
     """Prolog facts: numbers as shortest exact decimals, categories as quoted atoms."""
+    return _facts(table, preds,
+                  lambda name, col: [_prolog_number(x) for x in col.num[col.is_num].tolist()],
+                  prolog_atom)
+
+
+def _facts(table: Table, preds: dict, number_texts, quote) -> str:
+    """One fact per known value: ``flag(i).``, ``pred(i,number).``, ``pred(i,category).``"""
     ids = np.arange(table.n_rows)
     parts = []
     for name, col in table.columns.items():
         pred = preds[name]
         if col.kind == "boolean":
-            parts.append("".join(f"{pred}({i}).\n" for i in ids[col.is_num & (col.num == 1.0)]))
+            parts.append("".join(f"{pred}({i}).\n"
+                                 for i in ids[col.is_num & (col.num == 1.0)].tolist()))
             continue
         if col.is_num.any():
-            nums = col.num[col.is_num]
-            texts = [format_number(int(x)) if x.is_integer() and abs(x) < 2**53 else format_number(x)
-                     for x in nums.tolist()]
-            parts.append("".join(f"{pred}({i},{t}).\n" for i, t in zip(ids[col.is_num].tolist(), texts)))
+            parts.append("".join(f"{pred}({i},{t}).\n"
+                                 for i, t in zip(ids[col.is_num].tolist(), number_texts(name, col))))
         if col.categories:
-            atoms = np.array([prolog_atom(c) for c in col.categories], dtype=object)
+            consts = np.array([quote(c) for c in col.categories], dtype=object)
             has = col.code >= 0
-            parts.append("".join(f"{pred}({i},{t}).\n" for i, t in zip(ids[has].tolist(),
-                                                                       atoms[col.code[has]])))
+            parts.append("".join(f"{pred}({i},{t}).\n"
+                                 for i, t in zip(ids[has].tolist(), consts[col.code[has]])))
     return "".join(parts)

@@ -241,10 +241,10 @@ class FoldSE(LogicClassifier):
         self.target = target
 
     def _settings(self):
+        """(heuristic code, negated comparisons, tail), checked."""
+        _check_ratio(self.ratio)
         if self.heuristic not in ("mgi", "ig"):
             raise ValueError(f"heuristic must be 'mgi' or 'ig', got {self.heuristic!r}")
-        if not (isinstance(self.ratio, (int, float)) and self.ratio >= 0):
-            raise ValueError(f"ratio must be a number >= 0, got {self.ratio!r}")
         if not (isinstance(self.tail, (int, float)) and 0 <= self.tail < 1):
             raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
@@ -309,9 +309,13 @@ class FoldRpp(FoldSE):
         self.target = target
 
     def _settings(self):
-        if not (isinstance(self.ratio, (int, float)) and self.ratio >= 0):
-            raise ValueError(f"ratio must be a number >= 0, got {self.ratio!r}")
+        _check_ratio(self.ratio)
         return IG, False, 0.0
+
+
+def _check_ratio(ratio) -> None:
+    if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not ratio >= 0:
+        raise ValueError(f"ratio must be a number >= 0, got {ratio!r}")
 
 
 def _label(value):
