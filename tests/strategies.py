@@ -86,6 +86,7 @@ def tables_for(draw, program, max_rows=30):
     """A DataFrame for ``program``'s schema: ties at its thresholds, missing values, hostile strings."""
     import numpy as np
     import pandas as pd
+    from aspml.data.table import _as_number
     n = draw(st.integers(8, max_rows))
     columns = {}
     for f in program.schema.features:
@@ -98,6 +99,9 @@ def tables_for(draw, program, max_rows=30):
         fine = st.builds(lambda i, d: i / d, st.integers(-10**6, 10**6), st.sampled_from([7, 10**4, 10**6]))
         num = st.one_of(near, near, numbers, fine) if nums_used else st.one_of(numbers, fine)
         text = st.one_of(st.sampled_from(strs_used), hostile_text) if strs_used else hostile_text
+        # a string such as "1E10" is a number in a mixed column; clingo cannot hold it
+        # (tested on its own in test_engines), so keep table numbers within 32 bits
+        text = text.filter(lambda t: abs(_as_number(t) or 0) < 1e6)
         miss = st.sampled_from([None, float("nan"), "?"])
         if f.kind == "numeric":
             cell = st.one_of(num, st.just(float("nan")))

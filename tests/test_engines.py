@@ -58,6 +58,14 @@ def test_equality_never_matches_a_finer_value():
     assert list(aspml.asp.predict(p, X)) == list(p.predict(X)) == [True, False, False]
 
 
+def test_numbers_beyond_32_bits_are_a_clear_error_in_clingo_only():
+    p = Program((Rule(None, (Compare("a", "==", 0),)),), schema=Schema((Feature("a", "mixed"),)))
+    X = pd.DataFrame({"a": ["0", "1E10", "x"]})
+    assert list(p.predict(X)) == [True, False, False]
+    with pytest.raises(aspml.ScaleError, match=r"feature 'a': value 10000000000\.0"):
+        aspml.asp.predict(p, X)
+
+
 def test_mixed_column_semantics():
     p = Program((Rule(None, (Compare("v", ">", 3),)),
                  Rule(None, (Compare("v", "!=", "x"), Compare("w", "==", "y")))),

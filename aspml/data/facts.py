@@ -34,7 +34,7 @@ def scaled_values(col: Column, scale: int) -> tuple[np.ndarray, int]:
         out, factor = np.where(exact, 2 * r, 2 * k + 1), 2
     big = ~np.isfinite(out) | (np.abs(out) > INT32_MAX)
     if big.any():
-        bad = v[np.argmax(big)]
+        bad = float(v[np.argmax(big)])
         raise ScaleError(f"feature {col.name!r}: value {bad!r} at scale {scale * factor} does "
                          "not fit clingo's 32-bit integers")
     return out.astype(np.int64), factor
