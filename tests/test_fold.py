@@ -142,3 +142,18 @@ def test_fold_se_is_smaller_than_fold_rpp_on_credit(data_dir):
     assert se.mean() > rpp.mean() - 0.02
     assert FoldSE(kinds=kinds).fit(X, y).program_.n_literals < \
         FoldRpp(kinds=kinds).fit(X, y).program_.n_literals
+
+
+@pytest.mark.parametrize("cls", [FoldSE, FoldRpp])
+def test_boolean_columns_become_flags(cls):
+    rng = np.random.default_rng(3)
+    smoker = rng.random(300) < 0.4
+    age = rng.integers(20, 80, 300)
+    X = pd.DataFrame({"smoker": smoker.astype(object), "age": age})
+    X.loc[::17, "smoker"] = None
+    y = np.where((X.smoker == True) & (age > 40), "yes", "no")   # noqa: E712
+    clf = cls(positive="yes", tail=0.0) if cls is FoldSE else cls(positive="yes")
+    p = clf.fit(X, y).program_
+    assert any(isinstance(lit, aspml.Flag) for lit in p.literals)
+    assert clf.score(X, y) > 0.95
+    assert np.array_equal(aspml.asp.predict(p, X), p.predict(X))

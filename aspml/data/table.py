@@ -107,11 +107,12 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
         return "boolean"
     if pd.api.types.is_numeric_dtype(series.dtype):
         return "numeric"
-    uniques = pd.unique(series.to_numpy(dtype=object))
+    uniques = [u for u in pd.unique(series.to_numpy(dtype=object))
+               if not _is_missing_scalar(u, missing)]
+    if uniques and all(isinstance(u, (bool, np.bool_)) for u in uniques):
+        return "boolean"
     has_num = has_str = False
     for u in uniques:
-        if _is_missing_scalar(u, missing):
-            continue
         if isinstance(u, (bool, np.bool_)):
             has_str = True
         elif _as_number(u) is not None:

@@ -27,7 +27,8 @@ import numpy as np
 from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_literal,
                                best_literal_parallel, build_view, filter_sorted,
                                filter_sorted_parallel)
-from ..logic.model import Compare, NotAtom, NotCompare, Program, Rule, Target
+from ..data.table import Column
+from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Target
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
 
@@ -60,7 +61,7 @@ class _Search:
         self.min_tp = min_tp          # fewest positives a literal may cover
         self.min_rule = max(1, min_rule)  # fewest examples a rule or exception must cover
         self.max_depth = max_depth
-        self.cols = [table[n] for n in names]
+        self.cols = [_searchable(table[n]) for n in names]
         self.n = table.n_rows
         # each feature's numbers sorted once; (groups, rows, offsets, rows cut for): see _narrow
         n_f = len(self.cols)
@@ -157,6 +158,44 @@ class _Search:
         if neg.any() and (self.max_depth is None or depth < self.max_depth):
             rule.exceptions = self.learn_rule_set(neg, pos, used + literals, depth + 1, view)
         return rule
+
+
+_TIGHTER = {"<=": min, "<": min, ">": max, ">=": max}
+
+
+def _simplify(body: list) -> list:
+    """Drop literals another literal of the rule implies (same meaning, shorter rule).
+
+    ``x > 234 AND x > 271`` keeps ``x > 271`` (where the first stood);
+    ``c == "2"`` makes ``c != "3"`` redundant.
+    """
+    out: list = []
+    for lit in body:
+        if isinstance(lit, Compare) and lit.op in _TIGHTER:
+            same = next((k for k, o in enumerate(out) if isinstance(o, Compare)
+                         and o.feature == lit.feature and o.op == lit.op), None)
+            if same is not None:
+                out[same] = Compare(lit.feature, lit.op, _TIGHTER[lit.op](out[same].value, lit.value))
+                continue
+        out.append(lit)
+    equal = {lit.feature: lit.value for lit in out if isinstance(lit, Compare) and lit.op == "=="}
+    return [lit for lit in out if not (isinstance(lit, Compare) and lit.op == "!="
+                                       and lit.feature in equal and equal[lit.feature] != lit.value)]
+
+
+def _searchable(col: Column) -> Column:
+    """A Boolean column as the search sees it: one category, "true".
+
+    ``== true`` is the flag ``f`` and ``!= true`` is ``not f`` (true for false
+    and for missing values), exactly as the Program model reads them; no
+    numeric threshold is ever proposed on a flag.
+    """
+    if col.kind != "boolean":
+        return col
+    holds = col.is_num & (col.num == 1.0)
+    n = len(col.num)
+    return Column(col.name, col.kind, np.full(n, np.nan), np.zeros(n, dtype=bool),
+                  np.where(holds, 0, -1).astype(np.int32), ("true",), col.missing)
 
 
 def _sort_scale(scale, col) -> float:
@@ -261,10 +300,12 @@ class FoldSE(LogicClassifier):
     def _program(self, learned: list, table, names: list) -> Program:
         rules_out: list = []
         exceptions_out: list = []
-        counter = [0]
+        counter = [0]   # exceptions named so far
 
         def literal(lit: _Lit):
             name = names[lit.feature]
+            if table[name].kind == "boolean":
+                return Flag(name, lit.op == EQ)
             if lit.op in (EQ, NE):
                 return Compare(name, _OPS[lit.op], table[name].categories[int(lit.value)])
             value = normalize_value(lit.value)
@@ -272,20 +313,18 @@ class FoldSE(LogicClassifier):
                 return NotCompare(name, _OPS[lit.op], value)
             return Compare(name, _OPS[lit.op], value)
 
-        def emit(rule: _Rule, head, out: list) -> None:
-            body = [literal(lit) for lit in rule.literals]
-            if rule.exceptions:
-                counter[0] += 1
-                ab = f"ab{counter[0]}"
-                body.append(NotAtom(ab))
+        # breadth first: the rules of one head together, exceptions numbered in printing order
+        queue = [([_fold_single_literal_exceptions(r) for r in learned], None, rules_out)]
+        while queue:
+            group, head, out = queue.pop(0)
+            for rule in group:
+                body = _simplify([literal(lit) for lit in rule.literals])
+                if rule.exceptions:
+                    counter[0] += 1
+                    ab = f"ab{counter[0]}"
+                    body.append(NotAtom(ab))
+                    queue.append((rule.exceptions, ab, exceptions_out))
                 out.append(Rule(head, tuple(body)))
-                for exc in rule.exceptions:
-                    emit(exc, ab, exceptions_out)
-            else:
-                out.append(Rule(head, tuple(body)))
-
-        for rule in learned:
-            emit(_fold_single_literal_exceptions(rule), None, rules_out)
         positive = self.classes_[self.positive_index_]
         negative = self.classes_[1 - self.positive_index_]
         target = Target(self.target, _label(positive), _label(negative))
