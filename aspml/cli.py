@@ -1,16 +1,17 @@
-"""The ``aspml`` command.
+"""aspml: logic programs with default exceptions as classifiers.
 
-    aspml export  MODEL [--from DIALECT] --to asp|prolog|scasp|text
-    aspml predict MODEL DATA.csv [--engine fast|clingo|prolog] [-o OUT.csv]
-    aspml check   MODEL DATA.csv
+  aspml export  MODEL [--from DIALECT] --to asp|prolog|scasp|text
+  aspml predict MODEL DATA.csv [--engine fast|clingo|prolog] [-o OUT.csv]
+  aspml check   MODEL DATA.csv
 
-A user mistake (unreadable file, unknown column, malformed program) ends with
-one line on stderr and exit status 2, never a traceback.
+A mistake (unreadable file, unknown column, malformed program) ends with one
+line on stderr and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -28,7 +29,7 @@ def _read_program(path: str, dialect: str | None):
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
-        raise AspmlError(f"cannot read {path}: {e.strerror}") from None
+        raise AspmlError(f"cannot read {path}: {e.strerror or e}") from None
     dialect = dialect or SUFFIX_DIALECT.get(p.suffix)
     if dialect is None:
         raise AspmlError(f"cannot tell the dialect of {path}; give --from asp|prolog|scasp|text")
@@ -58,13 +59,25 @@ def _predict(program, X, engine: str) -> np.ndarray:
     return prolog.predict(program, X)
 
 
+def _labels(program, y: np.ndarray) -> np.ndarray:
+    """The target's labels for a boolean answer (``yes``/``no``, or True/False when unnamed)."""
+    t = program.target
+    if t.positive is None:
+        return y
+    negative = t.negative if t.negative is not None else f"not {t.positive}"
+    return np.where(y, t.positive, negative)
+
+
 def cmd_predict(args) -> int:
     program = _read_program(args.model, args.source)
     X = _read_table(args.data)
     y = _predict(program, X, args.engine)
-    out = pd.DataFrame({program.target.name: y})
+    out = pd.DataFrame({"row": np.arange(len(X)), program.target.name: _labels(program, y)})
     if args.output:
-        out.to_csv(args.output, index=False)
+        try:
+            out.to_csv(args.output, index=False)
+        except OSError as e:
+            raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
     else:
         out.to_csv(sys.stdout, index=False)
     return 0
@@ -81,7 +94,8 @@ def cmd_check(args) -> int:
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
     print(f"{int(target.sum())} rows derive the target")
     for i, rule in enumerate(program.rules):
-        print(f"  rule {i + 1} ({rule.head or program.target.name}): covers {int(cov[:, i].sum())} rows")
+        n = int(cov[:, i].sum())
+        print(f"  rule {i + 1} ({rule.head or program.target.name}): covers {n} row{'s' if n != 1 else ''}")
     return 0 if agree else 1
 
 
@@ -125,6 +139,10 @@ def main(argv=None) -> int:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"aspml {args.command}: {first}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader (head, less) stopped early: not an error; keep Python quiet at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         return 130
 
