@@ -83,3 +83,9 @@ def test_clingo_and_prolog_fact_encodings():
         'row(0).\nrow(1).\nrow(2).\nx(0,125).\nx(2,-300).\nc(0,"a\\"b").\nc(2,"it\'s").\n')
     assert prolog_facts(t, {"x": "x", "c": "c"}) == (
         "x(0,1.25).\nx(2,-3).\nc(0,'a\"b').\nc(2,'it\\'s').\n")
+
+
+def test_duplicate_column_names_are_refused():
+    X = pd.DataFrame([[1, 2]], columns=["a", "a"])
+    with pytest.raises(AspmlError, match=r"\['a'\] more than once"):
+        infer_schema(X)

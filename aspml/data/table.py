@@ -96,6 +96,9 @@ def number_text(f: float) -> str:
 def _check_frame(X) -> pd.DataFrame:
     if not isinstance(X, pd.DataFrame):
         raise AspmlError(f"expected a pandas DataFrame, got {type(X).__name__}")
+    if X.columns.duplicated().any():
+        dup = sorted({str(c) for c in X.columns[X.columns.duplicated()]})
+        raise AspmlError(f"the data names column(s) {dup} more than once; rename them")
     for name in X.columns:
         check_string(name, "column name") if isinstance(name, str) else None
     return X

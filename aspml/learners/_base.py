@@ -86,12 +86,14 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"y has only one class ({self.classes_[0]!r}); a classifier needs "
                              "examples of two classes")
         if len(self.classes_) > 2:
-            raise ValueError(
-                "Only binary classification is supported. "
-                f"{type(self).__name__} learns a binary classifier but y has "
-                f"{len(self.classes_)} classes; choose the target class with positive=... and "
-                "relabel the rest, or wrap it: sklearn.multiclass.OneVsRestClassifier"
-                f"({type(self).__name__}())")
+            name = type(self).__name__
+            positive = getattr(self, "positive", None)
+            fix = (f"fit on y == {positive!r} to learn that class against the others"
+                   if positive is not None else
+                   f"choose a class and fit on y == that_class, or wrap it: "
+                   f"sklearn.multiclass.OneVsRestClassifier({name}())")
+            raise ValueError(f"Only binary classification is supported. {name} learns a binary "
+                             f"classifier but y has {len(self.classes_)} classes; {fix}")
         positive = getattr(self, "positive", None)
         if positive is None:
             self.positive_index_ = 1

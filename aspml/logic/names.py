@@ -94,7 +94,7 @@ def text_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-TEXT_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "inf"}
+TEXT_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "inf", "true"}
 
 
 def text_name(name: str) -> str:

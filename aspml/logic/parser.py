@@ -26,7 +26,11 @@ from .values import normalize_value, unscaled
 
 @lru_cache(maxsize=None)
 def _grammar(name: str) -> Lark:
+    # text keywords (IF, THEN, AND ...) are reserved words: a basic lexer never
+    # reads them as names; the logic grammar needs the contextual lexer for
+    # its header and directive lines
     return Lark.open(f"grammar/{name}.lark", rel_to=__file__, parser="lalr",
+                     lexer="basic" if name == "text" else "contextual",
                      propagate_positions=True, maybe_placeholders=False)
 
 
@@ -48,7 +52,7 @@ def parse(text: str, dialect: str = "asp") -> Program:
             return build_text(tree, text)
         items = _Syntax().transform(tree)
     except UnexpectedInput as e:
-        raise _syntax_error(e, text) from None
+        raise _syntax_error(e, text, dialect) from None
     except VisitError as e:
         if isinstance(e.orig_exc, ParseError):
             raise e.orig_exc from None
@@ -56,17 +60,34 @@ def parse(text: str, dialect: str = "asp") -> Program:
     return _Builder(items, dialect, text).program()
 
 
-def _syntax_error(e: UnexpectedInput, text: str) -> ParseError:
+_TOKEN_NAMES = {"COMMA": "','", "DOT": "'.'", "LPAR": "'('", "RPAR": "')'", "SEMICOLON": "';'",
+                "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'", "COLON": "':'",
+                "CMP": "a comparison", "NAME": "a name", "VAR": "a variable",
+                "NUMBER": "a number", "STRING": "a string", "QATOM": "a quoted atom",
+                "MINUS": "'-'", "$END": "the end"}
+
+
+def _expected(names) -> str:
+    shown = []
+    for name in sorted(names or ()):
+        if name.startswith("__ANON") or name.startswith("_"):
+            continue
+        shown.append(_TOKEN_NAMES.get(name, name))
+    return ", ".join(dict.fromkeys(shown))
+
+
+def _syntax_error(e: UnexpectedInput, text: str, dialect: str) -> ParseError:
     if isinstance(e, UnexpectedCharacters):
         what = f"unexpected character {text[e.pos_in_stream]!r}"
     elif getattr(e, "token", None) is not None and e.token.type == "$END":
-        what = "unexpected end of program (a rule must end with '.')"
+        what = ("unexpected end of program" if dialect == "text"
+                else "unexpected end of program (a rule must end with '.')")
     else:
         tok = getattr(e, "token", None)
         what = f"unexpected {str(tok)!r}" if tok is not None else "syntax error"
-        expected = sorted(getattr(e, "expected", ()) or ())
-        if expected:
-            what += f"; expected one of {', '.join(expected[:8])}"
+    expected = _expected(getattr(e, "expected", None) or getattr(e, "allowed", None))
+    if expected:
+        what += f"; expected {expected}"
     return ParseError(what, e.line, e.column, excerpt(text, e.line, e.column))
 
 
@@ -364,6 +385,7 @@ class _Builder:
 
     def body(self, raw: RawRule) -> tuple:
         env: dict[str, str] = {}                    # variable -> feature
+        self.row_var = raw.head.args[0].name
         out = []
         for lit in raw.body:
             try:
@@ -448,6 +470,9 @@ class _Builder:
     def check_row_var(self, atom: Atom) -> None:
         if not atom.args or not isinstance(atom.args[0], Var):
             raise self.error(f"{atom.name}(...) must have the row variable as first argument", atom)
+        if atom.args[0].name != self.row_var and self.row_var != "_":
+            raise self.error(f"{atom.name}({atom.args[0].name}, ...) speaks of another row than "
+                             f"the head's {self.row_var}", atom)
 
     def bound(self, var: Var, env: dict, where) -> str:
         if var.name not in env:

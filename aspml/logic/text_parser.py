@@ -123,6 +123,9 @@ def build_text(tree, text: str) -> Program:
         positive = elses[0][3]
     out = []
     for _, conds, (head, value), line in rules:
+        if head != target_name and value is not None:
+            raise ParseError(f"only the target ({target_name}) takes a value; {head} is an "
+                             f"exception, written THEN {head}", line, 1)
         body = []
         for kind, payload in conds:
             if kind == "lit":
