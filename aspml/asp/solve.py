@@ -63,3 +63,29 @@ def _error(messages: list[str], text: str, what: str, verb: str = "rejected") ->
             return EngineError(f"clingo {verb} {what} at line {line}, column {column}: "
                                f"{rest.strip()}\n{src}")
     return EngineError(f"clingo {verb} {what}: " + "; ".join(messages))
+
+
+class Session:
+    """One grounded program, solved many times (assumptions, optimisation)."""
+
+    def __init__(self, parts, arguments=("--warn=none",)) -> None:
+        self.messages: list[str] = []
+        self.ctl = clingo.Control(list(arguments), logger=lambda c, m: self.messages.append(m),
+                                  message_limit=5)
+        for k, text in enumerate(parts):
+            try:
+                self.ctl.add("base", [], text)
+            except RuntimeError:
+                raise _error(self.messages, text, f"part {k + 1}") from None
+        self.ctl.ground([("base", [])])
+
+    def literal(self, symbol: clingo.Symbol) -> int:
+        return self.ctl.symbolic_atoms[symbol].literal
+
+    def solve(self, assumptions=()):
+        """``(satisfiable, core, last model's shown atoms)``; the core when unsatisfiable."""
+        core: list[int] = []
+        models: list[list[clingo.Symbol]] = []
+        result = self.ctl.solve(assumptions=list(assumptions), on_core=core.extend,
+                                on_model=lambda m: models.append(list(m.symbols(shown=True))))
+        return bool(result.satisfiable), core, (models[-1] if models else None)

@@ -1,0 +1,283 @@
+"""clingo's side of explanations: literal truth, minimal sufficient reasons, counterfactuals.
+
+One row is a small world: each feature the program reads takes one value
+from a finite set of representatives — every constant of the program, the
+integers just below and just above each threshold (the program is printed at
+twice its scale, so such integers exist), one category no literal names, the
+row's own value, and "missing" — so every way the program could treat the
+feature is there.  ``encodings/world.lp`` chooses a value per feature;
+assumptions keep chosen features at the row's values.
+
+* A **minimal sufficient reason** is a set of features whose row values
+  force the prediction: with them fixed, no choice of the others gives the
+  other answer.  clingo reports an unsatisfiable core over the assumptions;
+  it is shrunk by deletion until no value can be dropped.
+* A **counterfactual** is the best model of the world asked for the other
+  answer, with ``encodings/counterfactual.lp``: fewest changed features, then
+  the smallest distance (normalised per feature as in §3.2 of the
+  rule-generalization paper: |x - x'| / range for numbers, 1 for a category).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import clingo
+import pandas as pd
+
+from ..data.facts import clingo_numbers
+from ..data.table import DEFAULT_MISSING, encode
+from ..errors import AspmlError
+from ..logic.model import Feature, Program, Rule, Schema
+from ..logic.names import clingo_string
+from ..logic.printers import LogicPrinter, Naming
+from ..logic.values import is_number
+from . import _prepare, encoding
+from .solve import Session, solve
+
+OTHER = "(any other value)"
+COST_SCALE = 1000
+
+
+def _holding_atoms(model, naming: Naming, program: Program) -> list[str]:
+    heads = {naming.target} | set(program.derived)
+    return sorted(str(s) for s in model if s.name in heads)
+
+
+def literal_truth(program: Program, frame: pd.DataFrame, missing=DEFAULT_MISSING):
+    """Truth of every body literal and every atom for a one-row frame, read from clingo."""
+    program2, naming, table, facts = _prepare(program, frame, missing)
+    printer = LogicPrinter(program2, "asp")
+    extra = []
+    for i, r in enumerate(program2.rules):
+        for j, lit in enumerate(r.body):
+            extra.append(printer.rule(Rule(None, (lit,)), head=f"aspml_lit({i},{j},X)"))
+    shows = [f"#show {naming.target}/{1 if program.target.positive is None else 2}.",
+             "#show aspml_lit/3."] + [f"#show {d}/1." for d in program.derived]
+    model = solve([program2.to_asp(), facts, "\n".join(extra), "\n".join(shows)], program_part=0)[0]
+    lit_true = {(s.arguments[0].number, s.arguments[1].number) for s in model
+                if s.name == "aspml_lit"}
+    truth = {i: [(i, j) in lit_true for j in range(len(r.body))] for i, r in enumerate(program.rules)}
+    names = {s.name for s in model}
+    holds = {None: naming.target in names, **{d: d in names for d in program.derived}}
+    return truth, holds, _holding_atoms(model, naming, program)
+
+
+# ---------------------------------------------------------------------------
+# the world of one row
+# ---------------------------------------------------------------------------
+
+@dataclass
+class _Domain:
+    feature: str
+    terms: list            # clingo terms (text)
+    values: list           # the Python value of each term (None: missing)
+    orig: str              # the term of the row's own value
+
+
+class _World:
+    def __init__(self, program: Program, frame: pd.DataFrame, missing, ranges=None) -> None:
+        self.program = program
+        table = encode(frame, program.schema, program.features_used, missing)
+        base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
+        numbers = clingo_numbers(table, base)
+        self.scales = {n: base[n] * numbers[n][1] for n in numbers}
+        features = tuple(Feature(f.name, f.kind, self.scales.get(f.name, f.scale))
+                         for f in program.schema.features)
+        self.p2 = program.with_schema(Schema(features))
+        self.naming = Naming.of(self.p2)
+        self.table = table
+        self.ranges = ranges or {}
+        self.domains = [self._domain(f, numbers.get(f)) for f in program.features_used]
+
+    def _constants(self, feature: str):
+        return [v for lit in self.program.literals if lit.feature == feature for v in lit.values()]
+
+    def _domain(self, feature: str, numbers) -> _Domain:
+        col = self.table[feature]
+        kind = self.program.schema[feature].kind
+        terms, values = ["none"], [None]
+        if kind == "boolean":
+            values[0] = False                      # a flag that does not hold
+            terms.append("1")
+            values.append(True)
+            orig = "1" if (col.is_num[0] and col.num[0] == 1.0) else "none"
+            return _Domain(feature, terms, values, orig)
+        consts = self._constants(feature)
+        orig = "none"
+        if kind in ("numeric", "mixed"):
+            s = self.scales[feature]
+            ints = set()
+            for v in consts:
+                if is_number(v):
+                    k = round(v * s)
+                    ints.update((k - 1, k, k + 1))
+            if col.is_num[0]:
+                own = int(numbers[0][0])
+                ints.add(own)
+                orig = str(own)
+            for k in sorted(ints):
+                terms.append(str(k))
+                values.append(int(k // s) if k % s == 0 else k / s)
+        if kind in ("categorical", "mixed"):
+            strings = sorted({v for v in consts if isinstance(v, str)})
+            own = col.categories[col.code[0]] if col.code[0] >= 0 else None
+            if own is not None and own not in strings:
+                strings.append(own)
+            for v in strings + [OTHER]:
+                terms.append(clingo_string(v))
+                values.append(v)
+            if own is not None:
+                orig = clingo_string(own)
+        return _Domain(feature, terms, values, orig)
+
+    def facts(self) -> str:
+        lines = ["row(0)."]
+        for d in self.domains:
+            f = clingo_string(d.feature)
+            pred = self.naming.preds[d.feature]
+            lines.append(f"feature({f}). orig({f},{d.orig}).")
+            lines.extend(f"dom({f},{t})." for t in d.terms)
+            if self.program.schema[d.feature].kind == "boolean":
+                lines.append(f"flag({f}). {pred}(0) :- pick({f},1).")
+            else:
+                lines.append(f"{pred}(0,V) :- pick({f},V), V != none.")
+        return "\n".join(lines)
+
+    def target_atom(self) -> str:
+        return LogicPrinter(self.p2, "asp").head(Rule(None, ()), var="0")
+
+    def require(self, answer: bool) -> str:
+        atom = self.target_atom()
+        return f":- not {atom}." if answer else f":- {atom}."
+
+    def session(self, answer: bool, extra=()) -> Session:
+        cover = LogicPrinter(self.p2, "asp")
+        covers = [cover.rule(r, head=f"aspml_fires({i},X)") for i, r in enumerate(self.p2.rules)
+                  if r.head is None]
+        parts = [self.p2.to_asp(), self.facts(), encoding("world"), self.require(answer),
+                 "\n".join(covers), "#show pick/2. #show aspml_fires/2.", *extra]
+        return Session(parts)
+
+    def fix_literals(self, s: Session) -> dict:
+        return {d.feature: s.literal(clingo.Function("fix", [clingo.String(d.feature)]))
+                for d in self.domains}
+
+
+def minimal_reason(program: Program, frame: pd.DataFrame, prediction: bool,
+                   missing=DEFAULT_MISSING) -> dict:
+    """A subset-minimal set of the row's values that forces ``prediction`` (feature -> value)."""
+    world = _World(program, frame, missing)
+    s = world.session(not prediction)            # look for a world with the other answer
+    fix = world.fix_literals(s)
+    sat, core, _ = s.solve(list(fix.values()))
+    if sat:
+        raise AspmlError("the row's own values do not force its prediction; "
+                         "is the program stratified?")
+    kept = [f for f in fix if fix[f] in set(core)] if core else list(fix)
+    for f in list(kept):                         # deletion: drop what is not needed
+        trial = [fix[g] for g in kept if g != f]
+        if not s.solve(trial)[0]:
+            kept.remove(f)
+    # re-check: kept forces the answer, and dropping any one value loses that
+    assert not s.solve([fix[g] for g in kept])[0]
+    assert all(s.solve([fix[g] for g in kept if g != f])[0] for f in kept)
+    order = {d.feature: d for d in world.domains}
+    return {f: order[f].values[order[f].terms.index(order[f].orig)] for f in kept}
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    """The changed row, the changes ``{feature: (old, new)}`` and the rule that then fires."""
+
+    row: pd.Series
+    changes: dict
+    rule: int | None            # index of a default rule that fires in the changed row
+    distance: float
+
+    def to_text(self, program: Program | None = None) -> str:
+        parts = [f"{f}: {_show(o)} -> {_show(n)}" for f, (o, n) in self.changes.items()]
+        text = "change " + "; ".join(parts)
+        if self.rule is not None and program is not None:
+            from ..logic.printers import text_literal
+            body = " AND ".join(text_literal(lit) for lit in program.rules[self.rule].body) or "TRUE"
+            text += f"\nthen rule {self.rule + 1} fires: IF {body}"
+        return text + "\n"
+
+
+def _show(v) -> str:
+    from ..explain import _show as show
+    return show(v)
+
+
+def counterfactual(program: Program, row, target=True, immutable=(), ranges=None,
+                   missing=DEFAULT_MISSING) -> Counterfactual | None:
+    """The fewest changes to ``row`` (then the smallest distance) that give ``target``.
+
+    ``target`` is the wanted answer (True: the target holds).  ``immutable``
+    names features that may not change; ``ranges`` gives ``{feature: (lo, hi)}``
+    for the normalised distance (default: the span of the program's thresholds
+    and the row's value).  Returns None when no change can give ``target``.
+    The changed row is checked on the fast path before it is returned.
+    """
+    from ..explain import as_row
+    frame = as_row(program, row)
+    target = bool(target)
+    world = _World(program, frame, missing, ranges)
+    unknown = [f for f in immutable if f not in program.schema and f not in frame.columns]
+    if unknown:
+        raise AspmlError(f"immutable names unknown feature(s) {unknown}")
+    costs, fixed = [], []
+    for d in world.domains:
+        f = clingo_string(d.feature)
+        if d.feature in immutable:
+            fixed.append(f"immutable({f}).")
+        own = d.values[d.terms.index(d.orig)]
+        span = _span(world, d, own)
+        for t, v in zip(d.terms, d.values):
+            if t == d.orig or (t == "none" and v is None):
+                continue
+            if is_number(v) and is_number(own):
+                c = max(1, round(COST_SCALE * abs(v - own) / span))
+            else:
+                c = COST_SCALE + (1 if v == OTHER else 0)
+            costs.append(f"cost({f},{t},{c}).")
+    s = world.session(target, ["\n".join(costs + fixed), encoding("counterfactual")])
+    s.ctl.configuration.solve.opt_mode = "opt"
+    sat, _, model = s.solve()
+    if not sat or model is None:
+        return None
+    picks = {}
+    fires = []
+    for sym in model:
+        if sym.name == "pick":
+            picks[sym.arguments[0].string] = str(sym.arguments[1])
+        elif sym.name == "aspml_fires":
+            fires.append(sym.arguments[0].number)
+    changes = {}
+    new_row = frame.iloc[0].astype(object).copy()
+    distance = 0.0
+    for d in world.domains:
+        term = picks[d.feature]
+        if term == d.orig:
+            continue
+        old = d.values[d.terms.index(d.orig)]
+        new = d.values[d.terms.index(term)]
+        changes[d.feature] = (old, new)
+        new_row[d.feature] = new
+        span = _span(world, d, old)
+        distance += abs(new - old) / span if is_number(new) and is_number(old) else 1.0
+    check = program.predict(pd.DataFrame([new_row]))[0]
+    if bool(check) != target:
+        raise AspmlError("internal error: the counterfactual does not change the prediction")
+    return Counterfactual(new_row, changes, min(fires) if fires and target else None, distance)
+
+
+def _span(world: _World, d: _Domain, own) -> float:
+    if d.feature in world.ranges:
+        lo, hi = world.ranges[d.feature]
+        return float(hi - lo) or 1.0
+    nums = [v for v in d.values if is_number(v) and not isinstance(v, bool)]
+    if is_number(own) and not isinstance(own, bool):
+        nums.append(own)
+    return float(max(nums) - min(nums)) if len(nums) > 1 and max(nums) > min(nums) else 1.0
