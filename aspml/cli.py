@@ -3,6 +3,7 @@
   aspml export  MODEL [--from DIALECT] --to asp|prolog|scasp|text
   aspml predict MODEL DATA.csv [--engine fast|clingo|prolog] [-o OUT.csv]
   aspml check   MODEL DATA.csv
+  aspml explain MODEL DATA.csv --row N [--minimal] [--counterfactual] [--json]
 
 A mistake (unreadable file, unknown column, malformed program) ends with one
 line on stderr and exit status 2, never a traceback.
@@ -99,6 +100,51 @@ def cmd_check(args) -> int:
     return 0 if agree else 1
 
 
+def cmd_explain(args) -> int:
+    import json
+
+    from .asp.explain import counterfactual
+    from .explain import explain
+    program = _read_program(args.model, args.source)
+    X = _read_table(args.data)
+    if not 0 <= args.row < len(X):
+        raise AspmlError(f"--row {args.row} is not a row of {args.data} (0 to {len(X) - 1})")
+    row = X.iloc[args.row]
+    e = explain(program, row, minimal=args.minimal)
+    cf = None
+    if args.counterfactual:
+        cf = counterfactual(program, row, target=not e.prediction,
+                            immutable=tuple(args.immutable or ()), ranges=_ranges(program, X))
+    if args.json:
+        out = e.to_dict()
+        if args.counterfactual:
+            out["counterfactual"] = None if cf is None else {
+                "changes": {k: [_json(o), _json(n)] for k, (o, n) in cf.changes.items()},
+                "rule": None if cf.rule is None else cf.rule + 1, "distance": cf.distance}
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return 0
+    sys.stdout.write(e.to_text())
+    if args.counterfactual:
+        sys.stdout.write("No change of the mutable features gives the other answer.\n" if cf is None
+                         else "To get the other answer: " + cf.to_text(program))
+    return 0
+
+
+def _ranges(program, X) -> dict:
+    """Each numeric feature's range in the data: the scale of a counterfactual's distance."""
+    out = {}
+    for f in program.features_used:
+        if f in X.columns:
+            v = pd.to_numeric(X[f], errors="coerce")
+            if v.notna().any() and v.max() > v.min():
+                out[f] = (float(v.min()), float(v.max()))
+    return out
+
+
+def _json(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="aspml", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -128,6 +174,21 @@ def build_parser() -> argparse.ArgumentParser:
     common(c)
     c.add_argument("data", help="a CSV file with a column per feature")
     c.set_defaults(run=cmd_check)
+
+    x = sub.add_parser("explain", help="why (or why not) one row gets its answer",
+                       epilog="example: aspml explain examples/birds/birds.lp "
+                              "examples/birds/birds.csv --row 1 --minimal --counterfactual")
+    common(x)
+    x.add_argument("data", help="a CSV file with a column per feature")
+    x.add_argument("--row", type=int, required=True, help="the row to explain (0 is the first)")
+    x.add_argument("--minimal", action="store_true",
+                   help="also a minimal set of the row's values that forces the answer")
+    x.add_argument("--counterfactual", action="store_true",
+                   help="also the fewest changes that give the other answer")
+    x.add_argument("--immutable", nargs="+", metavar="FEATURE",
+                   help="features a counterfactual may not change")
+    x.add_argument("--json", action="store_true", help="print JSON instead of text")
+    x.set_defaults(run=cmd_explain)
     return ap
 
 

@@ -54,3 +54,13 @@ def test_closed_pipe_is_not_an_error():
     proc.stdout.close()
     assert "Traceback" not in proc.stderr.read().decode()
     proc.wait()
+
+
+def test_explain_command():
+    out = aspml("explain", BIRDS / "birds.lp", BIRDS / "birds.csv", "--row", "1", "--minimal",
+                "--counterfactual")
+    assert out.returncode == 0
+    assert out.stdout.startswith("flies does not hold for this row:")
+    assert "These values alone are enough" in out.stdout and "To get the other answer" in out.stdout
+    bad = aspml("explain", BIRDS / "birds.lp", BIRDS / "birds.csv", "--row", "7")
+    assert bad.returncode == 2 and "--row 7 is not a row" in bad.stderr
