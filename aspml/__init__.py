@@ -4,13 +4,13 @@ from .errors import AspmlError, DialectError, EngineError, ParseError, ScaleErro
 from .logic import (Compare, Feature, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule, Schema, Target, parse)
 from . import asp, data, evaluate, prolog  # noqa: E402  (submodules users reach as aspml.asp ...)
-from .learners import FoldRpp, FoldSE  # noqa: E402
+from .learners import FoldRpp, FoldSE, Libre  # noqa: E402
 from .explain import Explanation, explain  # noqa: E402
 from .asp.explain import Counterfactual, counterfactual  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = ["Counterfactual", "Explanation", "counterfactual", "explain", "FoldRpp", "FoldSE",
-           "AspmlError", "Compare", "DialectError", "EngineError", "Feature", "Flag", "InSet",
+           "Libre", "AspmlError", "Compare", "DialectError", "EngineError", "Feature", "Flag", "InSet",
            "Interval", "Literal", "NotAtom", "NotCompare", "ParseError", "Program", "Rule",
            "ScaleError", "Schema", "Target", "parse"]

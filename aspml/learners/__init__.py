@@ -1,5 +1,6 @@
 """Rule learners with the scikit-learn contract; each emits an aspml Program."""
 
 from .fold import FoldRpp, FoldSE
+from .libre import Libre
 
-__all__ = ["FoldRpp", "FoldSE"]
+__all__ = ["FoldRpp", "FoldSE", "Libre"]

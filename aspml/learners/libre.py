@@ -1,0 +1,288 @@
+"""LIBRE: bottom-up Boolean rule ensembles (Mita et al., AISTATS 2020).
+
+1. Discretize: ChiMerge on numbers (``discretization_threshold``), one bin
+   per category, a bin for missing values.
+2. Each of ``n_estimators`` weak learners takes a random subset of at most
+   ``max_features`` features, writes the distinct records as inverse one-hot
+   bit strings and runs FindBoundary (``aspml.kernels.boundary``) with the H1
+   or H2 heuristic.  Weak learners are independent and run through joblib
+   (``n_jobs``; ``joblib.parallel_backend("dask")`` sends them to a cluster).
+3. The union of their boundary points is trimmed by greedy weighted set
+   cover: weight ``alpha * (positives newly covered) - (1 - alpha) * (negatives
+   covered)``, ties to the point with more zeros (the more general rule),
+   optionally after keeping the ``top_k`` candidates by exclusiveness and
+   local support; ``max_rules`` caps the result ("libre 3" is ``max_rules=3``).
+4. Each point becomes a rule with interval and value-set conditions.  A
+   condition that admits the missing-value bin as well as some values is
+   written exactly as ``not abK`` with ``abK`` holding for the excluded values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import joblib
+import numpy as np
+
+from ..data.discretize import bins_of, chimerge, pack_bits
+from ..kernels.boundary import find_boundary
+from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule, Target
+from ..logic.values import normalize_value
+from ._base import LogicClassifier
+from .fold import _label, _plain
+
+
+@dataclass(frozen=True)
+class _Bin:
+    kind: str                  # "num" (lo, hi), "cat" (value), "missing", "flag" (value)
+    lo: float | None = None
+    hi: float | None = None
+    value: object = None
+
+
+def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None):
+    """Bins of one column and each row's bin index (``cuts``: given cut points, else ChiMerge)."""
+    n = len(col.num)
+    code = np.full(n, -1, dtype=np.int64)
+    bins: list[_Bin] = []
+    if col.kind == "boolean":
+        holds = col.is_num & (col.num == 1.0)
+        return [_Bin("flag", value=True), _Bin("flag", value=False)], np.where(holds, 0, 1)
+    if col.is_num.any():
+        if cuts is None:
+            cuts = chimerge(np.where(col.is_num, col.num, np.nan), y, threshold)
+        cuts = np.asarray(sorted(cuts), dtype=float)
+        edges = [None, *cuts.tolist(), None]
+        bins += [_Bin("num", edges[k], edges[k + 1]) for k in range(len(cuts) + 1)]
+        code = np.where(col.is_num, bins_of(np.where(col.is_num, col.num, np.nan), cuts), code)
+    for c, value in enumerate(col.categories):
+        code[col.code == c] = len(bins)
+        bins.append(_Bin("cat", value=value))
+    if (code < 0).any():
+        code[code < 0] = len(bins)
+        bins.append(_Bin("missing"))
+    return bins, code
+
+
+def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic: int):
+    """One weak learner on the given columns: its boundary points as allowed-bin sets."""
+    bits = pack_bits(codes, widths)
+    uniq, inverse = np.unique(bits, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    pos_count = np.bincount(inverse, weights=y.astype(float), minlength=len(uniq))
+    neg_count = np.bincount(inverse, weights=(~y).astype(float), minlength=len(uniq))
+    positive = pos_count > neg_count            # a distinct record takes its majority label
+    pos, neg = uniq[positive], uniq[~positive]
+    if len(pos) == 0:
+        return []
+    order = np.argsort(-pos_count[positive], kind="stable").astype(np.int64)
+    points = find_boundary(pos, neg, int(sum(widths)), heuristic, order)
+    out = []
+    for p in points:
+        allowed, offset = [], 0
+        for w in widths:
+            zeros = frozenset(b for b in range(w)
+                              if not (int(p[(offset + b) // 64]) >> ((offset + b) % 64)) & 1)
+            allowed.append(zeros)
+            offset += w
+        out.append(tuple(allowed))
+    return out
+
+
+class Libre(LogicClassifier):
+    """LIBRE rule ensembles, strong where the positive class is rare.
+
+    Parameters
+    ----------
+    n_estimators : int, default 20
+    max_features : int, default 5
+        Features per weak learner (at most; fewer when the table has fewer).
+    heuristic : {"H1", "H2"}, default "H1"
+    alpha : float, default 0.7
+        Weight of covered positives against covered negatives in the set cover.
+    discretization_threshold : float, default 6
+        ChiMerge's chi-square threshold (the paper tries 6, 4.6 and 4, and
+        finds 6 a good value in its Appendix D).
+    top_k : int or None
+        Keep only the best ``top_k`` candidate rules before the set cover.
+    max_rules : int or None
+        At most this many rules ("libre 3": 3).
+    n_jobs : int, default 1
+        Weak learners run in parallel through joblib.
+    random_state : int, Generator or None
+    cut_points : dict or None
+        ``{feature: [c1, c2, ...]}`` fixes a numeric feature's bins to
+        ``(-inf, c1), [c1, c2), ..., [ck, inf)`` instead of ChiMerge.
+    positive, kinds, missing, target : as for every aspml learner.
+    """
+
+    def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
+                 discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
+                 random_state=None, cut_points=None, positive=None, kinds=None, missing=None,
+                 target="label"):
+        self.n_estimators = n_estimators
+        self.max_features = max_features
+        self.heuristic = heuristic
+        self.alpha = alpha
+        self.discretization_threshold = discretization_threshold
+        self.top_k = top_k
+        self.max_rules = max_rules
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.cut_points = cut_points
+        self.positive = positive
+        self.kinds = kinds
+        self.missing = missing
+        self.target = target
+
+    def _check(self):
+        if self.heuristic not in ("H1", "H2"):
+            raise ValueError(f"heuristic must be 'H1' or 'H2', got {self.heuristic!r}")
+        for name in ("n_estimators", "max_features"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        if not (isinstance(self.alpha, (int, float)) and 0 <= self.alpha <= 1):
+            raise ValueError(f"alpha must be in [0, 1], got {self.alpha!r}")
+        if not (isinstance(self.discretization_threshold, (int, float))
+                and self.discretization_threshold >= 0):
+            raise ValueError("discretization_threshold must be a number >= 0")
+        for name in ("top_k", "max_rules"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
+                                  or v < 1):
+                raise ValueError(f"{name} must be None or a positive integer, got {v!r}")
+
+    def _learn(self, table, y):
+        self._check()
+        names = list(self.schema_.names)
+        cuts = dict(self.cut_points or {})
+        unknown = [f for f in cuts if f not in names]
+        if unknown:
+            raise ValueError(f"cut_points names unknown feature(s) {unknown}")
+        binned = [_feature_bins(table[n], y, float(self.discretization_threshold), cuts.get(n))
+                  for n in names]
+        bins = [b for b, _ in binned]
+        codes = np.stack([c for _, c in binned], axis=1)
+        widths = [len(b) for b in bins]
+        rng = np.random.default_rng(self.random_state)
+        k = min(int(self.max_features), len(names))
+        subsets = [np.sort(rng.choice(len(names), size=k, replace=False))
+                   for _ in range(int(self.n_estimators))]
+        heuristic = 1 if self.heuristic == "H1" else 2
+        results = joblib.Parallel(n_jobs=self.n_jobs)(
+            joblib.delayed(_weak_learner)(codes[:, s], [widths[f] for f in s], y, heuristic)
+            for s in subsets)
+        candidates = set()
+        for s, points in zip(subsets, results):
+            for allowed in points:
+                rule = tuple((int(f), a) for f, a in zip(s, allowed) if len(a) < widths[f])
+                candidates.add(rule)
+        candidates = sorted(candidates, key=repr)
+        sizes = np.array([np.prod([len(_conditions(names[f], bins[f], a, []))
+                                   for f, a in rule]) if rule else 1 for rule in candidates])
+        chosen = self._set_cover(candidates, sizes, codes, widths, y)
+        self.n_candidates_ = len(candidates)
+        return self._program(chosen, bins, names)
+
+    def _set_cover(self, candidates, sizes, codes, widths, y):
+        """Greedy weighted set cover; ``sizes`` is how many program rules each candidate becomes."""
+        masks = []
+        for rule in candidates:
+            m = np.ones(len(y), dtype=bool)
+            for f, allowed in rule:
+                m &= np.isin(codes[:, f], list(allowed))
+            masks.append(m)
+        if not candidates:
+            return []
+        tp = np.array([np.sum(m & y) for m in masks])
+        fp = np.array([np.sum(m & ~y) for m in masks])
+        zeros = np.array([sum(len(a) for _, a in r) + sum(w for f, w in enumerate(widths)
+                                                           if f not in {g for g, _ in r})
+                          for r in candidates])
+        keep = np.arange(len(candidates))
+        if self.top_k is not None and len(keep) > self.top_k:
+            exclusiveness = tp / np.maximum(tp + fp, 1)
+            support = tp / max(int(y.sum()), 1)
+            keep = np.lexsort((-support, -exclusiveness))[: self.top_k]
+        uncovered = y.copy()
+        chosen = []
+        alpha = float(self.alpha)
+        room = np.inf if self.max_rules is None else self.max_rules
+        while uncovered.any() and room > 0:
+            keep = keep[sizes[keep] <= room]
+            if keep.size == 0:
+                break
+            gain = np.array([np.sum(masks[i] & uncovered) for i in keep])
+            weight = alpha * gain - (1 - alpha) * fp[keep]
+            order = np.lexsort((-zeros[keep], -weight))
+            best = keep[order[0]]
+            if weight[order[0]] <= 0 or gain[order[0]] == 0:
+                break
+            chosen.append(candidates[best])
+            room -= sizes[best]
+            uncovered &= ~masks[best]
+        return chosen
+
+    def _program(self, chosen, bins, names) -> Program:
+        rules, exceptions = [], []
+        for rule in chosen:
+            variants = [[]]
+            for f, allowed in rule:
+                options = _conditions(names[f], bins[f], allowed, exceptions)
+                variants = [v + [o] for v in variants for o in options]
+            for v in variants:
+                rules.append(Rule(None, tuple(lit for lit in v if lit is not None)))
+        rules = list(dict.fromkeys(rules))
+        positive = self.classes_[self.positive_index_]
+        negative = self.classes_[1 - self.positive_index_]
+        target = Target(self.target, _label(positive), _label(negative))
+        used = {lit.feature for r in rules + exceptions for lit in r.body if lit.feature is not None}
+        schema = type(self.schema_)(tuple(f for f in self.schema_.features if f.name in used))
+        params = {k: _plain(v) for k, v in self.get_params().items()
+                  if k not in ("kinds", "missing", "cut_points", "n_jobs")}
+        return Program(tuple(rules + exceptions), target, schema,
+                       {"learner": "Libre", **params})
+
+
+def _runs(indices):
+    """Maximal runs of consecutive integers: [[0, 1], [3]] for {0, 1, 3}."""
+    runs = []
+    for i in sorted(indices):
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
+def _value_literals(name, bins, allowed):
+    """Literals, one per alternative, for the allowed value bins (no missing bin)."""
+    nums = [i for i in allowed if bins[i].kind == "num"]
+    cats = [bins[i].value for i in allowed if bins[i].kind == "cat"]
+    out = []
+    for run in _runs(nums):
+        lo, hi = bins[run[0]].lo, bins[run[-1]].hi
+        out.append(Interval(name, None if lo is None else normalize_value(lo),
+                            None if hi is None else normalize_value(hi), True, False)
+                   if lo is not None or hi is not None else None)
+    if cats:
+        out.append(Compare(name, "==", cats[0]) if len(cats) == 1 else InSet(name, frozenset(cats)))
+    return out
+
+
+def _conditions(name, bins, allowed, exceptions):
+    """The alternatives (a rule per alternative) that say "this feature is in an allowed bin"."""
+    if bins[0].kind == "flag":
+        (b,) = allowed
+        return [Flag(name, bins[b].value)]
+    missing = next((i for i, b in enumerate(bins) if b.kind == "missing"), None)
+    values = [i for i in allowed if i != missing]
+    if missing is None or missing not in allowed:
+        return _value_literals(name, bins, values)
+    # missing or one of the allowed values = not (one of the excluded values)
+    excluded = [i for i in range(len(bins)) if i != missing and i not in allowed]
+    ab = f"ab{len({r.head for r in exceptions}) + 1}"
+    for lit in _value_literals(name, bins, excluded):
+        exceptions.append(Rule(ab, () if lit is None else (lit,)))
+    return [NotAtom(ab)]

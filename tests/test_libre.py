@@ -1,0 +1,139 @@
+"""LIBRE: ChiMerge, inverse one-hot bits, FindBoundary, the estimator."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import aspml
+from aspml import Libre
+from aspml.data.discretize import bins_of, chi_square, chimerge, pack_bits
+from aspml.kernels.boundary import covers, distance, find_boundary
+
+# Appendix A of the LIBRE paper: CPU / MEM utilisation, label 1 = failure
+CPU = [95, 80, 81, 10, 10, 82, 85, 81]
+MEM = [10, 10, 85, 85, 10, 10, 10, 10]
+LABEL = np.array([1, 0, 1, 0, 0, 0, 0, 0], dtype=bool)
+CUTS = {"CPU": [81, 95], "MEM": [85]}
+
+
+def bits_text(row, n):
+    return "".join(str((int(row[i // 64]) >> (i % 64)) & 1) for i in range(n))
+
+
+def appendix_bits():
+    codes = np.stack([bins_of(np.array(CPU, float), np.array(CUTS["CPU"], float)),
+                      bins_of(np.array(MEM, float), np.array(CUTS["MEM"], float))], axis=1)
+    return pack_bits(codes, [3, 2])
+
+
+def test_appendix_a_strings_and_boundary():
+    bits = appendix_bits()
+    assert [bits_text(b, 5) for b in bits] == ["11001", "01101", "10110", "01110", "01101",
+                                               "10101", "10101", "10101"]
+    pos, neg = np.unique(bits[LABEL], axis=0), np.unique(bits[~LABEL], axis=0)
+    for heuristic in (1, 2):
+        points = find_boundary(pos, neg, 5, heuristic, np.arange(len(pos)))
+        assert sorted(bits_text(p, 5) for p in points) == ["10010", "11000"]
+
+
+def test_appendix_a_rules_of_figure_3():
+    X = pd.DataFrame({"CPU": CPU, "MEM": MEM})
+    p = Libre(n_estimators=1, max_features=2, cut_points=CUTS).fit(X, LABEL.astype(int)).program_
+    assert set(p.rules) == {
+        aspml.Rule(None, (aspml.Interval("CPU", 95, None),)),
+        aspml.Rule(None, (aspml.Interval("CPU", 81, None), aspml.Interval("MEM", 85, None)))}
+    assert p.to_text().endswith("ELSE label = 0\n")
+
+
+def test_example_3_2_flips_the_last_bit():
+    # D+ = {11001}, D- = {01101, 10101}: the boundary point is 11000
+    pos = pack_bits(np.array([[9, 9, 9, 9, 9]]), [1] * 5)            # all ones
+    pos[0, 0] = np.uint64(0b10011)                                    # bits 0,1,4 -> "11001"
+    neg = np.array([[0b10110], [0b10101]], dtype=np.uint64)           # "01101", "10101"
+    points = find_boundary(pos, neg, 5, 1, np.array([0]))
+    assert [bits_text(p, 5) for p in points] == ["11000"]
+
+
+def slow_chimerge(values, y, threshold):
+    v = sorted(set(values))
+    intervals = [[x] for x in v]
+    counts = [np.array([np.sum((np.array(values) == x) & ~y), np.sum((np.array(values) == x) & y)])
+              for x in v]
+    while len(intervals) > 1:
+        chis = [chi_square(counts[i], counts[i + 1]) for i in range(len(counts) - 1)]
+        i = int(np.argmin(chis))
+        if chis[i] >= threshold:
+            break
+        intervals[i] += intervals.pop(i + 1)
+        counts[i] = counts[i] + counts.pop(i + 1)
+    return [iv[0] for iv in intervals[1:]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.booleans()), min_size=1, max_size=60),
+       st.sampled_from([0.0, 1.0, 2.7, 4.6, 6.0]))
+def test_chimerge_matches_slow_version(pairs, threshold):
+    values = np.array([p[0] for p in pairs], dtype=float)
+    y = np.array([p[1] for p in pairs])
+    assert chimerge(values, y, threshold).tolist() == slow_chimerge(values.tolist(), y, threshold)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**20 - 1), min_size=1, max_size=12),
+       st.lists(st.integers(0, 2**20 - 1), min_size=0, max_size=12), st.sampled_from([1, 2]))
+def test_boundary_points_cover_positives_and_no_negative(pos, neg, heuristic):
+    pos_a = np.array([[p] for p in pos], dtype=np.uint64)
+    neg_a = np.array([[n] for n in neg if n not in pos], dtype=np.uint64).reshape(-1, 1)
+    conflict_free = [p for p in pos_a if not any(covers(p, n) for n in neg_a)]
+    points = find_boundary(pos_a, neg_a, 20, heuristic, np.arange(len(pos_a)))
+    for a in points:
+        assert not any(covers(a, n) for n in neg_a)                # no conflict
+        assert any(covers(a, p) for p in pos_a)
+        for i in range(20):                                          # a flip more would conflict
+            if (int(a[0]) >> i) & 1:
+                z = np.array([int(a[0]) & ~(1 << i)], dtype=np.uint64)
+                assert any(covers(z, n) for n in neg_a)
+    for p in conflict_free:
+        assert any(covers(a, p) for a in points)
+    assert distance(np.array([0b1011], np.uint64), np.array([0b0001], np.uint64)) == 2
+
+
+@parametrize_with_checks([Libre(n_estimators=3, random_state=0)])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def test_learned_program_runs_in_clingo_and_swipl(swipl):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.uniform(0, 100, 400).round(1), "b": rng.choice(["x", "y", "z"], 400),
+                      "c": rng.uniform(0, 10, 400).round(2)})
+    X.loc[::13, "c"] = np.nan
+    y = ((X.a > 70) & (X.b != "z")) | (X.c < 1)
+    clf = Libre(n_estimators=10, max_features=3, random_state=0).fit(X, y)
+    fast = clf.decision(X)
+    assert (fast == y).mean() > 0.9
+    assert np.array_equal(aspml.asp.predict(clf.program_, X), fast)
+    assert np.array_equal(aspml.prolog.predict(clf.program_, X), fast)
+    assert clf.program_ == Libre(n_estimators=10, max_features=3, random_state=0).fit(X, y).program_
+    three = Libre(n_estimators=10, max_features=3, random_state=0, max_rules=3).fit(X, y)
+    assert len(three.program_.default_rules) <= 3
+
+
+def test_parallel_weak_learners_give_the_same_program():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(rng.uniform(0, 100, (300, 6)).round(0), columns=list("abcdef"))
+    y = (X.a > 50) & (X.b < 30)
+    one = Libre(n_estimators=6, max_features=3, random_state=2, n_jobs=1).fit(X, y).program_
+    two = Libre(n_estimators=6, max_features=3, random_state=2, n_jobs=2).fit(X, y).program_
+    assert one == two
+
+
+def test_bad_parameters():
+    X, y = pd.DataFrame({"a": [1, 2, 3, 4]}), [0, 1, 0, 1]
+    with pytest.raises(ValueError, match="heuristic"):
+        Libre(heuristic="H3").fit(X, y)
+    with pytest.raises(ValueError, match="cut_points names unknown"):
+        Libre(cut_points={"b": [1]}).fit(X, y)
