@@ -190,9 +190,6 @@ def _fast_truth(program: Program, table):
         holds[head] = value
         if head is not None:
             derived[head] = np.array([value])
-    for i, r in enumerate(program.rules):           # exceptions no rule depends on
-        if i not in truth:
-            truth[i] = [bool(literal_mask(lit, table, derived)[0]) for lit in r.body]
     printer = LogicPrinter(program, "asp")
     atoms = sorted(printer.head(Rule(h, ()), var="0") for h, v in holds.items() if v)
     return truth, holds, atoms

@@ -103,3 +103,9 @@ def test_clingo_errors_point_at_the_program_line():
     from aspml import EngineError
     with pytest.raises(EngineError, match=r"line 2, column \d+.*\n.*bad\(X\) :-"):
         aspml.asp.solve(["ok(1).\nbad(X) :- .\n"], program_part=0)
+
+
+@pytest.mark.parametrize("name", ["row", "number", "not", "aspml_cover", "is"])
+def test_reserved_exception_names_are_refused(name):
+    with pytest.raises(AspmlError, match="reserved"):
+        NotAtom(name)

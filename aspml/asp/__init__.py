@@ -12,7 +12,7 @@ from importlib.resources import files
 
 import numpy as np
 
-from ..data.facts import clingo_facts, clingo_numbers
+from ..data.facts import clingo_facts, clingo_numbers, program_limits
 from ..data.table import DEFAULT_MISSING
 from ..errors import AspmlError
 from ..evaluate import as_table
@@ -38,7 +38,7 @@ def _prepare(program: Program, X, missing):
     """Facts for the rows, and the program at the scales those facts need."""
     table = as_table(program, X, missing)
     scales = {f.name: f.scale or 1 for f in program.schema.features}
-    numbers = clingo_numbers(table, scales)
+    numbers = clingo_numbers(table, scales, program_limits(program))
     if any(factor != 1 for _, factor in numbers.values()):
         features = tuple(Feature(f.name, f.kind, scales[f.name] * numbers[f.name][1])
                          if f.name in numbers else f for f in program.schema.features)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import clingo
 import pandas as pd
 
-from ..data.facts import clingo_numbers
+from ..data.facts import clingo_numbers, program_limits
 from ..data.table import DEFAULT_MISSING, encode
 from ..errors import AspmlError
 from ..logic.model import Feature, Program, Rule, Schema
@@ -80,7 +80,7 @@ class _World:
         self.program = program
         table = encode(frame, program.schema, program.features_used, missing)
         base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
-        numbers = clingo_numbers(table, base)
+        numbers = clingo_numbers(table, base, program_limits(program))
         self.scales = {n: base[n] * numbers[n][1] for n in numbers}
         features = tuple(Feature(f.name, f.kind, self.scales.get(f.name, f.scale))
                          for f in program.schema.features)
@@ -119,6 +119,9 @@ class _World:
             for k in sorted(ints):
                 terms.append(str(k))
                 values.append(int(k // s) if k % s == 0 else k / s)
+        if col.is_num[0]:                      # the row's own number, even between grid points
+            own_value = float(col.num[0])
+            values[terms.index(orig)] = int(own_value) if own_value.is_integer() else own_value
         if kind in ("categorical", "mixed"):
             strings = sorted({v for v in consts if isinstance(v, str)})
             own = col.categories[col.code[0]] if col.code[0] >= 0 else None
@@ -136,12 +139,12 @@ class _World:
         for d in self.domains:
             f = clingo_string(d.feature)
             pred = self.naming.preds[d.feature]
-            lines.append(f"feature({f}). orig({f},{d.orig}).")
-            lines.extend(f"dom({f},{t})." for t in d.terms)
+            lines.append(f"aspml_feature({f}). aspml_orig({f},{d.orig}).")
+            lines.extend(f"aspml_dom({f},{t})." for t in d.terms)
             if self.program.schema[d.feature].kind == "boolean":
-                lines.append(f"flag({f}). {pred}(0) :- pick({f},1).")
+                lines.append(f"aspml_flag({f}). {pred}(0) :- aspml_pick({f},1).")
             else:
-                lines.append(f"{pred}(0,V) :- pick({f},V), V != none.")
+                lines.append(f"{pred}(0,V) :- aspml_pick({f},V), V != none.")
         return "\n".join(lines)
 
     def target_atom(self) -> str:
@@ -156,11 +159,11 @@ class _World:
         covers = [cover.rule(r, head=f"aspml_fires({i},X)") for i, r in enumerate(self.p2.rules)
                   if r.head is None]
         parts = [self.p2.to_asp(), self.facts(), encoding("world"), self.require(answer),
-                 "\n".join(covers), "#show pick/2. #show aspml_fires/2.", *extra]
+                 "\n".join(covers), "#show aspml_pick/2. #show aspml_fires/2.", *extra]
         return Session(parts)
 
     def fix_literals(self, s: Session) -> dict:
-        return {d.feature: s.literal(clingo.Function("fix", [clingo.String(d.feature)]))
+        return {d.feature: s.literal(clingo.Function("aspml_fix", [clingo.String(d.feature)]))
                 for d in self.domains}
 
 
@@ -228,10 +231,11 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     if unknown:
         raise AspmlError(f"immutable names unknown feature(s) {unknown}")
     costs, fixed = [], []
-    for d in world.domains:
+    for n, d in enumerate(world.domains):
         f = clingo_string(d.feature)
+        costs.extend(f"aspml_rank({f},{t},{n * 1000 + k})." for k, t in enumerate(d.terms))
         if d.feature in immutable:
-            fixed.append(f"immutable({f}).")
+            fixed.append(f"aspml_immutable({f}).")
         own = d.values[d.terms.index(d.orig)]
         span = _span(world, d, own)
         for t, v in zip(d.terms, d.values):
@@ -241,7 +245,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
                 c = max(1, round(COST_SCALE * abs(v - own) / span))
             else:
                 c = COST_SCALE + (1 if v == OTHER else 0)
-            costs.append(f"cost({f},{t},{c}).")
+            costs.append(f"aspml_cost({f},{t},{c}).")
     s = world.session(target, ["\n".join(costs + fixed), encoding("counterfactual")])
     s.ctl.configuration.solve.opt_mode = "opt"
     sat, _, model = s.solve()
@@ -250,7 +254,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     picks = {}
     fires = []
     for sym in model:
-        if sym.name == "pick":
+        if sym.name == "aspml_pick":
             picks[sym.arguments[0].string] = str(sym.arguments[1])
         elif sym.name == "aspml_fires":
             fires.append(sym.arguments[0].number)

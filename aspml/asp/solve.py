@@ -77,7 +77,10 @@ class Session:
                 self.ctl.add("base", [], text)
             except RuntimeError:
                 raise _error(self.messages, text, f"part {k + 1}") from None
-        self.ctl.ground([("base", [])])
+        try:
+            self.ctl.ground([("base", [])])
+        except RuntimeError:
+            raise _error(self.messages, parts[0], "part 1", verb="could not ground") from None
 
     def literal(self, symbol: clingo.Symbol) -> int:
         return self.ctl.symbolic_atoms[symbol].literal

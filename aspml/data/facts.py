@@ -19,9 +19,21 @@ from ..logic.values import INT32_MAX, format_number
 from .table import Column, Table
 
 
-def scaled_values(col: Column, scale: int) -> tuple[np.ndarray, int]:
-    """``(integers, factor)`` for the numbers of ``col``: factor 1, or 2 when some are finer."""
+def scaled_values(col: Column, scale: int, limits=None) -> tuple[np.ndarray, int]:
+    """``(integers, factor)`` for the numbers of ``col``: factor 1, or 2 when some are finer.
+
+    ``limits`` ``(lo, hi)``, the smallest and largest number the program compares
+    this feature with (None: it compares none): a value beyond them is replaced
+    by the grid point just beyond them, which every comparison with the
+    program's constants treats the same way, so huge values still fit clingo.
+    """
     v = col.num[col.is_num]
+    if limits is not None:
+        lo, hi = limits
+        if lo is None:
+            v = np.zeros_like(v)
+        else:
+            v = np.where(v > hi, hi + 1 / scale, np.where(v < lo, lo - 1 / scale, v))
     with np.errstate(over="ignore", invalid="ignore"):
         r = np.round(v * scale)
         exact = (r / scale) == v
@@ -40,13 +52,26 @@ def scaled_values(col: Column, scale: int) -> tuple[np.ndarray, int]:
     return out.astype(np.int64), factor
 
 
-def clingo_numbers(table: Table, scales: dict) -> dict:
+def clingo_numbers(table: Table, scales: dict, limits: dict | None = None) -> dict:
     """``{feature: (integers, factor)}`` for the numeric features, at the program's scales.
 
-    The program must be printed at ``scale * factor`` for these integers.
+    The program must be printed at ``scale * factor`` for these integers;
+    ``limits`` as in :func:`scaled_values`, per feature.
     """
-    return {name: scaled_values(col, scales[name]) for name, col in table.columns.items()
-            if col.kind in ("numeric", "mixed")}
+    limits = limits or {}
+    return {name: scaled_values(col, scales[name], limits.get(name))
+            for name, col in table.columns.items() if col.kind in ("numeric", "mixed")}
+
+
+def program_limits(program) -> dict:
+    """``{feature: (smallest, largest) number its literals use}``, ``(None, None)`` if none."""
+    from ..logic.values import is_number
+    out = {}
+    for f in program.features_used:
+        nums = [v for lit in program.literals if lit.feature == f for v in lit.values()
+                if is_number(v)]
+        out[f] = (min(nums), max(nums)) if nums else (None, None)
+    return out
 
 
 def clingo_facts(table: Table, preds: dict, numbers: dict) -> str:
@@ -60,7 +85,7 @@ def clingo_facts(table: Table, preds: dict, numbers: dict) -> str:
 
 
 def _prolog_number(x: float) -> str:
-    return format_number(int(x)) if x.is_integer() and abs(x) < 2**53 else format_number(x)
+    return format_number(int(x)) if x.is_integer() else format_number(x)
 
 
 def prolog_facts(table: Table, preds: dict) -> str:

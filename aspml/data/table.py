@@ -90,7 +90,7 @@ def _as_number(u):
 
 def number_text(f: float) -> str:
     """Category text of a number: ``1.0`` -> ``"1"``, ``2.5`` -> ``"2.5"``."""
-    return str(int(f)) if float(f).is_integer() and abs(f) < 2**53 else repr(float(f))
+    return str(int(f)) if float(f).is_integer() else repr(float(f))
 
 
 def _check_frame(X) -> pd.DataFrame:

@@ -10,7 +10,7 @@ From ``shared/papers/fold-se.txt`` (and FOLD-R++, which it extends):
 * FOLD-R++ ranks literals by information gain; FOLD-SE by Magic Gini
   Impurity (``aspml.kernels.literals.heuristic``), considers the negated
   comparisons ``not (x <= v)`` / ``not (x > v)`` of its mixed-type regime,
-  and prunes the long tail: a rule, exception or literal must cover at least
+  and prunes the long tail: a rule or exception must cover at least
   ``tail`` x (training rows) examples.
 
 The search runs in numba kernels over arrays sorted once per feature
@@ -249,8 +249,8 @@ class FoldSE(LogicClassifier):
         Learn exceptions once a rule's false positives are at most ``ratio``
         times its true positives.
     tail : float, default 0.005
-        Long-tail pruning: a rule, an exception or a literal must cover at least
-        this share of the training rows (at least one row).
+        Long-tail pruning: a rule or an exception must cover at least this
+        share of the training rows (at least one row); smaller ones are not learned.
     heuristic : {"mgi", "ig"}, default "mgi"
         Magic Gini Impurity (FOLD-SE) or information gain (FOLD-R++).
     negated_comparisons : bool, default True

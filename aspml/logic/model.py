@@ -159,8 +159,13 @@ class NotAtom(Literal):
 
 
 def check_derived_name(name: str) -> str:
+    """An exception name is printed as it is: an identifier that no engine reserves."""
+    from .names import INTERNAL_PREFIX, reserved_names
     if not isinstance(name, str) or not DERIVED_NAME.match(name):
         raise AspmlError(f"derived atom name {name!r} must match [a-z][A-Za-z0-9_]*")
+    if name in reserved_names(()) or name.startswith(INTERNAL_PREFIX):
+        raise AspmlError(f"derived atom name {name!r} is reserved (a built-in of clingo or "
+                         "SWI-Prolog, or aspml's own); choose another, such as ab1")
     return name
 
 
@@ -406,8 +411,8 @@ class Program:
         """Derived atoms in an order where each depends only on earlier ones.
 
         Raises :class:`AspmlError` when the program is not stratified (an atom
-        depends on itself through negation) or refers to an exception that no
-        rule defines is *not* an error: such an atom is simply false.
+        depends on itself through negation).  An exception that no rule
+        defines is not an error: it simply never holds.
         """
         deps = {name: set() for name in self.derived}
         for r in self.rules:

@@ -49,7 +49,7 @@ def parse(text: str, dialect: str = "asp") -> Program:
         tree = _grammar(grammar).parse(text)
         if dialect == "text":
             from .text_parser import build_text
-            return build_text(tree, text)
+            return build_text(tree)
         items = _Syntax().transform(tree)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, dialect) from None

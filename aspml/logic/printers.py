@@ -13,7 +13,8 @@ Four dialects (DESIGN §3):
             ``:- dynamic`` and ``:- discontiguous`` declarations, a
             ``number(N)`` guard on mixed features, intervals as a parenthesised
             pair of comparisons, value sets with ``memberchk/2``.
-``scasp``   s(CASP), in the FOLD-R++ output style: ``not``, real numbers,
+``scasp``   s(CASP), in the FOLD-R++ output style (no type guards, so a
+            mixed feature's strings meet numeric comparisons as s(CASP) decides): ``not``, real numbers,
             intervals as two comparisons; ``not (f <= t)``, which s(CASP)
             cannot say, is printed as FOLD-SE prints it: ``not abK(X)`` with
             ``abK(X) :- f(X,N), N =< t`` (see ``expand_negated_comparisons``).
@@ -246,7 +247,7 @@ class LogicPrinter:
 
     def header(self) -> list[str]:
         p = self.p
-        lines = [f"% aspml program, {self.d} dialect: {_describe_target(self, p)}"]
+        lines = [f"% aspml program, {self.d} dialect: {_describe_target(p)}"]
         if self.d == "asp":
             lines.append("% Input: row(X) for each row X, and pred(X,Value) for each known value.")
             scales = [f"{json.dumps(f.name)} x{f.scale}" for f in p.schema.features
@@ -294,7 +295,7 @@ def _binds_x(rule: Rule) -> bool:
     return False
 
 
-def _describe_target(printer: LogicPrinter, p: Program) -> str:
+def _describe_target(p: Program) -> str:
     t = p.target
     value = "" if t.positive is None else f" = {json.dumps(t.positive)}"
     return f"target {json.dumps(t.name, ensure_ascii=True)}{value}"

@@ -98,7 +98,7 @@ class _TextSyntax(Transformer):
         return items
 
 
-def build_text(tree, text: str) -> Program:
+def build_text(tree) -> Program:
     try:
         items = _TextSyntax().transform(tree)
     except Exception as e:  # a model constructor refused a literal

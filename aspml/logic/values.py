@@ -47,7 +47,7 @@ def normalize_value(value: object, what: str = "value") -> Value:
         f = float(value)
         if not math.isfinite(f):
             raise AspmlError(f"{what} must be finite, got {value!r}")
-        return int(f) if f.is_integer() and abs(f) < 2**53 else f
+        return int(f) if f.is_integer() else f
     raise AspmlError(f"{what} must be a number or a string, got {type(value).__name__} {value!r}")
 
 

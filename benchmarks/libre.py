@@ -1,0 +1,129 @@
+"""Benchmark LIBRE on the paper's datasets, its scale test, and its parallel ensemble.
+
+    python benchmarks/libre.py                    # CV on the paper's datasets (F1, rules, atoms)
+    python benchmarks/libre.py --scale            # one weak learner on 1M records
+    python benchmarks/libre.py --parallel         # n_jobs=1 against n_jobs=2 on adult
+
+Stratified 5-fold CV (seed 0) with the paper's positive class (Table 7 of the
+paper, listed in ANCHORS.md): adult >50K, australian 1, balance B against L
+and R, heart present, liver 1, sonar Rock, tictactoe positive, breastw
+malignant.  Settings: 20 weak learners of at most 5 features, H1, alpha 0.7,
+ChiMerge threshold 6 (the paper's Appendix D value), random_state 0; and the
+same with max_rules=3 ("libre 3").  Also the reference implementation's
+setting of ANCHORS.md: heart and breastw with MANIFEST.tsv's positive class.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import StratifiedKFold
+
+import aspml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fold as fold_bench  # noqa: E402  (the manifest loader)
+
+PAPER = {  # data: (positive class, paper F1 libre, libre 3, rules libre)
+    "adult": (">50K", .70, .62, 14.0), "australian": ("1", .84, .84, 2.4),
+    "balance": ("B", .16, .14, 9.0), "heart": ("present", .77, .75, 10.6),
+    "liver": ("1", .60, .63, 3.4), "sonar": ("Rock", .79, .76, 6.6),
+    "tictactoe": ("positive", 1.0, .68, 9.0), "breastw": ("malignant", .95, .93, 4.2),
+}
+REFERENCE = {"heart": ("absent", .805, 9.4), "breastw": ("malignant", .920, 10.0)}
+
+
+def load(data_dir, name, positive):
+    X, _, kinds, path, _, _, label, _ = fold_bench.load(data_dir, name)
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    raw = raw[~raw[label].isin(["?", ""])]
+    y = (raw[label].to_numpy() == positive)
+    if not y.any():
+        raise SystemExit(f"{name}: no row has the label {positive!r}")
+    return X, y, kinds
+
+
+def cv(X, y, kinds, **params):
+    f1s, rules, atoms, secs = [], [], [], []
+    for tr, te in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
+        t = time.perf_counter()
+        clf = aspml.Libre(kinds=kinds, positive=True, random_state=0, **params).fit(X.iloc[tr], y[tr])
+        secs.append(time.perf_counter() - t)
+        pred = clf.decision(X.iloc[te])
+        tp = np.sum(pred & y[te])
+        f1s.append(0.0 if tp == 0 else 2 * tp / (pred.sum() + y[te].sum()))
+        d = clf.program_.default_rules
+        rules.append(len(d))
+        atoms.append(np.mean([len(r.body) for r in d]) if d else 0.0)
+    return np.mean(f1s), np.mean(rules), np.mean(atoms), np.mean(secs)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data-dir", type=Path, default=fold_bench.DEFAULT_DATA)
+    ap.add_argument("--datasets", nargs="+", default=list(PAPER))
+    ap.add_argument("--scale", action="store_true")
+    ap.add_argument("--parallel", action="store_true")
+    args = ap.parse_args(argv)
+    params = dict(n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
+                  discretization_threshold=6.0)
+    if args.scale:
+        return scale()
+    if args.parallel:
+        X, y, kinds = load(args.data_dir, "adult", ">50K")
+        aspml.Libre(kinds=kinds, positive=True, n_estimators=2).fit(X.head(500), y[:500])
+        times = {}
+        for n_jobs in (1, 2):
+            t = time.perf_counter()
+            aspml.Libre(kinds=kinds, positive=True, random_state=0, n_jobs=n_jobs, **params).fit(X, y)
+            times[n_jobs] = time.perf_counter() - t
+        print(f"adult, 20 weak learners: n_jobs=1 {times[1]:.2f} s, n_jobs=2 {times[2]:.2f} s, "
+              f"speed-up {times[1] / times[2]:.2f}x")
+        return 0
+    print("| data | positive | F1 | paper | rules | paper rules | atoms/rule | s/fold | "
+          "libre 3 F1 | paper | libre 3 rules |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name in args.datasets:
+        positive, paper_f1, paper_f1_3, paper_rules = PAPER[name]
+        X, y, kinds = load(args.data_dir, name, positive)
+        f1, rules, atoms, sec = cv(X, y, kinds, **params)
+        f1_3, rules_3, _, _ = cv(X, y, kinds, max_rules=3, **params)
+        print(f"| {name} | {positive} | {f1:.3f} | {paper_f1:.2f} | {rules:.1f} | {paper_rules} | "
+              f"{atoms:.1f} | {sec:.2f} | {f1_3:.3f} | {paper_f1_3:.2f} | {rules_3:.1f} |", flush=True)
+    print("\nReference implementation's setting (ANCHORS.md, positive class from MANIFEST.tsv):")
+    for name, (positive, ref_f1, ref_rules) in REFERENCE.items():
+        X, y, kinds = load(args.data_dir, name, positive)
+        f1, rules, atoms, sec = cv(X, y, kinds, **params)
+        print(f"| {name} | {positive} | F1 {f1:.3f} (reference {ref_f1}) | rules {rules:.1f} "
+              f"(reference {ref_rules}) | {sec:.2f} s/fold |", flush=True)
+    return 0
+
+
+def scale() -> int:
+    """One weak learner (all 10 / 50 features) on 1M synthetic records, as in Appendix D."""
+    rng = np.random.default_rng(0)
+    for n, d, imbalance in ((1_000_000, 10, 0.5), (1_000_000, 50, 0.01)):
+        X = pd.DataFrame(rng.uniform(0, 100, (n, d)).round(2), columns=[f"f{i}" for i in range(d)])
+        score = X.f0 + X.f1 - X.f2
+        y = (score > np.quantile(score, 1 - imbalance)).to_numpy()
+        clf = aspml.Libre(n_estimators=1, max_features=d, random_state=0)
+        t = time.perf_counter()
+        clf.fit(X, y)
+        sec = time.perf_counter() - t
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        pred = clf.decision(X)
+        tp = np.sum(pred & y)
+        print(f"| {n:,} x {d} | imbalance {imbalance} | {sec:.1f} s | peak RSS so far {rss:.0f} MB | "
+              f"{len(clf.program_.default_rules)} rules | train F1 {2 * tp / (pred.sum() + y.sum()):.3f} |",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
