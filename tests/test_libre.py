@@ -10,7 +10,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import aspml
 from aspml import Libre
 from aspml.data.discretize import bins_of, chi_square, chimerge, pack_bits
-from aspml.kernels.boundary import covers, distance, find_boundary
+from aspml.kernels.boundary import covers, find_boundary
 
 # Appendix A of the LIBRE paper: CPU / MEM utilisation, label 1 = failure
 CPU = [95, 80, 81, 10, 10, 82, 85, 81]
@@ -29,14 +29,21 @@ def appendix_bits():
     return pack_bits(codes, [3, 2])
 
 
+def appendix_codes():
+    return np.stack([bins_of(np.array(CPU, float), np.array(CUTS["CPU"], float)),
+                     bins_of(np.array(MEM, float), np.array(CUTS["MEM"], float))], axis=1)
+
+
 def test_appendix_a_strings_and_boundary():
-    bits = appendix_bits()
+    codes = appendix_codes()
+    bits = pack_bits(codes, [3, 2])
     assert [bits_text(b, 5) for b in bits] == ["11001", "01101", "10110", "01110", "01101",
                                                "10101", "10101", "10101"]
-    pos, neg = np.unique(bits[LABEL], axis=0), np.unique(bits[~LABEL], axis=0)
+    zeros = codes + np.array([0, 3])
+    pos, neg = np.unique(zeros[LABEL], axis=0), np.unique(zeros[~LABEL], axis=0)
     for heuristic in (1, 2):
         points = find_boundary(pos, neg, 5, heuristic, np.arange(len(pos)))
-        assert sorted(bits_text(p, 5) for p in points) == ["10010", "11000"]
+        assert sorted("".join("1" if b else "0" for b in p) for p in points) == ["10010", "11000"]
 
 
 def test_appendix_a_rules_of_figure_3():
@@ -46,15 +53,6 @@ def test_appendix_a_rules_of_figure_3():
         aspml.Rule(None, (aspml.Interval("CPU", 95, None),)),
         aspml.Rule(None, (aspml.Interval("CPU", 81, None), aspml.Interval("MEM", 85, None)))}
     assert p.to_text().endswith("ELSE label = 0\n")
-
-
-def test_example_3_2_flips_the_last_bit():
-    # D+ = {11001}, D- = {01101, 10101}: the boundary point is 11000
-    pos = pack_bits(np.array([[9, 9, 9, 9, 9]]), [1] * 5)            # all ones
-    pos[0, 0] = np.uint64(0b10011)                                    # bits 0,1,4 -> "11001"
-    neg = np.array([[0b10110], [0b10101]], dtype=np.uint64)           # "01101", "10101"
-    points = find_boundary(pos, neg, 5, 1, np.array([0]))
-    assert [bits_text(p, 5) for p in points] == ["11000"]
 
 
 def slow_chimerge(values, y, threshold):
@@ -81,24 +79,32 @@ def test_chimerge_matches_slow_version(pairs, threshold):
     assert chimerge(values, y, threshold).tolist() == slow_chimerge(values.tolist(), y, threshold)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 2**20 - 1), min_size=1, max_size=12),
-       st.lists(st.integers(0, 2**20 - 1), min_size=0, max_size=12), st.sampled_from([1, 2]))
-def test_boundary_points_cover_positives_and_no_negative(pos, neg, heuristic):
-    pos_a = np.array([[p] for p in pos], dtype=np.uint64)
-    neg_a = np.array([[n] for n in neg if n not in pos], dtype=np.uint64).reshape(-1, 1)
-    conflict_free = [p for p in pos_a if not any(covers(p, n) for n in neg_a)]
-    points = find_boundary(pos_a, neg_a, 20, heuristic, np.arange(len(pos_a)))
+@st.composite
+def one_hot_records(draw):
+    widths = draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))
+    offsets = np.cumsum([0] + widths[:-1])
+    rows = st.tuples(*[st.integers(0, w - 1) for w in widths])
+    pos = draw(st.lists(rows, min_size=1, max_size=10, unique=True))
+    neg = draw(st.lists(rows.filter(lambda r: r not in pos), max_size=10, unique=True))
+    as_zeros = lambda rs: (np.array(rs, dtype=np.int64).reshape(-1, len(widths)) + offsets)
+    return as_zeros(pos), as_zeros(neg), int(sum(widths))
+
+
+@settings(max_examples=300, deadline=None)
+@given(one_hot_records(), st.sampled_from([1, 2]))
+def test_boundary_points_are_maximal_and_cover_every_positive(records, heuristic):
+    pos, neg, n_bits = records
+    points = find_boundary(pos, neg, n_bits, heuristic, np.arange(len(pos)))
     for a in points:
-        assert not any(covers(a, n) for n in neg_a)                # no conflict
-        assert any(covers(a, p) for p in pos_a)
-        for i in range(20):                                          # a flip more would conflict
-            if (int(a[0]) >> i) & 1:
-                z = np.array([int(a[0]) & ~(1 << i)], dtype=np.uint64)
-                assert any(covers(z, n) for n in neg_a)
-    for p in conflict_free:
-        assert any(covers(a, p) for a in points)
-    assert distance(np.array([0b1011], np.uint64), np.array([0b0001], np.uint64)) == 2
+        assert not any(covers(a, n) for n in neg)                  # no conflict
+        for i in np.flatnonzero(a):                                  # one flip more would conflict
+            z = a.copy()
+            z[i] = False
+            assert any(covers(z, n) for n in neg)
+    for x in pos:                                                    # distinct records: no conflict
+        assert any(covers(a, x) for a in points)
+    for i, a in enumerate(points):                                   # irredundant
+        assert not any(j != i and not (b & ~a).any() for j, b in enumerate(points))
 
 
 @parametrize_with_checks([Libre(n_estimators=3, random_state=0)])

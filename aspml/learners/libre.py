@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import joblib
 import numpy as np
 
-from ..data.discretize import bins_of, chimerge, pack_bits
+from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import find_boundary
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule, Target
 from ..logic.values import normalize_value
@@ -65,27 +65,28 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None):
 
 
 def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic: int):
-    """One weak learner on the given columns: its boundary points as allowed-bin sets."""
-    bits = pack_bits(codes, widths)
-    uniq, inverse = np.unique(bits, axis=0, return_inverse=True)
+    """One weak learner on the given columns: its boundary points as allowed-bin sets.
+
+    ``codes`` holds each row's bin per column; the inverse one-hot record of a
+    row has its zeros at ``offset + bin``.  Distinct records are learned from,
+    each with its majority label.
+    """
+    offsets = np.cumsum([0] + list(widths[:-1]))
+    uniq, inverse = np.unique(codes, axis=0, return_inverse=True)
     inverse = inverse.ravel()
     pos_count = np.bincount(inverse, weights=y.astype(float), minlength=len(uniq))
     neg_count = np.bincount(inverse, weights=(~y).astype(float), minlength=len(uniq))
     positive = pos_count > neg_count            # a distinct record takes its majority label
-    pos, neg = uniq[positive], uniq[~positive]
+    zeros = (uniq + offsets[None, :]).astype(np.int64)
+    pos, neg = zeros[positive], zeros[~positive]
     if len(pos) == 0:
         return []
     order = np.argsort(-pos_count[positive], kind="stable").astype(np.int64)
     points = find_boundary(pos, neg, int(sum(widths)), heuristic, order)
     out = []
-    for p in points:
-        allowed, offset = [], 0
-        for w in widths:
-            zeros = frozenset(b for b in range(w)
-                              if not (int(p[(offset + b) // 64]) >> ((offset + b) % 64)) & 1)
-            allowed.append(zeros)
-            offset += w
-        out.append(tuple(allowed))
+    for point in points:
+        out.append(tuple(frozenset(np.flatnonzero(~point[o:o + w]).tolist())
+                         for o, w in zip(offsets, widths)))
     return out
 
 
