@@ -18,14 +18,18 @@ import heapq
 import numpy as np
 
 
-def chi_square(a: np.ndarray, b: np.ndarray) -> float:
+def chi_square(a, b) -> float:
     """Chi-square of two adjacent intervals with class counts ``a`` and ``b`` (Kerber: E >= 0.1)."""
-    table = np.array([a, b], dtype=float)
-    rows = table.sum(axis=1, keepdims=True)
-    cols = table.sum(axis=0, keepdims=True)
-    expected = rows * cols / table.sum()
-    expected = np.where(expected == 0, 0.1, expected)
-    return float(((table - expected) ** 2 / expected).sum())
+    a0, a1, b0, b1 = float(a[0]), float(a[1]), float(b[0]), float(b[1])
+    ra, rb, c0, c1 = a0 + a1, b0 + b1, a0 + b0, a1 + b1
+    n = ra + rb
+    total = 0.0
+    for obs, row, col in ((a0, ra, c0), (a1, ra, c1), (b0, rb, c0), (b1, rb, c1)):
+        e = row * col / n if n else 0.0
+        if e == 0.0:
+            e = 0.1
+        total += (obs - e) ** 2 / e
+    return total
 
 
 def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int | None = None):
@@ -43,7 +47,7 @@ def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int 
     np.add.at(counts, (inv, t.astype(int)), 1)
     k = len(uniq)
     lower = list(uniq)                      # lower end of each interval
-    cnt = [counts[i] for i in range(k)]
+    cnt = [(float(counts[i, 0]), float(counts[i, 1])) for i in range(k)]
     nxt = list(range(1, k)) + [-1]
     prv = [-1] + list(range(k - 1))
     alive = [True] * k
@@ -58,7 +62,7 @@ def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int 
         if chi >= threshold and (max_bins is None or n_bins <= max_bins):
             break
         j = nxt[i]                           # merge j into i
-        cnt[i] = cnt[i] + cnt[j]
+        cnt[i] = (cnt[i][0] + cnt[j][0], cnt[i][1] + cnt[j][1])
         alive[j] = False
         nxt[i] = nxt[j]
         if nxt[j] >= 0:

@@ -187,17 +187,22 @@ class Libre(LogicClassifier):
         return self._program(chosen, bins, names)
 
     def _set_cover(self, candidates, sizes, codes, widths, y):
-        """Greedy weighted set cover; ``sizes`` is how many program rules each candidate becomes."""
-        masks = []
-        for rule in candidates:
+        """Greedy weighted set cover; ``sizes`` is how many program rules each candidate becomes.
+
+        Coverage is kept as packed bits, so a step is a few AND and popcount
+        passes over bytes, not a pass over the table per candidate.
+        """
+        if not candidates:
+            return []
+        masks = np.empty((len(candidates), (len(y) + 7) // 8), dtype=np.uint8)
+        for c, rule in enumerate(candidates):
             m = np.ones(len(y), dtype=bool)
             for f, allowed in rule:
                 m &= np.isin(codes[:, f], list(allowed))
-            masks.append(m)
-        if not candidates:
-            return []
-        tp = np.array([np.sum(m & y) for m in masks])
-        fp = np.array([np.sum(m & ~y) for m in masks])
+            masks[c] = np.packbits(m)
+        pos_bits = np.packbits(y)
+        tp = np.bitwise_count(masks & pos_bits).sum(axis=1)
+        fp = np.bitwise_count(masks & ~pos_bits).sum(axis=1)
         zeros = np.array([sum(len(a) for _, a in r) + sum(w for f, w in enumerate(widths)
                                                            if f not in {g for g, _ in r})
                           for r in candidates])
@@ -206,23 +211,25 @@ class Libre(LogicClassifier):
             exclusiveness = tp / np.maximum(tp + fp, 1)
             support = tp / max(int(y.sum()), 1)
             keep = np.lexsort((-support, -exclusiveness))[: self.top_k]
-        uncovered = y.copy()
+        uncovered = pos_bits.copy()
+        gain = tp.copy()
         chosen = []
         alpha = float(self.alpha)
         room = np.inf if self.max_rules is None else self.max_rules
-        while uncovered.any() and room > 0:
+        while room > 0:
             keep = keep[sizes[keep] <= room]
             if keep.size == 0:
                 break
-            gain = np.array([np.sum(masks[i] & uncovered) for i in keep])
-            weight = alpha * gain - (1 - alpha) * fp[keep]
+            weight = alpha * gain[keep] - (1 - alpha) * fp[keep]
             order = np.lexsort((-zeros[keep], -weight))
             best = keep[order[0]]
-            if weight[order[0]] <= 0 or gain[order[0]] == 0:
+            if weight[order[0]] <= 0 or gain[best] == 0:
                 break
             chosen.append(candidates[best])
             room -= sizes[best]
+            newly = masks[best] & uncovered
             uncovered &= ~masks[best]
+            gain[keep] -= np.bitwise_count(masks[keep] & newly).sum(axis=1)
         return chosen
 
     def _program(self, chosen, bins, names) -> Program:
