@@ -240,7 +240,7 @@ class Libre(LogicClassifier):
                 options = _conditions(names[f], bins[f], allowed, exceptions)
                 variants = [v + [o] for v in variants for o in options]
             for v in variants:
-                rules.append(Rule(None, tuple(lit for lit in v if lit is not None)))
+                rules.append(Rule(None, tuple(lit for option in v for lit in option)))
         rules = list(dict.fromkeys(rules))
         positive = self.classes_[self.positive_index_]
         negative = self.classes_[1 - self.positive_index_]
@@ -264,33 +264,54 @@ def _runs(indices):
     return runs
 
 
-def _value_literals(name, bins, allowed):
-    """Literals, one per alternative, for the allowed value bins (no missing bin)."""
-    nums = [i for i in allowed if bins[i].kind == "num"]
+def _value_literals(name, bins, allowed, exceptions):
+    """Literals, one per alternative, for the allowed value bins (no missing bin).
+
+    Allowed numeric bins that are not contiguous become their hull and an
+    exception for the gaps: ``f in [lo, hi) AND NOT abK`` with ``abK`` holding
+    on each excluded run, so one boundary point stays one rule.
+    """
+    nums = sorted(i for i in allowed if bins[i].kind == "num")
     cats = [bins[i].value for i in allowed if bins[i].kind == "cat"]
     out = []
-    for run in _runs(nums):
-        lo, hi = bins[run[0]].lo, bins[run[-1]].hi
-        out.append(Interval(name, None if lo is None else normalize_value(lo),
-                            None if hi is None else normalize_value(hi), True, False)
-                   if lo is not None or hi is not None else None)
+    if nums:
+        runs = _runs(nums)
+        lo, hi = bins[runs[0][0]].lo, bins[runs[-1][-1]].hi
+        hull = Interval(name, None if lo is None else normalize_value(lo),
+                        None if hi is None else normalize_value(hi), True, False)
+        if len(runs) == 1:
+            out.append([hull])
+        else:
+            gaps = [i for i in range(runs[0][0], runs[-1][-1] + 1) if i not in nums]
+            ab = _new_exception(exceptions)
+            for run in _runs(gaps):
+                exceptions.append(Rule(ab, (Interval(name, normalize_value(bins[run[0]].lo),
+                                                     normalize_value(bins[run[-1]].hi),
+                                                     True, False),)))
+            out.append([hull, NotAtom(ab)])
     if cats:
-        out.append(Compare(name, "==", cats[0]) if len(cats) == 1 else InSet(name, frozenset(cats)))
+        out.append([Compare(name, "==", cats[0]) if len(cats) == 1
+                    else InSet(name, frozenset(cats))])
     return out
 
 
+def _new_exception(exceptions) -> str:
+    return f"ab{len({r.head for r in exceptions}) + 1}"
+
+
 def _conditions(name, bins, allowed, exceptions):
-    """The alternatives (a rule per alternative) that say "this feature is in an allowed bin"."""
+    """The alternatives (a rule per alternative, each a list of literals) for "in an allowed bin"."""
     if bins[0].kind == "flag":
         (b,) = allowed
-        return [Flag(name, bins[b].value)]
+        return [[Flag(name, bins[b].value)]]
     missing = next((i for i, b in enumerate(bins) if b.kind == "missing"), None)
     values = [i for i in allowed if i != missing]
     if missing is None or missing not in allowed:
-        return _value_literals(name, bins, values)
+        return _value_literals(name, bins, values, exceptions)
     # missing or one of the allowed values = not (one of the excluded values)
     excluded = [i for i in range(len(bins)) if i != missing and i not in allowed]
-    ab = f"ab{len({r.head for r in exceptions}) + 1}"
-    for lit in _value_literals(name, bins, excluded):
-        exceptions.append(Rule(ab, () if lit is None else (lit,)))
-    return [NotAtom(ab)]
+    options = _value_literals(name, bins, excluded, exceptions)   # may name gap exceptions
+    ab = _new_exception(exceptions)
+    for option in options:
+        exceptions.append(Rule(ab, tuple(option)))
+    return [[NotAtom(ab)]]

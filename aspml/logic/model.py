@@ -82,7 +82,10 @@ class NotCompare(Literal):
 
 @dataclass(frozen=True)
 class Interval(Literal):
-    """``feature in [lo, hi)``; ``None`` is an unbounded end (and is always open)."""
+    """``feature in [lo, hi)``; ``None`` is an unbounded end (and is always open).
+
+    With both ends unbounded it says "the feature's value is a number".
+    """
 
     feature: str
     lo: int | float | None
@@ -99,8 +102,6 @@ class Interval(Literal):
                 if not is_number(v):
                     raise AspmlError(f"interval of {self.feature!r}: {end} must be a number")
                 object.__setattr__(self, end, v)
-        if self.lo is None and self.hi is None:
-            raise AspmlError(f"interval of {self.feature!r} needs at least one finite end")
         if self.lo is None:
             object.__setattr__(self, "lo_closed", False)
         if self.hi is None:

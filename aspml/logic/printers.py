@@ -208,9 +208,7 @@ class LogicPrinter:
             parts.append(self.compare(var, ">=" if lit.lo_closed else ">", f, lit.lo))
         if lit.hi is not None:
             parts.append(self.compare(var, hi_op, f, lit.hi))
-        if not parts:
-            raise DialectError(f"scasp cannot print the unbounded interval on {f!r}")
-        return parts
+        return parts    # both ends open: the binding atom alone says "has a value"
 
     def inset(self, var: str, lit: InSet) -> str:
         members = [self.const(lit.feature, v) for v in lit.sorted_members()]
