@@ -98,10 +98,10 @@ def evaluate(program: Program, X, missing=DEFAULT_MISSING):
     """``(target, coverage, derived)``: the target mask, rows x rules matrix, exception masks."""
     table = as_table(program, X, missing)
     masks, derived, target = _rule_masks(program, table)
-    cov = np.zeros((table.n_rows, len(program.rules)), dtype=bool)
+    cov = np.zeros((len(program.rules), table.n_rows), dtype=bool)   # rows of a rule together
     for i, m in masks.items():
-        cov[:, i] = m
-    return target, cov, derived
+        cov[i] = m
+    return target, cov.T, derived
 
 
 def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:

@@ -54,7 +54,7 @@ def covers(a, zeros_of_x):
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def find_boundary(pos_zeros, neg_zeros, n_bits, heuristic, order):
     """Boundary points for the positive and negative records (Algorithm 1).
 

@@ -40,7 +40,7 @@ class _Bin:
     value: object = None
 
 
-def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None):
+def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None):
     """Bins of one column and each row's bin index (``cuts``: given cut points, else ChiMerge)."""
     n = len(col.num)
     code = np.full(n, -1, dtype=np.int64)
@@ -50,7 +50,7 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None):
         return [_Bin("flag", value=True), _Bin("flag", value=False)], np.where(holds, 0, 1)
     if col.is_num.any():
         if cuts is None:
-            cuts = chimerge(np.where(col.is_num, col.num, np.nan), y, threshold)
+            cuts = chimerge(np.where(col.is_num, col.num, np.nan), y, threshold, max_bins)
         cuts = np.asarray(sorted(cuts), dtype=float)
         edges = [None, *cuts.tolist(), None]
         bins += [_Bin("num", edges[k], edges[k + 1]) for k in range(len(cuts) + 1)]
@@ -111,6 +111,11 @@ class Libre(LogicClassifier):
     n_jobs : int, default 1
         Weak learners run in parallel through joblib.
     random_state : int, Generator or None
+    max_bins : int or None, default 10
+        ChiMerge's other stopping rule (Kerber's maximum number of intervals):
+        merging goes on past the threshold until a feature has at most this
+        many bins.  Without it a noisy number (adult's fnlwgt) keeps hundreds
+        of bins, and boundary points over them become long, scattered rules.
     cut_points : dict or None
         ``{feature: [c1, c2, ...]}`` fixes a numeric feature's bins to
         ``(-inf, c1), [c1, c2), ..., [ck, inf)`` instead of ChiMerge.
@@ -119,8 +124,8 @@ class Libre(LogicClassifier):
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
-                 random_state=None, cut_points=None, positive=None, kinds=None, missing=None,
-                 target="label"):
+                 random_state=None, max_bins=10, cut_points=None, positive=None, kinds=None,
+                 missing=None, target="label"):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.heuristic = heuristic
@@ -130,6 +135,7 @@ class Libre(LogicClassifier):
         self.max_rules = max_rules
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.max_bins = max_bins
         self.cut_points = cut_points
         self.positive = positive
         self.kinds = kinds
@@ -161,8 +167,8 @@ class Libre(LogicClassifier):
         unknown = [f for f in cuts if f not in names]
         if unknown:
             raise ValueError(f"cut_points names unknown feature(s) {unknown}")
-        binned = [_feature_bins(table[n], y, float(self.discretization_threshold), cuts.get(n))
-                  for n in names]
+        binned = [_feature_bins(table[n], y, float(self.discretization_threshold), cuts.get(n),
+                                self.max_bins) for n in names]
         bins = [b for b, _ in binned]
         codes = np.stack([c for _, c in binned], axis=1)
         widths = [len(b) for b in bins]
@@ -171,7 +177,9 @@ class Libre(LogicClassifier):
         subsets = [np.sort(rng.choice(len(names), size=k, replace=False))
                    for _ in range(int(self.n_estimators))]
         heuristic = 1 if self.heuristic == "H1" else 2
-        results = joblib.Parallel(n_jobs=self.n_jobs)(
+        # the kernel releases the GIL, so threads suffice (a joblib backend such as
+        # "dask" set by the caller still takes over)
+        results = joblib.Parallel(n_jobs=self.n_jobs, prefer="threads")(
             joblib.delayed(_weak_learner)(codes[:, s], [widths[f] for f in s], y, heuristic)
             for s in subsets)
         candidates = set()
@@ -282,7 +290,8 @@ def _value_literals(name, bins, allowed, exceptions):
         if len(runs) == 1:
             out.append([hull])
         else:
-            gaps = [i for i in range(runs[0][0], runs[-1][-1] + 1) if i not in nums]
+            present = set(nums)
+            gaps = [i for i in range(runs[0][0], runs[-1][-1] + 1) if i not in present]
             ab = _new_exception(exceptions)
             for run in _runs(gaps):
                 exceptions.append(Rule(ab, (Interval(name, normalize_value(bins[run[0]].lo),
@@ -296,7 +305,8 @@ def _value_literals(name, bins, allowed, exceptions):
 
 
 def _new_exception(exceptions) -> str:
-    return f"ab{len({r.head for r in exceptions}) + 1}"
+    """A fresh exception name: one more than the last one used (rules of one head are added together)."""
+    return f"ab{int(exceptions[-1].head[2:]) + 1}" if exceptions else "ab1"
 
 
 def _conditions(name, bins, allowed, exceptions):

@@ -161,10 +161,10 @@ class NotAtom(Literal):
 
 def check_derived_name(name: str) -> str:
     """An exception name is printed as it is: an identifier that no engine reserves."""
-    from .names import INTERNAL_PREFIX, reserved_names
+    from .names import is_reserved
     if not isinstance(name, str) or not DERIVED_NAME.match(name):
         raise AspmlError(f"derived atom name {name!r} must match [a-z][A-Za-z0-9_]*")
-    if name in reserved_names(()) or name.startswith(INTERNAL_PREFIX):
+    if is_reserved(name):
         raise AspmlError(f"derived atom name {name!r} is reserved (a built-in of clingo or "
                          "SWI-Prolog, or aspml's own); choose another, such as ab1")
     return name

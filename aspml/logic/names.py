@@ -30,8 +30,18 @@ def prolog_reserved() -> frozenset[str]:
     return frozenset(text.split())
 
 
+@lru_cache(maxsize=1)
+def _always_reserved() -> frozenset[str]:
+    return frozenset({DOMAIN, "not", "inf", "sup", "true", "false"}) | prolog_reserved()
+
+
 def reserved_names(derived) -> set[str]:
-    return {DOMAIN, "not", "inf", "sup", "true", "false"} | set(derived) | prolog_reserved()
+    return set(_always_reserved()) | set(derived)
+
+
+def is_reserved(name: str) -> bool:
+    """A name no exception or feature predicate may take as it is."""
+    return name in _always_reserved() or name.startswith(INTERNAL_PREFIX)
 
 
 def _identifier(name: str) -> str:
