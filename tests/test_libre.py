@@ -143,3 +143,17 @@ def test_bad_parameters():
         Libre(heuristic="H3").fit(X, y)
     with pytest.raises(ValueError, match="cut_points names unknown"):
         Libre(cut_points={"b": [1]}).fit(X, y)
+
+
+def test_weak_learners_run_on_a_dask_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    import joblib
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame(rng.uniform(0, 100, (300, 6)).round(0), columns=list("abcdef"))
+    y = (X.a > 50) & (X.c < 40)
+    local = Libre(n_estimators=6, max_features=3, random_state=5).fit(X, y).program_
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster), joblib.parallel_backend("dask"):
+        remote = Libre(n_estimators=6, max_features=3, random_state=5, n_jobs=2).fit(X, y).program_
+    assert remote.rules == local.rules
