@@ -72,7 +72,10 @@ def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic
     each with its majority label.
     """
     offsets = np.cumsum([0] + list(widths[:-1]))
-    uniq, inverse = np.unique(codes, axis=0, return_inverse=True)
+    # one integer per record (mixed radix over the bins) makes de-duplication a 1-D unique
+    radix = np.cumprod([1] + list(widths[::-1][:-1]))[::-1].astype(np.int64)  # first column first
+    keys, first, inverse = np.unique(codes @ radix, return_index=True, return_inverse=True)
+    uniq = codes[first]
     inverse = inverse.ravel()
     pos_count = np.bincount(inverse, weights=y.astype(float), minlength=len(uniq))
     neg_count = np.bincount(inverse, weights=(~y).astype(float), minlength=len(uniq))
@@ -203,10 +206,13 @@ class Libre(LogicClassifier):
         if not candidates:
             return []
         masks = np.empty((len(candidates), (len(y) + 7) // 8), dtype=np.uint8)
+        columns = [np.ascontiguousarray(codes[:, f]) for f in range(codes.shape[1])]
         for c, rule in enumerate(candidates):
             m = np.ones(len(y), dtype=bool)
             for f, allowed in rule:
-                m &= np.isin(codes[:, f], list(allowed))
+                lut = np.zeros(widths[f], dtype=bool)       # bin -> allowed
+                lut[list(allowed)] = True
+                m &= lut[columns[f]]
             masks[c] = np.packbits(m)
         pos_bits = np.packbits(y)
         tp = np.bitwise_count(masks & pos_bits).sum(axis=1)
@@ -235,9 +241,10 @@ class Libre(LogicClassifier):
                 break
             chosen.append(candidates[best])
             room -= sizes[best]
-            newly = masks[best] & uncovered
+            rows = np.flatnonzero(np.unpackbits(masks[best] & uncovered))   # positives just covered
             uncovered &= ~masks[best]
-            gain[keep] -= np.bitwise_count(masks[keep] & newly).sum(axis=1)
+            hits = (masks[:, rows >> 3] >> (7 - (rows & 7)).astype(np.uint8)) & 1
+            gain -= hits.sum(axis=1)
         return chosen
 
     def _program(self, chosen, bins, names) -> Program:
