@@ -34,6 +34,9 @@ def _read_program(path: str, dialect: str | None):
     dialect = dialect or SUFFIX_DIALECT.get(p.suffix)
     if dialect is None:
         raise AspmlError(f"cannot tell the dialect of {path}; give --from asp|prolog|scasp|text")
+    from .logic.store import CHECK_PREFIX, loads
+    if dialect == "asp" and CHECK_PREFIX in text:
+        return loads(text, path)                 # a saved model: check it was not altered
     return parse(text, dialect)
 
 

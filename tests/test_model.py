@@ -109,3 +109,22 @@ def test_clingo_errors_point_at_the_program_line():
 def test_reserved_exception_names_are_refused(name):
     with pytest.raises(AspmlError, match="reserved"):
         NotAtom(name)
+
+
+def test_saved_models_load_back_and_refuse_tampering(tmp_path):
+    p = Program((Rule(None, (Compare("age", ">", 50.5), NotAtom("ab1"))),
+                 Rule("ab1", (Compare("city", "==", 'Ro"me'),))), Target("risk", "high"),
+                provenance={"learner": "hand"})
+    path = tmp_path / "model.lp"
+    p.save(path)
+    assert aspml.load(path) == p
+    assert aspml.asp.solve([path.read_text(), "#show."]) == [[]]     # still plain clingo input
+    text = path.read_text()
+    path.write_text(text.replace("505", "515"))
+    with pytest.raises(AspmlError, match="changed after it was saved"):
+        aspml.load(path)
+    path.write_text("\n".join(text.splitlines()[:-3]))
+    with pytest.raises(AspmlError, match="cut short"):
+        aspml.load(path)
+    with pytest.raises(AspmlError, match="cannot read"):
+        aspml.load(tmp_path / "missing.lp")

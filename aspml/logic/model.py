@@ -499,5 +499,10 @@ class Program:
             rules.append(Rule(rule.head, tuple(body)))
         return Program(tuple(rules + extra), self.target, self.schema, self.provenance)
 
+    def save(self, path) -> None:
+        """Write the model to ``path`` (the ``asp`` print plus a checksum line); see :func:`aspml.load`."""
+        from .store import save
+        save(self, path)
+
     def with_schema(self, schema: Schema) -> "Program":
         return Program(self.rules, self.target, schema, self.provenance)
