@@ -119,6 +119,9 @@ class Libre(LogicClassifier):
         merging goes on past the threshold until a feature has at most this
         many bins.  Without it a noisy number (adult's fnlwgt) keeps hundreds
         of bins, and boundary points over them become long, scattered rules.
+    early_stopping : bool, default False
+        Stop the set cover as soon as a rule would not raise the F1 score of
+        the rule set on the training data (the paper's optional stopping condition).
     cut_points : dict or None
         ``{feature: [c1, c2, ...]}`` fixes a numeric feature's bins to
         ``(-inf, c1), [c1, c2), ..., [ck, inf)`` instead of ChiMerge.
@@ -127,8 +130,8 @@ class Libre(LogicClassifier):
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
-                 random_state=None, max_bins=10, cut_points=None, positive=None, kinds=None,
-                 missing=None, target="label"):
+                 random_state=None, max_bins=10, early_stopping=False, cut_points=None,
+                 positive=None, kinds=None, missing=None, target="label"):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.heuristic = heuristic
@@ -139,6 +142,7 @@ class Libre(LogicClassifier):
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.max_bins = max_bins
+        self.early_stopping = early_stopping
         self.cut_points = cut_points
         self.positive = positive
         self.kinds = kinds
@@ -226,6 +230,8 @@ class Libre(LogicClassifier):
             support = tp / max(int(y.sum()), 1)
             keep = np.lexsort((-support, -exclusiveness))[: self.top_k]
         uncovered = pos_bits.copy()
+        covered = np.zeros_like(pos_bits)
+        n_pos, best_f1 = int(y.sum()), 0.0
         gain = tp.copy()
         chosen = []
         alpha = float(self.alpha)
@@ -239,6 +245,14 @@ class Libre(LogicClassifier):
             best = keep[order[0]]
             if weight[order[0]] <= 0 or gain[best] == 0:
                 break
+            if self.early_stopping:
+                union = covered | masks[best]
+                tp_u = int(np.bitwise_count(union & pos_bits).sum())
+                fp_u = int(np.bitwise_count(union & ~pos_bits).sum())
+                f1 = 2 * tp_u / (2 * tp_u + fp_u + (n_pos - tp_u))
+                if f1 <= best_f1:
+                    break                       # early stopping: the training F1 stops rising
+                best_f1, covered = f1, union
             chosen.append(candidates[best])
             room -= sizes[best]
             rows = np.flatnonzero(np.unpackbits(masks[best] & uncovered))   # positives just covered
