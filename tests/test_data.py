@@ -89,3 +89,9 @@ def test_duplicate_column_names_are_refused():
     X = pd.DataFrame([[1, 2]], columns=["a", "a"])
     with pytest.raises(AspmlError, match=r"\['a'\] more than once"):
         infer_schema(X)
+
+
+def test_strings_that_only_look_like_numbers_stay_strings():
+    X = pd.DataFrame({"m": ["0\x1f", " 1.5 ", "\u0661", "2"]})
+    col = encode(X, Schema((Feature("m", "mixed"),)))["m"]
+    assert list(col.is_num) == [False, True, False, True]

@@ -30,7 +30,7 @@ from ..logic.model import KINDS, Feature, Schema
 from ..logic.values import MAX_DECIMALS, INT32_MAX, check_string
 
 DEFAULT_MISSING = ("?",)
-_NUMBER_TEXT = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*\Z")
+_NUMBER_TEXT = re.compile(r"[ \t]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t]*\Z")
 _TRUE = {"true", "1", "yes"}
 _FALSE = {"false", "0", "no"}
 
@@ -83,7 +83,10 @@ def _as_number(u):
         f = float(u)
         return f if math.isfinite(f) else None
     if isinstance(u, str) and _NUMBER_TEXT.match(u):
-        f = float(u)
+        try:
+            f = float(u)
+        except ValueError:
+            return None
         return f if math.isfinite(f) else None
     return None
 

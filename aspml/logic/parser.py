@@ -374,7 +374,11 @@ class _Builder:
                     positive = label
                 rules.append(Rule(None, self.body(raw)))
             else:
-                rules.append(Rule(head.name, self.body(raw)))
+                body = self.body(raw)
+                try:
+                    rules.append(Rule(head.name, body))
+                except AspmlError as e:
+                    raise self.error(str(e), head) from None
         if self.target is None:
             self.target = Target(self.target_pred, positive)
         try:

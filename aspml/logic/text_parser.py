@@ -127,19 +127,23 @@ def build_text(tree) -> Program:
             raise ParseError(f"only the target ({target_name}) takes a value; {head} is an "
                              f"exception, written THEN {head}", line, 1)
         body = []
-        for kind, payload in conds:
-            if kind == "lit":
-                body.append(payload)
-            elif kind == "flag":
-                if payload in heads and payload != target_name:
-                    raise ParseError(f"{payload} is derived: use it negated (NOT {payload})", line, 1)
-                body.append(Flag(payload, True))
-            elif (payload in heads or re.fullmatch(r"ab\d+", payload)) and DERIVED_NAME.match(payload):
-                body.append(NotAtom(payload))
-            else:
-                body.append(Flag(payload, False))
         try:
+            for kind, payload in conds:
+                if kind == "lit":
+                    body.append(payload)
+                elif kind == "flag":
+                    if payload in heads and payload != target_name:
+                        raise ParseError(f"{payload} is derived: use it negated (NOT {payload})",
+                                         line, 1)
+                    body.append(Flag(payload, True))
+                elif ((payload in heads or re.fullmatch(r"ab\d+", payload))
+                      and DERIVED_NAME.match(payload)):
+                    body.append(NotAtom(payload))
+                else:
+                    body.append(Flag(payload, False))
             out.append(Rule(None if head == target_name else head, tuple(body)))
+        except ParseError:
+            raise
         except AspmlError as e:
             raise ParseError(str(e), line, 1) from None
     try:
