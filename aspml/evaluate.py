@@ -71,8 +71,9 @@ def literal_mask(lit: Literal, table: Table, derived: dict) -> np.ndarray:
     raise TypeError(f"unknown literal {lit!r}")  # pragma: no cover
 
 
-def _rule_masks(program: Program, table: Table):
-    """Yield (index, rule, mask) with every exception finished before it is read."""
+def rule_masks(program: Program, table: Table):
+    """``(masks by rule index, exception masks, target mask)``, strata first, so every
+    exception is finished before a rule reads it."""
     derived: dict = {}
     order = program.strata()
     by_head: dict = {}
@@ -97,7 +98,7 @@ def _rule_masks(program: Program, table: Table):
 def evaluate(program: Program, X, missing=DEFAULT_MISSING):
     """``(target, coverage, derived)``: the target mask, rows x rules matrix, exception masks."""
     table = as_table(program, X, missing)
-    masks, derived, target = _rule_masks(program, table)
+    masks, derived, target = rule_masks(program, table)
     cov = np.zeros((len(program.rules), table.n_rows), dtype=bool)   # rows of a rule together
     for i, m in masks.items():
         cov[i] = m
@@ -107,7 +108,7 @@ def evaluate(program: Program, X, missing=DEFAULT_MISSING):
 def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
     """Boolean array: True where the program derives the target for the row."""
     table = as_table(program, X, missing)
-    return _rule_masks(program, table)[2]
+    return rule_masks(program, table)[2]
 
 
 def coverage(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:

@@ -24,7 +24,7 @@ import pandas as pd
 
 from .data.table import DEFAULT_MISSING, encode
 from .errors import AspmlError
-from .evaluate import literal_mask
+from .evaluate import rule_masks, literal_mask
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare, Program,
                           Rule)
 from .logic.printers import LogicPrinter, text_head, text_literal, text_value
@@ -171,25 +171,15 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     if minimal:
         from .asp.explain import minimal_reason
         reason = minimal_reason(program, frame, target.holds, missing)
-    return Explanation(program, {k: values[k] for k in values}, target.holds, target, reason,
-                       engine, tuple(atoms))
+    return Explanation(program, values, target.holds, target, reason, engine, tuple(atoms))
 
 
 def _fast_truth(program: Program, table):
     """Truth of every literal (rule index -> list) and of every atom, from numpy masks."""
-    derived: dict = {}
-    truth: dict = {}
-    holds: dict = {}
-    for head in program.strata() + [None]:
-        value = False
-        for i, r in enumerate(program.rules):
-            if r.head != head:
-                continue
-            truth[i] = [bool(literal_mask(lit, table, derived)[0]) for lit in r.body]
-            value = value or all(truth[i])
-        holds[head] = value
-        if head is not None:
-            derived[head] = np.array([value])
+    _, derived, target = rule_masks(program, table)     # every exception finished
+    truth = {i: [bool(literal_mask(lit, table, derived)[0]) for lit in r.body]
+             for i, r in enumerate(program.rules)}
+    holds = {None: bool(target[0]), **{d: bool(m[0]) for d, m in derived.items()}}
     printer = LogicPrinter(program, "asp")
     atoms = sorted(printer.head(Rule(h, ()), var="0") for h, v in holds.items() if v)
     return truth, holds, atoms

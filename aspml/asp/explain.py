@@ -160,7 +160,7 @@ class _World:
                   if r.head is None]
         parts = [self.p2.to_asp(), self.facts(), encoding("world"), self.require(answer),
                  "\n".join(covers), "#show aspml_pick/2. #show aspml_fires/2.", *extra]
-        return Session(parts)
+        return Session(parts, program_part=0)
 
     def fix_literals(self, s: Session) -> dict:
         return {d.feature: s.literal(clingo.Function("aspml_fix", [clingo.String(d.feature)]))

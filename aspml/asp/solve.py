@@ -22,25 +22,9 @@ def solve(parts, program_part: int | None = None, max_models: int = 1,
     ``parts`` are added one by one so an error points at the right text;
     ``program_part`` names which part is the user's program in messages.
     """
-    messages: list[str] = []
-
-    def logger(code, message):
-        messages.append(message)
-
-    ctl = clingo.Control([*arguments, f"--models={max_models}"], logger=logger, message_limit=5)
-    for k, text in enumerate(parts):
-        try:
-            ctl.add("base", [], text)
-        except RuntimeError:
-            raise _error(messages, text, "the program" if k == program_part else f"part {k + 1}") from None
-    try:
-        ctl.ground([("base", [])])
-    except RuntimeError:
-        k = program_part if program_part is not None else len(parts) - 1
-        raise _error(messages, parts[k], "the program" if k == program_part else f"part {k + 1}",
-                     verb="could not ground") from None
+    session = Session(parts, program_part, [*arguments, f"--models={max_models}"])
     models: list[list[clingo.Symbol]] = []
-    with ctl.solve(yield_=True) as handle:
+    with session.ctl.solve(yield_=True) as handle:
         for model in handle:
             models.append(list(model.symbols(shown=True)))
     if not models:
@@ -66,21 +50,27 @@ def _error(messages: list[str], text: str, what: str, verb: str = "rejected") ->
 
 
 class Session:
-    """One grounded program, solved many times (assumptions, optimisation)."""
+    """One grounded program, solved once or many times (assumptions, optimisation)."""
 
-    def __init__(self, parts, arguments=("--warn=none",)) -> None:
+    def __init__(self, parts, program_part: int | None = None,
+                 arguments=("--warn=none",)) -> None:
         self.messages: list[str] = []
         self.ctl = clingo.Control(list(arguments), logger=lambda c, m: self.messages.append(m),
                                   message_limit=5)
+
+        def what(k: int) -> str:
+            return "the program" if k == program_part else f"part {k + 1}"
+
         for k, text in enumerate(parts):
             try:
                 self.ctl.add("base", [], text)
             except RuntimeError:
-                raise _error(self.messages, text, f"part {k + 1}") from None
+                raise _error(self.messages, text, what(k)) from None
         try:
             self.ctl.ground([("base", [])])
         except RuntimeError:
-            raise _error(self.messages, parts[0], "part 1", verb="could not ground") from None
+            k = program_part if program_part is not None else len(parts) - 1
+            raise _error(self.messages, parts[k], what(k), verb="could not ground") from None
 
     def literal(self, symbol: clingo.Symbol) -> int:
         return self.ctl.symbolic_atoms[symbol].literal

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from ..data.table import DEFAULT_MISSING, schema_and_table
 from ..errors import AspmlError
 from ..evaluate import evaluate
+from ..logic.model import Program, Schema, Target
 
 
 def as_frame(X, names=None) -> pd.DataFrame:
@@ -50,6 +51,9 @@ def as_frame(X, names=None) -> pd.DataFrame:
 
 class LogicClassifier(ClassifierMixin, BaseEstimator):
     """Base of aspml's binary rule learners (parameters ``positive``, ``kinds``, ``missing``)."""
+
+    # parameters that do not shape the learned rules, left out of the provenance
+    _not_provenance = ("kinds", "missing")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -126,6 +130,18 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         """Learn a Program from the encoded training table and the boolean target."""
         raise NotImplementedError
 
+    def _finish(self, rules) -> Program:
+        """The learned rules as a Program: target labels, the schema of the features
+        they use, and the learner with its parameters as provenance."""
+        positive = _label(self.classes_[self.positive_index_])
+        negative = _label(self.classes_[1 - self.positive_index_])
+        used = {lit.feature for r in rules for lit in r.body if lit.feature is not None}
+        schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
+        params = {k: _plain(v) for k, v in self.get_params().items()
+                  if k not in self._not_provenance}
+        return Program(tuple(rules), Target(self.target, positive, negative), schema,
+                       {"learner": type(self).__name__, **params})
+
     def _fit_probabilities(self, X, target) -> None:
         """Smoothed training precision of each default rule, and of 'no rule fires'."""
         _, cov, _ = evaluate(self.program_, X, self._missing())
@@ -184,3 +200,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         proba[:, self.positive_index_] = p
         proba[:, 1 - self.positive_index_] = 1 - p
         return proba
+
+
+def _label(value):
+    """A class label as a Program value (numpy scalars unwrapped, booleans as text)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, (str, int, float)) else str(value)
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value

@@ -28,7 +28,7 @@ from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_li
                                best_literal_parallel, build_view, filter_sorted,
                                filter_sorted_parallel)
 from ..data.table import Column
-from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Target
+from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
 
@@ -325,14 +325,7 @@ class FoldSE(LogicClassifier):
                     body.append(NotAtom(ab))
                     queue.append((rule.exceptions, ab, exceptions_out))
                 out.append(Rule(head, tuple(body)))
-        positive = self.classes_[self.positive_index_]
-        negative = self.classes_[1 - self.positive_index_]
-        target = Target(self.target, _label(positive), _label(negative))
-        used = {lit.feature for r in rules_out + exceptions_out for lit in r.body if lit.feature is not None}
-        schema = type(self.schema_)(tuple(f for f in self.schema_.features if f.name in used))
-        params = {k: v for k, v in self.get_params().items() if k not in ("kinds", "missing")}
-        return Program(tuple(rules_out + exceptions_out), target, schema,
-                       {"learner": type(self).__name__, **{k: _plain(v) for k, v in params.items()}})
+        return self._finish(rules_out + exceptions_out)
 
 
 class FoldRpp(FoldSE):
@@ -355,17 +348,3 @@ class FoldRpp(FoldSE):
 def _check_ratio(ratio) -> None:
     if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not ratio >= 0:
         raise ValueError(f"ratio must be a number >= 0, got {ratio!r}")
-
-
-def _label(value):
-    if isinstance(value, (np.generic,)):
-        value = value.item()
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    return value if isinstance(value, (str, int, float)) else str(value)
-
-
-def _plain(value):
-    if isinstance(value, np.generic):
-        return value.item()
-    return value

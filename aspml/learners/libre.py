@@ -26,10 +26,9 @@ import numpy as np
 
 from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import find_boundary
-from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule, Target
+from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
-from .fold import _label, _plain
 
 
 @dataclass(frozen=True)
@@ -94,6 +93,8 @@ def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic
 
 
 class Libre(LogicClassifier):
+    _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
+
     """LIBRE rule ensembles, strong where the positive class is rare.
 
     Parameters
@@ -270,16 +271,7 @@ class Libre(LogicClassifier):
                 variants = [v + [o] for v in variants for o in options]
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
-        rules = list(dict.fromkeys(rules))
-        positive = self.classes_[self.positive_index_]
-        negative = self.classes_[1 - self.positive_index_]
-        target = Target(self.target, _label(positive), _label(negative))
-        used = {lit.feature for r in rules + exceptions for lit in r.body if lit.feature is not None}
-        schema = type(self.schema_)(tuple(f for f in self.schema_.features if f.name in used))
-        params = {k: _plain(v) for k, v in self.get_params().items()
-                  if k not in ("kinds", "missing", "cut_points", "n_jobs")}
-        return Program(tuple(rules + exceptions), target, schema,
-                       {"learner": "Libre", **params})
+        return self._finish(list(dict.fromkeys(rules)) + exceptions)
 
 
 def _runs(indices):

@@ -56,8 +56,9 @@ def print_program(program: Program, dialect: str = "text") -> str:
     return LogicPrinter(program, dialect).program()
 
 
-def metadata(program: Program, dialect: str) -> dict:
-    naming = Naming.of(program)
+def metadata(program: Program, dialect: str, naming: "Naming | None" = None) -> dict:
+    """The ``% aspml:`` header: exact target, schema (with predicate names) and provenance."""
+    naming = naming or Naming.of(program)
     t = program.target
     return {
         "aspml": META_VERSION,
@@ -254,7 +255,7 @@ class LogicPrinter:
                 lines.append("% Numbers are integers scaled per feature: " + ", ".join(scales) + ".")
             if any(f.kind == "mixed" for f in p.schema.features):
                 lines.append('% N < "" holds only for numbers (clingo orders numbers before strings).')
-        lines.append(META_PREFIX + json.dumps(metadata(p, self.d), ensure_ascii=True))
+        lines.append(META_PREFIX + json.dumps(metadata(p, self.d, self.naming), ensure_ascii=True))
         return lines
 
     def declarations(self) -> list[str]:
