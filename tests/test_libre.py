@@ -48,7 +48,7 @@ def test_appendix_a_strings_and_boundary():
 
 def test_appendix_a_rules_of_figure_3():
     X = pd.DataFrame({"CPU": CPU, "MEM": MEM})
-    p = Libre(n_estimators=1, max_features=2, cut_points=CUTS).fit(X, LABEL.astype(int)).program_
+    p = Libre(n_estimators=1, max_features=2, cut_points=CUTS, early_stopping=False).fit(X, LABEL.astype(int)).program_
     assert set(p.rules) == {
         aspml.Rule(None, (aspml.Interval("CPU", 95, None),)),
         aspml.Rule(None, (aspml.Interval("CPU", 81, None), aspml.Interval("MEM", 85, None)))}
@@ -143,6 +143,31 @@ def test_bad_parameters():
         Libre(heuristic="H3").fit(X, y)
     with pytest.raises(ValueError, match="cut_points names unknown"):
         Libre(cut_points={"b": [1]}).fit(X, y)
+    with pytest.raises(ValueError, match="early_stopping"):
+        Libre(early_stopping="val").fit(X, y)
+
+
+def test_cross_validated_stopping_cuts_the_tail_of_small_rules():
+    """Noisy labels: the greedy cover without a stopping condition keeps many
+    rules that fit only the training noise; the inner-CV stopping point keeps
+    the few that generalise, and scores at least as well on fresh data."""
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame(rng.uniform(0, 100, (3000, 6)).round(0), columns=list("abcdef"))
+    truth = ((X.a > 60) & (X.b < 50)) | (X.c > 85)
+    y = truth ^ (rng.random(len(X)) < 0.1)
+    tr, te = slice(0, 2000), slice(2000, None)
+    full = Libre(n_estimators=10, max_features=3, random_state=0, early_stopping=False)
+    cv = Libre(n_estimators=10, max_features=3, random_state=0)      # early_stopping="cv"
+    full.fit(X[tr], y[tr])
+    cv.fit(X[tr], y[tr])
+    assert cv.n_cover_steps_ is not None
+    assert len(cv.program_.default_rules) < len(full.program_.default_rules)
+
+    def f1(clf):
+        pred, truth_te = clf.decision(X[te]), y[te].to_numpy()
+        return 2 * np.sum(pred & truth_te) / (pred.sum() + truth_te.sum())
+    assert f1(cv) >= f1(full) - 0.01
+    assert cv.program_ == Libre(n_estimators=10, max_features=3, random_state=0).fit(X[tr], y[tr]).program_
 
 
 def test_weak_learners_run_on_a_dask_cluster():

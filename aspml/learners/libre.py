@@ -120,9 +120,16 @@ class Libre(LogicClassifier):
         merging goes on past the threshold until a feature has at most this
         many bins.  Without it a noisy number (adult's fnlwgt) keeps hundreds
         of bins, and boundary points over them become long, scattered rules.
-    early_stopping : bool, default False
-        Stop the set cover as soon as a rule would not raise the F1 score of
-        the rule set on the training data (the paper's optional stopping condition).
+    early_stopping : {"cv", "train", False}, default "cv"
+        The set cover's stopping condition (the paper leaves it open).
+        ``"cv"``: the number of set-cover steps is chosen by an inner
+        stratified 3-fold split of the training data: the smallest number
+        whose mean validation F1 is within ``0.005`` of the best, then the set
+        cover on all the training data stops there.  The greedy cover ends
+        with many small rules that fit the training data only; this cuts
+        them.  ``"train"`` (or True): stop as soon as a rule would not raise
+        the training F1.  False: go on while a rule has positive weight (the
+        paper's setting in its Appendix C).
     cut_points : dict or None
         ``{feature: [c1, c2, ...]}`` fixes a numeric feature's bins to
         ``(-inf, c1), [c1, c2), ..., [ck, inf)`` instead of ChiMerge.
@@ -131,7 +138,7 @@ class Libre(LogicClassifier):
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
-                 random_state=None, max_bins=10, early_stopping=False, cut_points=None,
+                 random_state=None, max_bins=10, early_stopping="cv", cut_points=None,
                  positive=None, kinds=None, missing=None, target="label"):
         self.n_estimators = n_estimators
         self.max_features = max_features
@@ -167,6 +174,9 @@ class Libre(LogicClassifier):
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
                                   or v < 1):
                 raise ValueError(f"{name} must be None or a positive integer, got {v!r}")
+        if self.early_stopping not in (False, True, "train", "cv"):
+            raise ValueError(f"early_stopping must be 'cv', 'train' or False, got "
+                             f"{self.early_stopping!r}")
 
     def _learn(self, table, y):
         self._check()
@@ -184,6 +194,18 @@ class Libre(LogicClassifier):
         k = min(int(self.max_features), len(names))
         subsets = [np.sort(rng.choice(len(names), size=k, replace=False))
                    for _ in range(int(self.n_estimators))]
+        steps = None
+        if self.early_stopping == "cv":
+            steps = self._cv_steps(codes, widths, bins, names, y, subsets, rng)
+        candidates, sizes = self._candidates(codes, widths, bins, names, y, subsets)
+        chosen = [candidates[i] for i in self._set_cover(candidates, sizes, codes, widths, y, steps)]
+        self.n_candidates_ = len(candidates)
+        self.n_cover_steps_ = steps
+        return self._program(chosen, bins, names)
+
+    def _candidates(self, codes, widths, bins, names, y, subsets):
+        """The union of the weak learners' boundary points, as rules over bins, and
+        how many program rules each becomes."""
         heuristic = 1 if self.heuristic == "H1" else 2
         # the kernel releases the GIL, so threads suffice (a joblib backend such as
         # "dask" set by the caller still takes over)
@@ -198,11 +220,33 @@ class Libre(LogicClassifier):
         candidates = sorted(candidates, key=repr)
         sizes = np.array([np.prod([len(_conditions(names[f], bins[f], a, []))
                                    for f, a in rule]) if rule else 1 for rule in candidates])
-        chosen = self._set_cover(candidates, sizes, codes, widths, y)
-        self.n_candidates_ = len(candidates)
-        return self._program(chosen, bins, names)
+        return candidates, sizes
 
-    def _set_cover(self, candidates, sizes, codes, widths, y):
+    def _cv_steps(self, codes, widths, bins, names, y, subsets, rng, folds=3, slack=0.005):
+        """How many set-cover steps to take: the fewest whose mean F1 on inner
+        validation folds is within ``slack`` of the best."""
+        from sklearn.model_selection import StratifiedKFold
+        n_pos = int(y.sum())
+        if min(n_pos, len(y) - n_pos) < folds:
+            return None
+        split = StratifiedKFold(folds, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
+        curves = []
+        for tr, va in split.split(codes, y):
+            candidates, sizes = self._candidates(codes[tr], widths, bins, names, y[tr], subsets)
+            order = self._set_cover(candidates, sizes, codes[tr], widths, y[tr], None)
+            hit = np.zeros(len(va), dtype=bool)
+            yv = y[va]
+            curve = [0.0]
+            for i in order:
+                hit |= _rule_mask(candidates[i], codes[va], widths)
+                tp = int(np.sum(hit & yv))
+                curve.append(2 * tp / (hit.sum() + yv.sum()) if tp else 0.0)
+            curves.append(curve)
+        longest = max(len(c) for c in curves)
+        mean = np.mean([c + [c[-1]] * (longest - len(c)) for c in curves], axis=0)
+        return max(1, int(np.flatnonzero(mean >= mean.max() - slack)[0]))
+
+    def _set_cover(self, candidates, sizes, codes, widths, y, steps=None):
         """Greedy weighted set cover; ``sizes`` is how many program rules each candidate becomes.
 
         Coverage is kept as packed bits, so a step is a few AND and popcount
@@ -213,12 +257,7 @@ class Libre(LogicClassifier):
         masks = np.empty((len(candidates), (len(y) + 7) // 8), dtype=np.uint8)
         columns = [np.ascontiguousarray(codes[:, f]) for f in range(codes.shape[1])]
         for c, rule in enumerate(candidates):
-            m = np.ones(len(y), dtype=bool)
-            for f, allowed in rule:
-                lut = np.zeros(widths[f], dtype=bool)       # bin -> allowed
-                lut[list(allowed)] = True
-                m &= lut[columns[f]]
-            masks[c] = np.packbits(m)
+            masks[c] = np.packbits(_rule_mask(rule, columns, widths))
         pos_bits = np.packbits(y)
         tp = np.bitwise_count(masks & pos_bits).sum(axis=1)
         fp = np.bitwise_count(masks & ~pos_bits).sum(axis=1)
@@ -237,7 +276,7 @@ class Libre(LogicClassifier):
         chosen = []
         alpha = float(self.alpha)
         room = np.inf if self.max_rules is None else self.max_rules
-        while room > 0:
+        while room > 0 and (steps is None or len(chosen) < steps):
             keep = keep[sizes[keep] <= room]
             if keep.size == 0:
                 break
@@ -246,7 +285,7 @@ class Libre(LogicClassifier):
             best = keep[order[0]]
             if weight[order[0]] <= 0 or gain[best] == 0:
                 break
-            if self.early_stopping:
+            if self.early_stopping in (True, "train"):
                 union = covered | masks[best]
                 tp_u = int(np.bitwise_count(union & pos_bits).sum())
                 fp_u = int(np.bitwise_count(union & ~pos_bits).sum())
@@ -254,7 +293,7 @@ class Libre(LogicClassifier):
                 if f1 <= best_f1:
                     break                       # early stopping: the training F1 stops rising
                 best_f1, covered = f1, union
-            chosen.append(candidates[best])
+            chosen.append(best)
             room -= sizes[best]
             rows = np.flatnonzero(np.unpackbits(masks[best] & uncovered))   # positives just covered
             uncovered &= ~masks[best]
@@ -272,6 +311,17 @@ class Libre(LogicClassifier):
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
         return self._finish(list(dict.fromkeys(rules)) + exceptions)
+
+
+def _rule_mask(rule, columns, widths) -> np.ndarray:
+    """Rows (bin codes, one array per column or a 2-D array) that a candidate rule covers."""
+    n = len(columns[0]) if isinstance(columns, list) else columns.shape[0]
+    m = np.ones(n, dtype=bool)
+    for f, allowed in rule:
+        lut = np.zeros(widths[f], dtype=bool)       # bin -> allowed
+        lut[list(allowed)] = True
+        m &= lut[columns[f] if isinstance(columns, list) else columns[:, f]]
+    return m
 
 
 def _runs(indices):

@@ -29,6 +29,6 @@ points = find_boundary(pos, neg, 5, 1, np.arange(len(pos)))
 print("boundary points:", sorted("".join("1" if b else "0" for b in p) for p in points), "\n")
 
 # 3. the same through the estimator: boundary points become rules (Fig. 3 of the paper)
-clf = aspml.Libre(n_estimators=1, max_features=2, cut_points=cuts)
+clf = aspml.Libre(n_estimators=1, max_features=2, cut_points=cuts, early_stopping=False)
 clf.fit(table[["CPU", "MEM"]], table.Label)
 print(clf.program_.to_text())
