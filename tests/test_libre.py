@@ -182,3 +182,87 @@ def test_weak_learners_run_on_a_dask_cluster():
             distributed.Client(cluster), joblib.parallel_backend("dask"):
         remote = Libre(n_estimators=6, max_features=3, random_state=5, n_jobs=2).fit(X, y).program_
     assert remote.rules == local.rules
+
+
+# -- the set-cover machinery against slow, obvious versions --------------------------------
+
+def _slow_masks(codes, allowed, offsets, widths):
+    """Row r is covered when, for every feature, the bin it falls in is allowed."""
+    out = np.ones((len(allowed), len(codes)), dtype=bool)
+    for c, row in enumerate(allowed):
+        for r, rec in enumerate(codes):
+            out[c, r] = all(row[offsets[f] + rec[f]] for f in range(len(widths)))
+    return out
+
+
+@pytest.mark.parametrize("n_rows", [1, 63, 64, 65, 200])
+def test_rule_masks_match_a_slow_version(n_rows):
+    from aspml.kernels.cover import pack, row_sets, rule_masks, unpack
+    rng = np.random.default_rng(n_rows)
+    widths = np.array([3, 1, 4], dtype=np.int64)
+    offsets = np.array([0, 3, 4], dtype=np.int64)
+    codes = np.stack([rng.integers(0, w, n_rows) for w in widths], axis=1).astype(np.int64)
+    allowed = rng.random((12, 8)) < 0.6
+    allowed[0] = True                                    # the empty rule covers every row
+    got = rule_masks(row_sets(codes, offsets, 8), allowed, offsets, widths, n_rows)
+    slow = _slow_masks(codes, allowed, offsets, widths)
+    assert all(np.array_equal(unpack(got[c], n_rows), slow[c]) for c in range(12))
+    assert np.array_equal(unpack(pack(slow[3]), n_rows), slow[3])
+    assert int(np.bitwise_count(got[0]).sum()) == n_rows  # no stray bits past the last row
+
+
+def _libre_layout():
+    from aspml.learners.libre import _Bin, _Layout
+    bins = [[_Bin("num", None, 1.0), _Bin("num", 1.0, 2.0), _Bin("num", 2.0, None),
+             _Bin("cat", value="a"), _Bin("missing")],
+            [_Bin("flag", value=True), _Bin("flag", value=False)],
+            [_Bin("cat", value="x"), _Bin("cat", value="y"), _Bin("cat", value="z")]]
+    return _Layout(bins, ["f", "g", "h"], np.array([0, 5, 7], dtype=np.int64))
+
+
+def test_rule_counts_match_the_literals_written():
+    from aspml.learners.libre import _conditions
+    layout = _libre_layout()
+    rng = np.random.default_rng(3)
+    allowed = rng.random((300, layout.n_bits)) < 0.5
+    for f, (o, w) in enumerate(zip(layout.offsets, layout.widths)):
+        pick = rng.integers(o, o + w, len(allowed))
+        allowed[np.arange(len(allowed)), pick] = True       # a point allows at least one bin
+    allowed[:, 5:7] = rng.random((300, 1)) < 0.5             # a flag allows one value or both
+    allowed[:, 5] |= ~allowed[:, 6]
+    for row, size in zip(allowed, layout.sizes(allowed)):
+        slow = np.prod([len(_conditions(layout.names[f], layout.bins[f], a, []))
+                        for f, a in layout.rule(row)]) if layout.rule(row) else 1
+        assert size == slow
+
+
+def test_lazy_greedy_cover_takes_what_the_plain_greedy_takes():
+    """The set cover's lazy evaluation against the plain greedy: recompute every
+    weight each step, take the best (ties: more zeros, then the lower index)."""
+    from aspml.kernels.cover import pack
+    rng = np.random.default_rng(11)
+    for trial in range(30):
+        n, n_c = int(rng.integers(5, 120)), int(rng.integers(1, 40))
+        y = rng.random(n) < 0.4
+        covers = rng.random((n_c, n)) < rng.uniform(0.05, 0.5, (n_c, 1))
+        allowed = rng.random((n_c, 9)) < 0.5
+        sizes = rng.integers(1, 3, n_c)
+        alpha, max_rules = [0.5, 0.7, 0.9][trial % 3], [None, 4][trial % 2]
+        clf = Libre(alpha=alpha, max_rules=max_rules, early_stopping=False)
+        got = clf._set_cover(allowed, sizes, np.stack([pack(c) for c in covers]), y)
+        # the plain greedy
+        uncovered, chosen, room = y.copy(), [], np.inf if max_rules is None else max_rules
+        fp = (covers & ~y).sum(axis=1)
+        zeros = allowed.sum(axis=1)
+        while room > 0:
+            gain = (covers & uncovered).sum(axis=1)
+            ok = [c for c in range(n_c) if sizes[c] <= room and c not in chosen]
+            if not ok:
+                break
+            best = min(ok, key=lambda c: (-(alpha * gain[c] - (1 - alpha) * fp[c]), -zeros[c], c))
+            if alpha * gain[best] - (1 - alpha) * fp[best] <= 0 or gain[best] == 0:
+                break
+            chosen.append(best)
+            room -= sizes[best]
+            uncovered &= ~covers[best]
+        assert got == chosen, trial

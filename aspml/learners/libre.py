@@ -21,11 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import heapq
+
 import joblib
 import numpy as np
 
 from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import find_boundary
+from ..kernels.cover import pack, row_sets, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
@@ -64,7 +67,8 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
 
 
 def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic: int):
-    """One weak learner on the given columns: its boundary points as allowed-bin sets.
+    """One weak learner on the given columns: its boundary points, each as the bins
+    it allows (bool[points, bins]: a point's zeros).
 
     ``codes`` holds each row's bin per column; the inverse one-hot record of a
     row has its zeros at ``offset + bin``.  Distinct records are learned from,
@@ -82,14 +86,9 @@ def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic
     zeros = (uniq + offsets[None, :]).astype(np.int64)
     pos, neg = zeros[positive], zeros[~positive]
     if len(pos) == 0:
-        return []
+        return np.zeros((0, int(sum(widths))), dtype=bool)
     order = np.argsort(-pos_count[positive], kind="stable").astype(np.int64)
-    points = find_boundary(pos, neg, int(sum(widths)), heuristic, order)
-    out = []
-    for point in points:
-        out.append(tuple(frozenset(np.flatnonzero(~point[o:o + w]).tolist())
-                         for o, w in zip(offsets, widths)))
-    return out
+    return ~find_boundary(pos, neg, int(sum(widths)), heuristic, order)
 
 
 class Libre(LogicClassifier):
@@ -194,77 +193,77 @@ class Libre(LogicClassifier):
         k = min(int(self.max_features), len(names))
         subsets = [np.sort(rng.choice(len(names), size=k, replace=False))
                    for _ in range(int(self.n_estimators))]
-        steps = None
-        if self.early_stopping == "cv":
-            steps = self._cv_steps(codes, widths, bins, names, y, subsets, rng)
-        candidates, sizes = self._candidates(codes, widths, bins, names, y, subsets)
-        chosen = [candidates[i] for i in self._set_cover(candidates, sizes, codes, widths, y, steps)]
-        self.n_candidates_ = len(candidates)
-        self.n_cover_steps_ = steps
-        return self._program(chosen, bins, names)
-
-    def _candidates(self, codes, widths, bins, names, y, subsets):
-        """The union of the weak learners' boundary points, as rules over bins, and
-        how many program rules each becomes."""
         heuristic = 1 if self.heuristic == "H1" else 2
-        # the kernel releases the GIL, so threads suffice (a joblib backend such as
-        # "dask" set by the caller still takes over)
+        folds = [np.arange(len(y))]
+        if self.early_stopping == "cv":
+            folds += self._inner_folds(y, rng)
+        # every weak learner of every fold in one pool: the kernel releases the GIL,
+        # so threads suffice (a joblib backend such as "dask" set by the caller takes over)
+        jobs = [(t, s) for t in range(len(folds)) for s in subsets]
         results = joblib.Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            joblib.delayed(_weak_learner)(codes[:, s], [widths[f] for f in s], y, heuristic)
-            for s in subsets)
-        candidates = set()
-        for s, points in zip(subsets, results):
-            for allowed in points:
-                rule = tuple((int(f), a) for f, a in zip(s, allowed) if len(a) < widths[f])
-                candidates.add(rule)
-        candidates = sorted(candidates, key=repr)
-        sizes = np.array([np.prod([len(_conditions(names[f], bins[f], a, []))
-                                   for f, a in rule]) if rule else 1 for rule in candidates])
-        return candidates, sizes
+            joblib.delayed(_weak_learner)(codes[folds[t]][:, s], [widths[f] for f in s],
+                                          y[folds[t]], heuristic) for t, s in jobs)
+        offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
+        layout = _Layout(bins, names, offsets)
+        per_fold = [[] for _ in folds]
+        for (t, s), allowed in zip(jobs, results):
+            per_fold[t].append(layout.widen(s, allowed))
+        steps = None
+        if len(folds) > 1:
+            steps = self._cv_steps(folds[1:], per_fold[1:], codes, y, layout)
+        allowed, sizes = layout.candidates(per_fold[0])
+        order = self._set_cover(allowed, sizes, layout.masks(codes, allowed), y, steps)
+        self.n_candidates_ = len(allowed)
+        self.n_cover_steps_ = steps
+        return self._program([layout.rule(allowed[i]) for i in order], bins, names)
 
-    def _cv_steps(self, codes, widths, bins, names, y, subsets, rng, folds=3, slack=0.005):
-        """How many set-cover steps to take: the fewest whose mean F1 on inner
-        validation folds is within ``slack`` of the best."""
+    @staticmethod
+    def _inner_folds(y, rng, k=3):
+        """Training rows of an inner stratified ``k``-fold split (none when a class is too small)."""
         from sklearn.model_selection import StratifiedKFold
-        n_pos = int(y.sum())
-        if min(n_pos, len(y) - n_pos) < folds:
-            return None
-        split = StratifiedKFold(folds, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
+        if min(int(y.sum()), len(y) - int(y.sum())) < k:
+            return []
+        split = StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
+        return [tr for tr, _ in split.split(np.zeros(len(y)), y)]
+
+    def _cv_steps(self, folds, per_fold, codes, y, layout, slack=0.005):
+        """How many set-cover steps to take: the fewest whose mean F1 on the inner
+        validation folds is within ``slack`` of the best."""
         curves = []
-        for tr, va in split.split(codes, y):
-            candidates, sizes = self._candidates(codes[tr], widths, bins, names, y[tr], subsets)
-            order = self._set_cover(candidates, sizes, codes[tr], widths, y[tr], None)
-            hit = np.zeros(len(va), dtype=bool)
-            yv = y[va]
+        for tr, found in zip(folds, per_fold):
+            va = np.ones(len(y), dtype=bool)
+            va[tr] = False
+            allowed, sizes = layout.candidates(found)
+            order = self._set_cover(allowed, sizes, layout.masks(codes[tr], allowed), y[tr], None)
+            valid = layout.masks(codes[va], allowed[order])
+            pos = pack(y[va])
+            hit = np.zeros_like(pos)
+            n_pos = int(y[va].sum())
             curve = [0.0]
-            for i in order:
-                hit |= _rule_mask(candidates[i], codes[va], widths)
-                tp = int(np.sum(hit & yv))
-                curve.append(2 * tp / (hit.sum() + yv.sum()) if tp else 0.0)
+            for m in valid:
+                hit |= m
+                tp = int(np.bitwise_count(hit & pos).sum())
+                curve.append(2 * tp / (int(np.bitwise_count(hit).sum()) + n_pos) if tp else 0.0)
             curves.append(curve)
         longest = max(len(c) for c in curves)
         mean = np.mean([c + [c[-1]] * (longest - len(c)) for c in curves], axis=0)
         return max(1, int(np.flatnonzero(mean >= mean.max() - slack)[0]))
 
-    def _set_cover(self, candidates, sizes, codes, widths, y, steps=None):
-        """Greedy weighted set cover; ``sizes`` is how many program rules each candidate becomes.
+    def _set_cover(self, allowed, sizes, masks, y, steps=None):
+        """Greedy weighted set cover: the indices of the chosen candidates, in order.
 
-        Coverage is kept as packed bits, so a step is a few AND and popcount
-        passes over bytes, not a pass over the table per candidate.
+        ``allowed`` holds each candidate's allowed bins, ``sizes`` how many
+        program rules it becomes, ``masks`` the rows it covers (packed bits),
+        so a step is a few AND and popcount passes over words, not a pass over
+        the table per candidate.
         """
-        if not candidates:
+        if len(allowed) == 0:
             return []
-        masks = np.empty((len(candidates), (len(y) + 7) // 8), dtype=np.uint8)
-        columns = [np.ascontiguousarray(codes[:, f]) for f in range(codes.shape[1])]
-        for c, rule in enumerate(candidates):
-            masks[c] = np.packbits(_rule_mask(rule, columns, widths))
-        pos_bits = np.packbits(y)
+        pos_bits = pack(y)
         tp = np.bitwise_count(masks & pos_bits).sum(axis=1)
         fp = np.bitwise_count(masks & ~pos_bits).sum(axis=1)
-        zeros = np.array([sum(len(a) for _, a in r) + sum(w for f, w in enumerate(widths)
-                                                           if f not in {g for g, _ in r})
-                          for r in candidates])
-        keep = np.arange(len(candidates))
+        zeros = allowed.sum(axis=1)             # the more zeros, the more general the rule
+        keep = np.arange(len(allowed))
         if self.top_k is not None and len(keep) > self.top_k:
             exclusiveness = tp / np.maximum(tp + fp, 1)
             support = tp / max(int(y.sum()), 1)
@@ -272,33 +271,40 @@ class Libre(LogicClassifier):
         uncovered = pos_bits.copy()
         covered = np.zeros_like(pos_bits)
         n_pos, best_f1 = int(y.sum()), 0.0
-        gain = tp.copy()
-        chosen = []
         alpha = float(self.alpha)
         room = np.inf if self.max_rules is None else self.max_rules
-        while room > 0 and (steps is None or len(chosen) < steps):
-            keep = keep[sizes[keep] <= room]
-            if keep.size == 0:
-                break
-            weight = alpha * gain[keep] - (1 - alpha) * fp[keep]
-            order = np.lexsort((-zeros[keep], -weight))
-            best = keep[order[0]]
-            if weight[order[0]] <= 0 or gain[best] == 0:
+
+        def key(c, gain):   # the best candidate has the smallest key; ties: more zeros, then order
+            return (-(alpha * gain - (1 - alpha) * int(fp[c])), -int(zeros[c]), int(c))
+
+        # Lazy greedy: a candidate's weight only falls as positives get covered, so a
+        # stale key is an upper bound, and a candidate whose fresh key still beats
+        # every stale key is the one the plain greedy would take.
+        heap = [key(c, int(tp[c])) for c in keep]
+        heapq.heapify(heap)
+        chosen = []
+        while heap and room > 0 and (steps is None or len(chosen) < steps):
+            c = heapq.heappop(heap)[2]
+            if sizes[c] > room:
+                continue                        # too big for what is left; room only shrinks
+            gain = int(np.bitwise_count(masks[c] & uncovered).sum())
+            fresh = key(c, gain)
+            if heap and fresh > heap[0]:
+                heapq.heappush(heap, fresh)
+                continue
+            if -fresh[0] <= 0 or gain == 0:
                 break
             if self.early_stopping in (True, "train"):
-                union = covered | masks[best]
+                union = covered | masks[c]
                 tp_u = int(np.bitwise_count(union & pos_bits).sum())
                 fp_u = int(np.bitwise_count(union & ~pos_bits).sum())
                 f1 = 2 * tp_u / (2 * tp_u + fp_u + (n_pos - tp_u))
                 if f1 <= best_f1:
                     break                       # early stopping: the training F1 stops rising
                 best_f1, covered = f1, union
-            chosen.append(best)
-            room -= sizes[best]
-            rows = np.flatnonzero(np.unpackbits(masks[best] & uncovered))   # positives just covered
-            uncovered &= ~masks[best]
-            hits = (masks[:, rows >> 3] >> (7 - (rows & 7)).astype(np.uint8)) & 1
-            gain -= hits.sum(axis=1)
+            chosen.append(int(c))
+            room -= sizes[c]
+            uncovered &= ~masks[c]
         return chosen
 
     def _program(self, chosen, bins, names) -> Program:
@@ -313,15 +319,67 @@ class Libre(LogicClassifier):
         return self._finish(list(dict.fromkeys(rules)) + exceptions)
 
 
-def _rule_mask(rule, columns, widths) -> np.ndarray:
-    """Rows (bin codes, one array per column or a 2-D array) that a candidate rule covers."""
-    n = len(columns[0]) if isinstance(columns, list) else columns.shape[0]
-    m = np.ones(n, dtype=bool)
-    for f, allowed in rule:
-        lut = np.zeros(widths[f], dtype=bool)       # bin -> allowed
-        lut[list(allowed)] = True
-        m &= lut[columns[f] if isinstance(columns, list) else columns[:, f]]
-    return m
+class _Layout:
+    """Where each feature's bins sit in the global bit layout, and what a
+    candidate (bool over all bins: the bins it allows) becomes."""
+
+    def __init__(self, bins, names, offsets):
+        self.bins, self.names = bins, names
+        self.offsets = offsets
+        self.widths = np.array([len(b) for b in bins], dtype=np.int64)
+        self.n_bits = int(self.widths.sum())
+
+    def widen(self, subset, allowed) -> np.ndarray:
+        """A weak learner's points over its features as candidates over all features."""
+        out = np.ones((len(allowed), self.n_bits), dtype=bool)
+        cols = np.concatenate([np.arange(self.offsets[f], self.offsets[f] + self.widths[f])
+                               for f in subset])
+        out[:, cols] = allowed
+        return out
+
+    def candidates(self, found):
+        """The union of the weak learners' points, each once (in a fixed order), and
+        how many program rules each becomes."""
+        allowed = np.concatenate(found) if found else np.zeros((0, self.n_bits), dtype=bool)
+        if len(allowed) == 0:
+            return allowed, np.zeros(0, dtype=np.int64)
+        packed = np.unique(np.packbits(allowed, axis=1), axis=0)
+        allowed = np.unpackbits(packed, axis=1, count=self.n_bits).astype(bool)
+        return allowed, self.sizes(allowed)
+
+    def sizes(self, allowed) -> np.ndarray:
+        """How many program rules each candidate becomes: a constrained feature gives
+        one alternative, or two when it allows both numeric and category bins
+        (see ``_conditions``); alternatives multiply."""
+        n = np.ones(len(allowed), dtype=np.int64)
+        for f, (o, w) in enumerate(zip(self.offsets, self.widths)):
+            part = allowed[:, o:o + w]
+            kinds = [b.kind for b in self.bins[f]]
+            if kinds[0] == "flag":
+                continue
+            num = part[:, [k == "num" for k in kinds]].any(axis=1)
+            cat = part[:, [k == "cat" for k in kinds]].any(axis=1)
+            alternatives = np.maximum(num.astype(np.int64) + cat, 1)
+            if "missing" in kinds:
+                alternatives[part[:, kinds.index("missing")]] = 1      # written as `not abK`
+            n *= np.where(part.all(axis=1), 1, alternatives)
+        return n
+
+    def rule(self, row):
+        """A candidate as ``((feature, frozenset of allowed bins), ...)`` over the
+        features it constrains."""
+        out = []
+        for f, (o, w) in enumerate(zip(self.offsets, self.widths)):
+            part = row[o:o + w]
+            if not part.all():
+                out.append((f, frozenset(np.flatnonzero(part).tolist())))
+        return tuple(out)
+
+    def masks(self, codes, allowed) -> np.ndarray:
+        """The rows of ``codes`` each candidate covers, as packed bits."""
+        sets = row_sets(np.ascontiguousarray(codes, dtype=np.int64), self.offsets, self.n_bits)
+        return rule_masks(sets, np.ascontiguousarray(allowed), self.offsets, self.widths,
+                          codes.shape[0])
 
 
 def _runs(indices):
