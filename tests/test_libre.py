@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aspml
 from aspml import Libre
-from aspml.data.discretize import bins_of, chi_square, chimerge, pack_bits
+from aspml.data.discretize import bins_of, chimerge, pack_bits
 from aspml.kernels.boundary import covers, find_boundary
 
 # Appendix A of the LIBRE paper: CPU / MEM utilisation, label 1 = failure
@@ -55,7 +55,15 @@ def test_appendix_a_rules_of_figure_3():
     assert p.to_text().endswith("ELSE label = 0\n")
 
 
-def slow_chimerge(values, y, threshold):
+def chi_square(a, b):
+    """Pearson's chi-square of a 2x2 table of counts (an expected 0 taken as 0.1, Kerber)."""
+    table = np.array([a, b], dtype=float)
+    expected = table.sum(1)[:, None] * table.sum(0)[None, :] / max(table.sum(), 1e-300)
+    expected[expected == 0] = 0.1
+    return float(((table - expected) ** 2 / expected).sum())
+
+
+def slow_chimerge(values, y, threshold, max_bins=None):
     v = sorted(set(values))
     intervals = [[x] for x in v]
     counts = [np.array([np.sum((np.array(values) == x) & ~y), np.sum((np.array(values) == x) & y)])
@@ -63,7 +71,7 @@ def slow_chimerge(values, y, threshold):
     while len(intervals) > 1:
         chis = [chi_square(counts[i], counts[i + 1]) for i in range(len(counts) - 1)]
         i = int(np.argmin(chis))
-        if chis[i] >= threshold:
+        if chis[i] >= threshold and (max_bins is None or len(intervals) <= max_bins):
             break
         intervals[i] += intervals.pop(i + 1)
         counts[i] = counts[i] + counts.pop(i + 1)
@@ -72,11 +80,12 @@ def slow_chimerge(values, y, threshold):
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 12), st.booleans()), min_size=1, max_size=60),
-       st.sampled_from([0.0, 1.0, 2.7, 4.6, 6.0]))
-def test_chimerge_matches_slow_version(pairs, threshold):
+       st.sampled_from([0.0, 1.0, 2.7, 4.6, 6.0]), st.sampled_from([None, 1, 2, 5]))
+def test_chimerge_matches_slow_version(pairs, threshold, max_bins):
     values = np.array([p[0] for p in pairs], dtype=float)
     y = np.array([p[1] for p in pairs])
-    assert chimerge(values, y, threshold).tolist() == slow_chimerge(values.tolist(), y, threshold)
+    assert (chimerge(values, y, threshold, max_bins).tolist()
+            == slow_chimerge(values.tolist(), y, threshold, max_bins))
 
 
 @st.composite

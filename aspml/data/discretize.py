@@ -13,23 +13,9 @@ Missing values get a bin of their own.
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 
-
-def chi_square(a, b) -> float:
-    """Chi-square of two adjacent intervals with class counts ``a`` and ``b`` (Kerber: E >= 0.1)."""
-    a0, a1, b0, b1 = float(a[0]), float(a[1]), float(b[0]), float(b[1])
-    ra, rb, c0, c1 = a0 + a1, b0 + b1, a0 + b0, a1 + b1
-    n = ra + rb
-    total = 0.0
-    for obs, row, col in ((a0, ra, c0), (a1, ra, c1), (b0, rb, c0), (b1, rb, c1)):
-        e = row * col / n if n else 0.0
-        if e == 0.0:
-            e = 0.1
-        total += (obs - e) ** 2 / e
-    return total
+from ..kernels.chimerge import merge
 
 
 def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int | None = None):
@@ -45,38 +31,11 @@ def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int 
     uniq, inv = np.unique(v, return_inverse=True)
     counts = np.zeros((len(uniq), 2))
     np.add.at(counts, (inv, t.astype(int)), 1)
-    k = len(uniq)
-    lower = list(uniq)                      # lower end of each interval
-    cnt = [(float(counts[i, 0]), float(counts[i, 1])) for i in range(k)]
-    nxt = list(range(1, k)) + [-1]
-    prv = [-1] + list(range(k - 1))
-    alive = [True] * k
-    version = [0] * k
-    heap = [(chi_square(cnt[i], cnt[i + 1]), i, 0) for i in range(k - 1)]
-    heapq.heapify(heap)
-    n_bins = k
-    while heap:
-        chi, i, ver = heapq.heappop(heap)
-        if not alive[i] or ver != version[i] or nxt[i] < 0:
-            continue
-        if chi >= threshold and (max_bins is None or n_bins <= max_bins):
-            break
-        j = nxt[i]                           # merge j into i
-        cnt[i] = (cnt[i][0] + cnt[j][0], cnt[i][1] + cnt[j][1])
-        alive[j] = False
-        nxt[i] = nxt[j]
-        if nxt[j] >= 0:
-            prv[nxt[j]] = i
-        n_bins -= 1
-        version[i] += 1
-        if nxt[i] >= 0:
-            heapq.heappush(heap, (chi_square(cnt[i], cnt[nxt[i]]), i, version[i]))
-        p = prv[i]
-        if p >= 0:
-            version[p] += 1
-            heapq.heappush(heap, (chi_square(cnt[p], cnt[i]), p, version[p]))
-    starts = [lower[i] for i in range(k) if alive[i]]
-    return np.array(starts[1:], dtype=float)
+    if len(uniq) == 1:
+        return np.zeros(0)
+    alive = merge(counts[:, 0].copy(), counts[:, 1].copy(), float(threshold),
+                  0 if max_bins is None else int(max_bins))
+    return uniq[alive][1:].astype(float)
 
 
 def bins_of(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:

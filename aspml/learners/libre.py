@@ -200,8 +200,9 @@ class Libre(LogicClassifier):
         # every weak learner of every fold in one pool: the kernel releases the GIL,
         # so threads suffice (a joblib backend such as "dask" set by the caller takes over)
         jobs = [(t, s) for t in range(len(folds)) for s in subsets]
+        fold_codes = [codes[rows] for rows in folds]
         results = joblib.Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            joblib.delayed(_weak_learner)(codes[folds[t]][:, s], [widths[f] for f in s],
+            joblib.delayed(_weak_learner)(fold_codes[t][:, s], [widths[f] for f in s],
                                           y[folds[t]], heuristic) for t, s in jobs)
         offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
         layout = _Layout(bins, names, offsets)
