@@ -71,22 +71,28 @@ def literal_mask(lit: Literal, table: Table, derived: dict) -> np.ndarray:
     raise TypeError(f"unknown literal {lit!r}")  # pragma: no cover
 
 
-def rule_masks(program: Program, table: Table):
+def rule_masks(program: Program, table: Table, keep=None):
     """``(masks by rule index, exception masks, target mask)``, strata first, so every
-    exception is finished before a rule reads it."""
+    exception is finished before a rule reads it.  ``keep``: the rule indices whose
+    masks are returned (all when None), so a large program on a large table need
+    not hold a mask per rule."""
     derived: dict = {}
     order = program.strata()
     by_head: dict = {}
     for i, r in enumerate(program.rules):
         by_head.setdefault(r.head, []).append(i)
     masks: dict = {}
+    seen: dict = {}         # a literal shared by many rules is evaluated once
     for head in order + [None]:
         value = np.zeros(table.n_rows, dtype=bool)
         for i in by_head.get(head, ()):
             mask = np.ones(table.n_rows, dtype=bool)
             for lit in program.rules[i].body:
-                mask &= literal_mask(lit, table, derived)
-            masks[i] = mask
+                if lit not in seen:
+                    seen[lit] = literal_mask(lit, table, derived)
+                mask &= seen[lit]
+            if keep is None or i in keep:
+                masks[i] = mask
             value |= mask
         if head is not None:
             derived[head] = value
@@ -108,7 +114,18 @@ def evaluate(program: Program, X, missing=DEFAULT_MISSING):
 def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
     """Boolean array: True where the program derives the target for the row."""
     table = as_table(program, X, missing)
-    return rule_masks(program, table)[2]
+    return rule_masks(program, table, keep=())[2]
+
+
+def default_coverage(program: Program, X, missing=DEFAULT_MISSING):
+    """``(target, rows x default rules)``: what the learners' probabilities read."""
+    table = as_table(program, X, missing)
+    default = [i for i, r in enumerate(program.rules) if r.head is None]
+    masks, _, target = rule_masks(program, table, keep=set(default))
+    cov = np.zeros((len(default), table.n_rows), dtype=bool)
+    for k, i in enumerate(default):
+        cov[k] = masks[i]
+    return target, cov.T
 
 
 def coverage(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:

@@ -230,7 +230,7 @@ def _libre_layout():
 
 
 def test_rule_counts_match_the_literals_written():
-    from aspml.learners.libre import _conditions
+    from aspml.learners.libre import _conditions, _Exceptions
     layout = _libre_layout()
     rng = np.random.default_rng(3)
     allowed = rng.random((300, layout.n_bits)) < 0.5
@@ -240,7 +240,7 @@ def test_rule_counts_match_the_literals_written():
     allowed[:, 5:7] = rng.random((300, 1)) < 0.5             # a flag allows one value or both
     allowed[:, 5] |= ~allowed[:, 6]
     for row, size in zip(allowed, layout.sizes(allowed)):
-        slow = np.prod([len(_conditions(layout.names[f], layout.bins[f], a, []))
+        slow = np.prod([len(_conditions(layout.names[f], layout.bins[f], a, _Exceptions()))
                         for f, a in layout.rule(row)]) if layout.rule(row) else 1
         assert size == slow
 
@@ -275,3 +275,28 @@ def test_lazy_greedy_cover_takes_what_the_plain_greedy_takes():
             room -= sizes[best]
             uncovered &= ~covers[best]
         assert got == chosen, trial
+
+
+@settings(max_examples=300, deadline=None)
+@given(one_hot_records(), st.randoms(use_true_random=False))
+def test_fast_h1_search_gives_the_general_searchs_points(records, rnd):
+    from aspml.kernels.boundary import find_boundary_general, find_boundary_h1
+    pos, neg, n_bits = records
+    order = np.array(rnd.sample(range(len(pos)), len(pos)), dtype=np.int64)
+    assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order),
+                          find_boundary_general(pos, neg, n_bits, 1, order))
+
+
+def test_fast_h1_search_on_larger_records():
+    from aspml.kernels.boundary import find_boundary_general, find_boundary_h1
+    rng = np.random.default_rng(0)
+    widths = np.array([4, 6, 3, 5, 2])
+    offsets = np.cumsum([0, *widths[:-1]])
+    recs = np.unique(np.stack([rng.integers(0, w, 3000) for w in widths], axis=1), axis=0)
+    label = rng.random(len(recs)) < 0.4
+    zeros = (recs + offsets).astype(np.int64)
+    pos, neg = zeros[label], zeros[~label]
+    order = np.arange(len(pos), dtype=np.int64)
+    fast = find_boundary_h1(pos, neg, int(widths.sum()), order)
+    assert len(fast) > 5
+    assert np.array_equal(fast, find_boundary_general(pos, neg, int(widths.sum()), 1, order))

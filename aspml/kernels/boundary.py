@@ -58,6 +58,9 @@ def covers(a, zeros_of_x):
 def find_boundary(pos_zeros, neg_zeros, n_bits, heuristic, order):
     """Boundary points for the positive and negative records (Algorithm 1).
 
+    H1 takes :func:`find_boundary_h1`, which gives the same points faster;
+    H2 (whose first key is the distance) takes the general search below.
+
     Parameters
     ----------
     pos_zeros, neg_zeros : int64[n, F]   the zero bit of each feature, per distinct record
@@ -71,6 +74,14 @@ def find_boundary(pos_zeros, neg_zeros, n_bits, heuristic, order):
     positive record that lies below a negative one (a conflict in the data
     itself) yields no point.
     """
+    if heuristic == 1:
+        return find_boundary_h1(pos_zeros, neg_zeros, n_bits, order)
+    return find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order)
+
+
+@numba.njit(cache=True, nogil=True)
+def find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order):
+    """Algorithm 1 with every distance kept up to date (either heuristic)."""
     n_pos, n_f = pos_zeros.shape
     n_neg = neg_zeros.shape[0]
     neg_start, neg_members = _by_bit(neg_zeros, n_bits)
@@ -147,24 +158,130 @@ def find_boundary(pos_zeros, neg_zeros, n_bits, heuristic, order):
                     if in_i[z] and c[k] < dist[z]:
                         dist[z] = c[k]
         # p now holds exactly the bits that could not be flipped off
-        redundant = False
-        for q in range(n_points):
-            sub = True
-            for i in range(n_bits):
-                if points[q, i] and not p[i]:
-                    sub = False
-                    break
-            if sub:
-                redundant = True
+        n_points = _take_point(p, points, n_points, pos_zeros, uncovered, s0)
+        if uncovered[x]:                         # covered by an earlier, more general point
+            uncovered[x] = False
+            for j in range(n_f):
+                s0[pos_zeros[x, j]] -= 1
+    return points[:n_points].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def _take_point(p, points, n_points, pos_zeros, uncovered, s0):
+    """Add ``p`` to the boundary set unless a point there covers it; mark the positives
+    it covers.  Returns the new number of points."""
+    n_pos, n_f = pos_zeros.shape
+    n_bits = p.shape[0]
+    for q in range(n_points):
+        sub = True
+        for i in range(n_bits):
+            if points[q, i] and not p[i]:
+                sub = False
                 break
-        if not redundant:
-            points[n_points] = p
-            n_points += 1
-            for k in range(n_pos):
-                if uncovered[k] and covers(p, pos_zeros[k]):
-                    uncovered[k] = False
+        if sub:
+            return n_points
+    points[n_points] = p
+    for k in range(n_pos):
+        if uncovered[k] and covers(p, pos_zeros[k]):
+            uncovered[k] = False
+            for j in range(n_f):
+                s0[pos_zeros[k, j]] -= 1
+    return n_points + 1
+
+
+@numba.njit(cache=True, nogil=True)
+def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
+    """Algorithm 1 with H1, keeping only what H1 needs.
+
+    H1 ranks bits by ``(|S_i^0|, |D+_i^0|, d_l)``: the distance only breaks ties,
+    and a bit is blocked exactly when some negative is one flip from being
+    covered through it.  So per negative only ``c`` (how many of its zeros the
+    point still has at 1) is kept: a flip lowers ``c`` for the negatives with a
+    zero at the flipped bit (not for all their bits' distances), a negative
+    whose ``c`` reaches 1 blocks its one remaining bit, and a tie's distance is
+    computed when a tie occurs.  Same points as the general search.
+    """
+    n_pos, n_f = pos_zeros.shape
+    n_neg = neg_zeros.shape[0]
+    neg_start, neg_members = _by_bit(neg_zeros, n_bits)
+    d_plus0 = np.zeros(n_bits, dtype=np.int64)
+    s0 = np.zeros(n_bits, dtype=np.int64)
+    for k in range(n_pos):
+        for j in range(n_f):
+            d_plus0[pos_zeros[k, j]] += 1
+            s0[pos_zeros[k, j]] += 1
+    uncovered = np.ones(n_pos, dtype=np.bool_)
+    points = np.zeros((n_pos, n_bits), dtype=np.bool_)
+    n_points = 0
+    c = np.empty(n_neg, dtype=np.int64)
+    p = np.empty(n_bits, dtype=np.bool_)
+    in_i = np.empty(n_bits, dtype=np.bool_)
+    tied = np.empty(n_bits, dtype=np.int64)
+    for t in range(order.shape[0]):
+        x = order[t]
+        if not uncovered[x]:
+            continue
+        p[:] = True
+        for j in range(n_f):
+            p[pos_zeros[x, j]] = False
+        in_i[:] = p
+        # c = F - (features where the negative shares x's value), from the bit lists
+        c[:] = n_f
+        for j in range(n_f):
+            b = pos_zeros[x, j]
+            for m in range(neg_start[b], neg_start[b + 1]):
+                c[neg_members[m]] -= 1
+        conflict = False
+        for k in range(n_neg):
+            if c[k] == 0:
+                conflict = True
+                break
+            if c[k] == 1:
+                for j in range(n_f):
+                    if p[neg_zeros[k, j]]:
+                        in_i[neg_zeros[k, j]] = False    # its one flip would meet k
+        if conflict:
+            uncovered[x] = False
+            for j in range(n_f):
+                s0[pos_zeros[x, j]] -= 1
+            continue
+        while True:
+            best = -1
+            n_tied = 0
+            for i in range(n_bits):
+                if not in_i[i]:
+                    continue
+                if best < 0 or s0[i] > s0[best] or (s0[i] == s0[best] and d_plus0[i] > d_plus0[best]):
+                    best = i
+                    n_tied = 0
+                    tied[n_tied] = i
+                    n_tied += 1
+                elif s0[i] == s0[best] and d_plus0[i] == d_plus0[best]:
+                    tied[n_tied] = i
+                    n_tied += 1
+            if best < 0:
+                break
+            if n_tied > 1:                       # the distance decides, then the lowest bit
+                best_d = -1
+                for q in range(n_tied):
+                    i = tied[q]
+                    d = INF
+                    for m in range(neg_start[i], neg_start[i + 1]):
+                        if c[neg_members[m]] < d:
+                            d = c[neg_members[m]]
+                    if d > best_d:
+                        best_d = d
+                        best = i
+            in_i[best] = False
+            p[best] = False
+            for m in range(neg_start[best], neg_start[best + 1]):
+                k = neg_members[m]
+                c[k] -= 1
+                if c[k] == 1:
                     for j in range(n_f):
-                        s0[pos_zeros[k, j]] -= 1
+                        if p[neg_zeros[k, j]]:
+                            in_i[neg_zeros[k, j]] = False
+        n_points = _take_point(p, points, n_points, pos_zeros, uncovered, s0)
         if uncovered[x]:                         # covered by an earlier, more general point
             uncovered[x] = False
             for j in range(n_f):

@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..data.table import DEFAULT_MISSING, schema_and_table
 from ..errors import AspmlError
-from ..evaluate import evaluate
+from ..evaluate import default_coverage
 from ..logic.model import Program, Schema, Target
 
 
@@ -144,9 +144,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit_probabilities(self, X, target) -> None:
         """Smoothed training precision of each default rule, and of 'no rule fires'."""
-        _, cov, _ = evaluate(self.program_, X, self._missing())
-        default = [i for i, r in enumerate(self.program_.rules) if r.head is None]
-        d = cov[:, default]
+        _, d = default_coverage(self.program_, X, self._missing())
         self.rule_precision_ = np.array([(target[d[:, k]].sum() + 1) / (d[:, k].sum() + 2)
                                          for k in range(d.shape[1])])
         none = ~d.any(axis=1)
@@ -188,9 +186,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         of 1/2 that the program decides, so ``predict_proba`` agrees with ``predict``.
         """
         frame = self._prediction_frame(X)
-        _, cov, _ = evaluate(self.program_, frame, self._missing())
-        default = [i for i, r in enumerate(self.program_.rules) if r.head is None]
-        d = cov[:, default]
+        _, d = default_coverage(self.program_, frame, self._missing())
         p = np.where(d, self.rule_precision_[None, :], 0.0).max(axis=1, initial=0.0)
         fired = d.any(axis=1)
         # kept on the side of 1/2 that the program decides, so argmax agrees with predict

@@ -309,7 +309,7 @@ class Libre(LogicClassifier):
         return chosen
 
     def _program(self, chosen, bins, names) -> Program:
-        rules, exceptions = [], []
+        rules, exceptions = [], _Exceptions()
         for rule in chosen:
             variants = [[]]
             for f, allowed in rule:
@@ -317,7 +317,7 @@ class Libre(LogicClassifier):
                 variants = [v + [o] for v in variants for o in options]
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
-        return self._finish(list(dict.fromkeys(rules)) + exceptions)
+        return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
 
 
 class _Layout:
@@ -414,11 +414,9 @@ def _value_literals(name, bins, allowed, exceptions):
         else:
             present = set(nums)
             gaps = [i for i in range(runs[0][0], runs[-1][-1] + 1) if i not in present]
-            ab = _new_exception(exceptions)
-            for run in _runs(gaps):
-                exceptions.append(Rule(ab, (Interval(name, normalize_value(bins[run[0]].lo),
-                                                     normalize_value(bins[run[-1]].hi),
-                                                     True, False),)))
+            ab = exceptions.name([(Interval(name, normalize_value(bins[run[0]].lo),
+                                            normalize_value(bins[run[-1]].hi), True, False),)
+                                  for run in _runs(gaps)])
             out.append([hull, NotAtom(ab)])
     if cats:
         out.append([Compare(name, "==", cats[0]) if len(cats) == 1
@@ -426,9 +424,20 @@ def _value_literals(name, bins, allowed, exceptions):
     return out
 
 
-def _new_exception(exceptions) -> str:
-    """A fresh exception name: one more than the last one used (rules of one head are added together)."""
-    return f"ab{int(exceptions[-1].head[2:]) + 1}" if exceptions else "ab1"
+class _Exceptions:
+    """The exception rules a program needs, each set of bodies named once (``ab1``,
+    ``ab2``, ...): rules that exclude the same values share one exception."""
+
+    def __init__(self):
+        self.rules: list[Rule] = []
+        self._names: dict = {}
+
+    def name(self, bodies) -> str:
+        key = tuple(bodies)
+        if key not in self._names:
+            self._names[key] = f"ab{len(self._names) + 1}"
+            self.rules += [Rule(self._names[key], body) for body in key]
+        return self._names[key]
 
 
 def _conditions(name, bins, allowed, exceptions):
@@ -443,7 +452,5 @@ def _conditions(name, bins, allowed, exceptions):
     # missing or one of the allowed values = not (one of the excluded values)
     excluded = [i for i in range(len(bins)) if i != missing and i not in allowed]
     options = _value_literals(name, bins, excluded, exceptions)   # may name gap exceptions
-    ab = _new_exception(exceptions)
-    for option in options:
-        exceptions.append(Rule(ab, tuple(option)))
+    ab = exceptions.name([tuple(option) for option in options])
     return [[NotAtom(ab)]]
