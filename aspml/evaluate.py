@@ -71,11 +71,11 @@ def literal_mask(lit: Literal, table: Table, derived: dict) -> np.ndarray:
     raise TypeError(f"unknown literal {lit!r}")  # pragma: no cover
 
 
-def rule_masks(program: Program, table: Table, keep=None):
+def rule_masks(program: Program, table: Table, keep=None, visit=None):
     """``(masks by rule index, exception masks, target mask)``, strata first, so every
     exception is finished before a rule reads it.  ``keep``: the rule indices whose
     masks are returned (all when None), so a large program on a large table need
-    not hold a mask per rule."""
+    not hold a mask per rule; ``visit(i, mask)`` sees every rule's mask as it is made."""
     derived: dict = {}
     order = program.strata()
     by_head: dict = {}
@@ -93,6 +93,8 @@ def rule_masks(program: Program, table: Table, keep=None):
                 mask &= seen[lit]
             if keep is None or i in keep:
                 masks[i] = mask
+            if visit is not None:
+                visit(i, mask)
             value |= mask
         if head is not None:
             derived[head] = value
@@ -117,15 +119,13 @@ def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
     return rule_masks(program, table, keep=())[2]
 
 
-def default_coverage(program: Program, X, missing=DEFAULT_MISSING):
-    """``(target, rows x default rules)``: what the learners' probabilities read."""
+def visit_default_rules(program: Program, X, visit, missing=DEFAULT_MISSING) -> np.ndarray:
+    """Call ``visit(k, mask)`` for the k-th default rule's mask, one at a time (no
+    rows x rules matrix); returns the target mask."""
     table = as_table(program, X, missing)
-    default = [i for i, r in enumerate(program.rules) if r.head is None]
-    masks, _, target = rule_masks(program, table, keep=set(default))
-    cov = np.zeros((len(default), table.n_rows), dtype=bool)
-    for k, i in enumerate(default):
-        cov[k] = masks[i]
-    return target, cov.T
+    number = {i: k for k, i in enumerate(i for i, r in enumerate(program.rules) if r.head is None)}
+    return rule_masks(program, table, keep=(),
+                      visit=lambda i, mask: visit(number[i], mask) if i in number else None)[2]
 
 
 def coverage(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:

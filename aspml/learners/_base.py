@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..data.table import DEFAULT_MISSING, schema_and_table
 from ..errors import AspmlError
-from ..evaluate import default_coverage
+from ..evaluate import visit_default_rules
 from ..logic.model import Program, Schema, Target
 
 
@@ -144,11 +144,15 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit_probabilities(self, X, target) -> None:
         """Smoothed training precision of each default rule, and of 'no rule fires'."""
-        _, d = default_coverage(self.program_, X, self._missing())
-        self.rule_precision_ = np.array([(target[d[:, k]].sum() + 1) / (d[:, k].sum() + 2)
-                                         for k in range(d.shape[1])])
-        none = ~d.any(axis=1)
-        self.default_precision_ = (target[none].sum() + 1) / (none.sum() + 2)
+        n_default = len(self.program_.default_rules)
+        self.rule_precision_ = np.empty(n_default)
+        fired = np.zeros(len(target), dtype=bool)
+
+        def count(k, mask):
+            self.rule_precision_[k] = (np.sum(target & mask) + 1) / (mask.sum() + 2)
+            fired[:] |= mask
+        visit_default_rules(self.program_, X, count, self._missing())
+        self.default_precision_ = (target[~fired].sum() + 1) / ((~fired).sum() + 2)
 
     # -- predicting -------------------------------------------------------
     def _prediction_frame(self, X) -> pd.DataFrame:
@@ -186,9 +190,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         of 1/2 that the program decides, so ``predict_proba`` agrees with ``predict``.
         """
         frame = self._prediction_frame(X)
-        _, d = default_coverage(self.program_, frame, self._missing())
-        p = np.where(d, self.rule_precision_[None, :], 0.0).max(axis=1, initial=0.0)
-        fired = d.any(axis=1)
+        p = np.zeros(len(frame))
+        fired = np.zeros(len(frame), dtype=bool)
+
+        def best(k, mask):
+            np.maximum(p, np.where(mask, self.rule_precision_[k], 0.0), out=p)
+            fired[:] |= mask
+        visit_default_rules(self.program_, frame, best, self._missing())
         # kept on the side of 1/2 that the program decides, so argmax agrees with predict
         p = np.where(fired, np.maximum(p, np.nextafter(0.5, 1.0)),
                      np.minimum(self.default_precision_, 0.5))
