@@ -10,6 +10,8 @@ the layout of ``pack`` below, so ``np.bitwise_count`` counts rows.
 
 from __future__ import annotations
 
+import heapq
+
 import numba
 import numpy as np
 
@@ -69,3 +71,78 @@ def rule_masks(sets, allowed, offsets, widths, n_rows):
         if n_rows % 64:                      # no bits past the last row
             out[c, n_w - 1] &= (np.uint64(1) << np.uint64(n_rows % 64)) - np.uint64(1)
     return out
+
+
+@numba.njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@numba.njit(cache=True, nogil=True)
+def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, steps, stop_on_train_f1):
+    """Greedy weighted set cover over candidates' row bitsets: the chosen indices, in order.
+
+    Weight ``alpha * (positives newly covered) - (1 - alpha) * (negatives
+    covered)``; the best weight wins, ties go to more ``zeros`` (the more
+    general rule), then to the lower index.  It stops when the best weight or
+    gain is 0, after ``steps`` choices (``steps < 0``: no bound), when the
+    chosen ``sizes`` would pass ``room`` (``room < 0``: no bound), or, with
+    ``stop_on_train_f1``, when a choice would not raise the training F1.
+
+    Lazy evaluation: a weight only falls as positives get covered, so a stale
+    heap key is an upper bound, and a candidate whose fresh key still beats
+    every stale key is the one the plain greedy would take.
+    """
+    n_w = pos.shape[0]
+    uncovered = pos.copy()
+    covered = np.zeros(n_w, dtype=np.uint64)
+    n_pos = 0
+    for k in range(n_w):
+        n_pos += _popcount(pos[k])
+    heap = [(0.0, 0, 0) for _ in range(0)]
+    for c in keep:
+        gain = 0
+        for k in range(n_w):
+            gain += _popcount(masks[c, k] & pos[k])
+        heap.append((-(alpha * gain - (1 - alpha) * fp[c]), -zeros[c], c))
+    heapq.heapify(heap)
+    chosen = np.empty(len(keep), dtype=np.int64)
+    n_chosen = 0
+    best_f1 = 0.0
+    left = room
+    while len(heap) > 0 and (room < 0 or left > 0) and (steps < 0 or n_chosen < steps):
+        item = heapq.heappop(heap)
+        c = item[2]
+        if room >= 0 and sizes[c] > left:
+            continue                             # too big for what is left; room only shrinks
+        gain = 0
+        for k in range(n_w):
+            gain += _popcount(masks[c, k] & uncovered[k])
+        fresh = (-(alpha * gain - (1 - alpha) * fp[c]), -zeros[c], c)
+        if len(heap) > 0 and fresh > heap[0]:
+            heapq.heappush(heap, fresh)
+            continue
+        if -fresh[0] <= 0 or gain == 0:
+            break
+        if stop_on_train_f1:
+            tp_u = 0
+            n_u = 0
+            for k in range(n_w):
+                u = covered[k] | masks[c, k]
+                tp_u += _popcount(u & pos[k])
+                n_u += _popcount(u)
+            f1 = 2.0 * tp_u / (n_u + n_pos)
+            if f1 <= best_f1:
+                break                            # the training F1 stops rising
+            best_f1 = f1
+            for k in range(n_w):
+                covered[k] |= masks[c, k]
+        chosen[n_chosen] = c
+        n_chosen += 1
+        left -= sizes[c]
+        for k in range(n_w):
+            uncovered[k] &= ~masks[c, k]
+    return chosen[:n_chosen].copy()

@@ -21,14 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import heapq
-
 import joblib
 import numpy as np
 
 from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import find_boundary
-from ..kernels.cover import pack, row_sets, rule_masks
+from ..kernels.cover import greedy_cover, pack, row_sets, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
@@ -77,11 +75,20 @@ def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic
     offsets = np.cumsum([0] + list(widths[:-1]))
     # one integer per record (mixed radix over the bins) makes de-duplication a 1-D unique
     radix = np.cumprod([1] + list(widths[::-1][:-1]))[::-1].astype(np.int64)  # first column first
-    keys, first, inverse = np.unique(codes @ radix, return_index=True, return_inverse=True)
-    uniq = codes[first]
-    inverse = inverse.ravel()
-    pos_count = np.bincount(inverse, weights=y.astype(float), minlength=len(uniq))
-    neg_count = np.bincount(inverse, weights=(~y).astype(float), minlength=len(uniq))
+    keys = codes @ radix
+    space = int(np.prod(widths, dtype=np.float64))
+    if space <= max(4 * len(keys), 1 << 20):        # count by key: no sort
+        every = np.bincount(keys, minlength=space)
+        present = np.flatnonzero(every)
+        pos_count = np.bincount(keys[y], minlength=space)[present]
+        neg_count = every[present] - pos_count
+        uniq = (present[:, None] // radix[None, :]) % np.asarray(widths, dtype=np.int64)[None, :]
+    else:
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        uniq = codes[first]
+        inverse = inverse.ravel()
+        pos_count = np.bincount(inverse, weights=y.astype(float), minlength=len(uniq))
+        neg_count = np.bincount(inverse, weights=(~y).astype(float), minlength=len(uniq))
     positive = pos_count > neg_count            # a distinct record takes its majority label
     zeros = (uniq + offsets[None, :]).astype(np.int64)
     pos, neg = zeros[positive], zeros[~positive]
@@ -209,11 +216,23 @@ class Libre(LogicClassifier):
         per_fold = [[] for _ in folds]
         for (t, s), allowed in zip(jobs, results):
             per_fold[t].append(layout.widen(s, allowed))
-        steps = None
-        if len(folds) > 1:
-            steps = self._cv_steps(folds[1:], per_fold[1:], codes, y, layout)
-        allowed, sizes = layout.candidates(per_fold[0])
-        order = self._set_cover(allowed, sizes, layout.masks(codes, allowed), y, steps)
+
+        def cover(t):
+            """A fold's candidates and set-cover order; for an inner fold also the
+            validation F1 after each step."""
+            allowed, sizes = layout.candidates(per_fold[t])
+            order = self._set_cover(allowed, sizes, layout.masks(fold_codes[t], allowed), y[folds[t]])
+            if t == 0:
+                return allowed, order, None
+            va = np.ones(len(y), dtype=bool)
+            va[folds[t]] = False
+            return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va])
+
+        done = joblib.Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            joblib.delayed(cover)(t) for t in range(len(folds)))
+        allowed, order, _ = done[0]
+        steps = _cv_steps([curve for _, _, curve in done[1:]]) if len(folds) > 1 else None
+        order = order[:steps]      # the greedy order does not depend on where it stops
         self.n_candidates_ = len(allowed)
         self.n_cover_steps_ = steps
         return self._program([layout.rule(allowed[i]) for i in order], bins, names)
@@ -226,29 +245,6 @@ class Libre(LogicClassifier):
             return []
         split = StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
         return [tr for tr, _ in split.split(np.zeros(len(y)), y)]
-
-    def _cv_steps(self, folds, per_fold, codes, y, layout, slack=0.005):
-        """How many set-cover steps to take: the fewest whose mean F1 on the inner
-        validation folds is within ``slack`` of the best."""
-        curves = []
-        for tr, found in zip(folds, per_fold):
-            va = np.ones(len(y), dtype=bool)
-            va[tr] = False
-            allowed, sizes = layout.candidates(found)
-            order = self._set_cover(allowed, sizes, layout.masks(codes[tr], allowed), y[tr], None)
-            valid = layout.masks(codes[va], allowed[order])
-            pos = pack(y[va])
-            hit = np.zeros_like(pos)
-            n_pos = int(y[va].sum())
-            curve = [0.0]
-            for m in valid:
-                hit |= m
-                tp = int(np.bitwise_count(hit & pos).sum())
-                curve.append(2 * tp / (int(np.bitwise_count(hit).sum()) + n_pos) if tp else 0.0)
-            curves.append(curve)
-        longest = max(len(c) for c in curves)
-        mean = np.mean([c + [c[-1]] * (longest - len(c)) for c in curves], axis=0)
-        return max(1, int(np.flatnonzero(mean >= mean.max() - slack)[0]))
 
     def _set_cover(self, allowed, sizes, masks, y, steps=None):
         """Greedy weighted set cover: the indices of the chosen candidates, in order.
@@ -269,44 +265,12 @@ class Libre(LogicClassifier):
             exclusiveness = tp / np.maximum(tp + fp, 1)
             support = tp / max(int(y.sum()), 1)
             keep = np.lexsort((-support, -exclusiveness))[: self.top_k]
-        uncovered = pos_bits.copy()
-        covered = np.zeros_like(pos_bits)
-        n_pos, best_f1 = int(y.sum()), 0.0
-        alpha = float(self.alpha)
-        room = np.inf if self.max_rules is None else self.max_rules
-
-        def key(c, gain):   # the best candidate has the smallest key; ties: more zeros, then order
-            return (-(alpha * gain - (1 - alpha) * int(fp[c])), -int(zeros[c]), int(c))
-
-        # Lazy greedy: a candidate's weight only falls as positives get covered, so a
-        # stale key is an upper bound, and a candidate whose fresh key still beats
-        # every stale key is the one the plain greedy would take.
-        heap = [key(c, int(tp[c])) for c in keep]
-        heapq.heapify(heap)
-        chosen = []
-        while heap and room > 0 and (steps is None or len(chosen) < steps):
-            c = heapq.heappop(heap)[2]
-            if sizes[c] > room:
-                continue                        # too big for what is left; room only shrinks
-            gain = int(np.bitwise_count(masks[c] & uncovered).sum())
-            fresh = key(c, gain)
-            if heap and fresh > heap[0]:
-                heapq.heappush(heap, fresh)
-                continue
-            if -fresh[0] <= 0 or gain == 0:
-                break
-            if self.early_stopping in (True, "train"):
-                union = covered | masks[c]
-                tp_u = int(np.bitwise_count(union & pos_bits).sum())
-                fp_u = int(np.bitwise_count(union & ~pos_bits).sum())
-                f1 = 2 * tp_u / (2 * tp_u + fp_u + (n_pos - tp_u))
-                if f1 <= best_f1:
-                    break                       # early stopping: the training F1 stops rising
-                best_f1, covered = f1, union
-            chosen.append(int(c))
-            room -= sizes[c]
-            uncovered &= ~masks[c]
-        return chosen
+        room = -1 if self.max_rules is None else int(self.max_rules)
+        order = greedy_cover(masks, pos_bits, fp.astype(np.int64), zeros.astype(np.int64),
+                             sizes.astype(np.int64), keep.astype(np.int64), float(self.alpha),
+                             room, -1 if steps is None else int(steps),
+                             self.early_stopping in (True, "train"))
+        return order.tolist()
 
     def _program(self, chosen, bins, names) -> Program:
         rules, exceptions = [], _Exceptions()
@@ -318,6 +282,26 @@ class Libre(LogicClassifier):
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
+
+
+def _f1_curve(masks, y) -> np.ndarray:
+    """F1 on rows ``y`` of the union of the first k candidates (k = 0, 1, ...)."""
+    pos = pack(y)
+    if len(masks) == 0:
+        return np.zeros(1)
+    union = np.bitwise_or.accumulate(masks, axis=0)
+    tp = np.bitwise_count(union & pos).sum(axis=1)
+    n = np.bitwise_count(union).sum(axis=1)
+    return np.concatenate([[0.0], np.where(tp > 0, 2 * tp / np.maximum(n + int(y.sum()), 1), 0.0)])
+
+
+def _cv_steps(curves, slack=0.005) -> int:
+    """How many set-cover steps to take: the fewest whose mean F1 over the inner
+    validation folds is within ``slack`` of the best (a fold that stopped early
+    keeps its last F1)."""
+    longest = max(len(c) for c in curves)
+    mean = np.mean([np.concatenate([c, np.full(longest - len(c), c[-1])]) for c in curves], axis=0)
+    return max(1, int(np.flatnonzero(mean >= mean.max() - slack)[0]))
 
 
 class _Layout:
