@@ -300,3 +300,25 @@ def test_fast_h1_search_on_larger_records():
     fast = find_boundary_h1(pos, neg, int(widths.sum()), order)
     assert len(fast) > 5
     assert np.array_equal(fast, find_boundary_general(pos, neg, int(widths.sum()), 1, order))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_program_means_what_the_chosen_points_cover(seed):
+    """On the training rows the printed program (fast path and clingo) holds exactly
+    where the chosen boundary points cover the row: gaps, value sets written as
+    their complement, missing values and mixed columns included."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    X = pd.DataFrame({"a": rng.uniform(0, 100, n).round(1),
+                      "b": rng.choice(list("pqrstuvw"), n),
+                      "c": rng.uniform(0, 10, n).round(2),
+                      "d": rng.choice(["1", "2", "x", "y"], n)})
+    if seed % 2:
+        X.loc[rng.random(n) < 0.1, "c"] = np.nan
+        X.loc[rng.random(n) < 0.1, "b"] = None
+    y = ((X.a > 60) & X.b.isin(list("pqrs"))) | (X.c < 2) | (X.d == "x")
+    y ^= rng.random(n) < 0.1
+    clf = Libre(n_estimators=8, max_features=3, random_state=seed, early_stopping=False,
+                discretization_threshold=[0.0, 2.0, 6.0][seed % 3]).fit(X, y)
+    assert np.array_equal(clf.decision(X), clf._points_cover)
+    assert np.array_equal(aspml.asp.predict(clf.program_, X), clf._points_cover)

@@ -15,6 +15,11 @@
 4. Each point becomes a rule with interval and value-set conditions.  A
    condition that admits the missing-value bin as well as some values is
    written exactly as ``not abK`` with ``abK`` holding for the excluded values.
+   So is a condition on a feature with no missing value in training that
+   excludes fewer values than it admits (``NOT ab3`` with ``ab3: country in
+   {A, B}`` rather than thirty countries; an unbounded hull with gaps is just
+   the gaps): the same on every training row, shorter to read, and it admits a
+   value never seen in training, where the value-set form would refuse it.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import numpy as np
 
 from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import find_boundary
-from ..kernels.cover import greedy_cover, pack, row_sets, rule_masks
+from ..kernels.cover import greedy_cover, pack, row_sets, rule_masks, unpack
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
@@ -235,6 +240,9 @@ class Libre(LogicClassifier):
         order = order[:steps]      # the greedy order does not depend on where it stops
         self.n_candidates_ = len(allowed)
         self.n_cover_steps_ = steps
+        # the rows the chosen points cover, to check the program against (tests)
+        self._points_cover = unpack(np.bitwise_or.reduce(layout.masks(codes, allowed[order]), axis=0)
+                                    if len(order) else pack(np.zeros(len(y), bool)), len(y))
         return self._program([layout.rule(allowed[i]) for i in order], bins, names)
 
     @staticmethod
@@ -431,6 +439,21 @@ def _conditions(name, bins, allowed, exceptions):
         return [[Flag(name, bins[b].value)]]
     missing = next((i for i, b in enumerate(bins) if b.kind == "missing"), None)
     values = [i for i in allowed if i != missing]
+    kinds = {b.kind for b in bins}
+    if missing is None and len(kinds) == 1:
+        # a feature with no missing value in training and values of one kind: when
+        # the excluded values are fewer, say which (``NOT abK``, abK naming them),
+        # which means the same on every training row and reads shorter
+        excluded = [i for i in range(len(bins)) if i not in allowed]
+        if kinds == {"cat"} and len(excluded) < len(values):
+            cats = [bins[i].value for i in excluded]
+            lit = Compare(name, "==", cats[0]) if len(cats) == 1 else InSet(name, frozenset(cats))
+            return [[NotAtom(exceptions.name([(lit,)]))]]
+        if kinds == {"num"} and 0 in allowed and len(bins) - 1 in allowed:
+            gaps = [(Interval(name, normalize_value(bins[run[0]].lo),
+                              normalize_value(bins[run[-1]].hi), True, False),)
+                    for run in _runs(excluded)]
+            return [[NotAtom(exceptions.name(gaps))]]
     if missing is None or missing not in allowed:
         return _value_literals(name, bins, values, exceptions)
     # missing or one of the allowed values = not (one of the excluded values)
