@@ -135,7 +135,7 @@ class Libre(LogicClassifier):
         The set cover's stopping condition (the paper leaves it open).
         ``"cv"``: the number of set-cover steps is chosen by an inner
         stratified 3-fold split of the training data: the smallest number
-        whose mean validation F1 is within ``0.005`` of the best, then the set
+        whose mean validation F1 is within ``0.002`` of the best, then the set
         cover on all the training data stops there.  The greedy cover ends
         with many small rules that fit the training data only; this cuts
         them.  ``"train"`` (or True): stop as soon as a rule would not raise
@@ -303,7 +303,7 @@ def _f1_curve(masks, y) -> np.ndarray:
     return np.concatenate([[0.0], np.where(tp > 0, 2 * tp / np.maximum(n + int(y.sum()), 1), 0.0)])
 
 
-def _cv_steps(curves, slack=0.005) -> int:
+def _cv_steps(curves, slack=0.002) -> int:
     """How many set-cover steps to take: the fewest whose mean F1 over the inner
     validation folds is within ``slack`` of the best (a fold that stopped early
     keeps its last F1)."""
