@@ -23,7 +23,7 @@ def chi_square(a0, a1, b0, b1):
     return total
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def merge(neg, pos, threshold, max_bins):
     """Which intervals survive: repeatedly merge the adjacent pair with the lowest
     chi-square while it is below ``threshold`` or there are more than ``max_bins``

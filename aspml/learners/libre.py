@@ -196,8 +196,9 @@ class Libre(LogicClassifier):
         unknown = [f for f in cuts if f not in names]
         if unknown:
             raise ValueError(f"cut_points names unknown feature(s) {unknown}")
-        binned = [_feature_bins(table[n], y, float(self.discretization_threshold), cuts.get(n),
-                                self.max_bins) for n in names]
+        binned = joblib.Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            joblib.delayed(_feature_bins)(table[n], y, float(self.discretization_threshold),
+                                          cuts.get(n), self.max_bins) for n in names)
         bins = [b for b, _ in binned]
         codes = np.stack([c for _, c in binned], axis=1)
         widths = [len(b) for b in bins]
