@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .data.table import DEFAULT_MISSING, Column, Table, encode
+from .kernels.cover import pack, unpack
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                           Program)
 from .logic.values import is_number
@@ -73,10 +74,18 @@ def literal_mask(lit: Literal, table: Table, derived: dict) -> np.ndarray:
 
 def rule_masks(program: Program, table: Table, keep=None, visit=None):
     """``(masks by rule index, exception masks, target mask)``, strata first, so every
-    exception is finished before a rule reads it.  ``keep``: the rule indices whose
-    masks are returned (all when None), so a large program on a large table need
-    not hold a mask per rule; ``visit(i, mask)`` sees every rule's mask as it is made."""
-    derived: dict = {}
+    exception is finished before a rule reads it.
+
+    Masks are combined as packed bits (64 rows a word), so a rule of k literals
+    costs k ANDs over n/64 words; each distinct literal is evaluated once.
+    ``keep``: the rule indices whose (boolean) masks are returned (all when
+    None), so a large program on a large table need not hold a mask per rule;
+    ``visit(i, packed)`` sees every rule's packed mask (:func:`aspml.kernels.cover.unpack`
+    reads it) as it is made.
+    """
+    n = table.n_rows
+    full = pack(np.ones(n, dtype=bool))
+    derived: dict = {}                      # packed
     order = program.strata()
     by_head: dict = {}
     for i, r in enumerate(program.rules):
@@ -84,15 +93,18 @@ def rule_masks(program: Program, table: Table, keep=None, visit=None):
     masks: dict = {}
     seen: dict = {}         # a literal shared by many rules is evaluated once
     for head in order + [None]:
-        value = np.zeros(table.n_rows, dtype=bool)
+        value = np.zeros_like(full)
         for i in by_head.get(head, ()):
-            mask = np.ones(table.n_rows, dtype=bool)
+            mask = full.copy()
             for lit in program.rules[i].body:
                 if lit not in seen:
-                    seen[lit] = literal_mask(lit, table, derived)
+                    if isinstance(lit, NotAtom):
+                        seen[lit] = full & ~derived[lit.name] if lit.name in derived else full
+                    else:
+                        seen[lit] = pack(literal_mask(lit, table, {}))
                 mask &= seen[lit]
             if keep is None or i in keep:
-                masks[i] = mask
+                masks[i] = unpack(mask, n)
             if visit is not None:
                 visit(i, mask)
             value |= mask
@@ -100,7 +112,7 @@ def rule_masks(program: Program, table: Table, keep=None, visit=None):
             derived[head] = value
         else:
             target = value
-    return masks, derived, target
+    return masks, {h: unpack(v, n) for h, v in derived.items()}, unpack(target, n)
 
 
 def evaluate(program: Program, X, missing=DEFAULT_MISSING):
@@ -120,8 +132,8 @@ def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
 
 
 def visit_default_rules(program: Program, X, visit, missing=DEFAULT_MISSING) -> np.ndarray:
-    """Call ``visit(k, mask)`` for the k-th default rule's mask, one at a time (no
-    rows x rules matrix); returns the target mask."""
+    """Call ``visit(k, packed)`` with the k-th default rule's mask as packed bits, one
+    at a time (no rows x rules matrix); returns the target mask."""
     table = as_table(program, X, missing)
     number = {i: k for k, i in enumerate(i for i, r in enumerate(program.rules) if r.head is None)}
     return rule_masks(program, table, keep=(),

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from ..data.table import DEFAULT_MISSING, schema_and_table
 from ..errors import AspmlError
 from ..evaluate import visit_default_rules
+from ..kernels.cover import pack, unpack
 from ..logic.model import Program, Schema, Target
 
 
@@ -146,13 +147,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         """Smoothed training precision of each default rule, and of 'no rule fires'."""
         n_default = len(self.program_.default_rules)
         self.rule_precision_ = np.empty(n_default)
-        fired = np.zeros(len(target), dtype=bool)
+        positive = pack(target)
+        fired = np.zeros_like(positive)
 
         def count(k, mask):
-            self.rule_precision_[k] = (np.sum(target & mask) + 1) / (mask.sum() + 2)
+            hits = int(np.bitwise_count(mask & positive).sum())
+            self.rule_precision_[k] = (hits + 1) / (int(np.bitwise_count(mask).sum()) + 2)
             fired[:] |= mask
         visit_default_rules(self.program_, X, count, self._missing())
-        self.default_precision_ = (target[~fired].sum() + 1) / ((~fired).sum() + 2)
+        none = ~unpack(fired, len(target))
+        self.default_precision_ = (target[none].sum() + 1) / (none.sum() + 2)
 
     # -- predicting -------------------------------------------------------
     def _prediction_frame(self, X) -> pd.DataFrame:
@@ -193,7 +197,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         p = np.zeros(len(frame))
         fired = np.zeros(len(frame), dtype=bool)
 
-        def best(k, mask):
+        def best(k, packed):
+            mask = unpack(packed, len(p))
             np.maximum(p, np.where(mask, self.rule_precision_[k], 0.0), out=p)
             fired[:] |= mask
         visit_default_rules(self.program_, frame, best, self._missing())
