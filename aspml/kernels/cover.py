@@ -45,9 +45,22 @@ def row_sets(codes, offsets, n_bits):
 
 @numba.njit(cache=True, nogil=True)
 def rule_masks(sets, allowed, offsets, widths, n_rows):
-    """The rows each candidate covers: ``allowed`` is bool[candidates, bins]."""
+    """The rows each candidate covers: ``allowed`` is bool[candidates, bins].
+
+    A row lies in exactly one bin per feature, so the rows in a run of
+    consecutive bins ``a..b`` are ``upto[b] & ~upto[a - 1]`` with ``upto`` the
+    running OR of a feature's bins: a few word operations per run of allowed
+    bins, not one per bin.
+    """
     n_c = allowed.shape[0]
     n_w = sets.shape[1]
+    upto = np.empty_like(sets)
+    for f in range(widths.shape[0]):
+        o = offsets[f]
+        upto[o, :] = sets[o, :]
+        for b in range(o + 1, o + widths[f]):
+            for k in range(n_w):
+                upto[b, k] = upto[b - 1, k] | sets[b, k]
     out = np.empty((n_c, n_w), dtype=np.uint64)
     acc = np.empty(n_w, dtype=np.uint64)
     full = ~np.uint64(0)
@@ -62,10 +75,21 @@ def rule_masks(sets, allowed, offsets, widths, n_rows):
             if n_allowed == w:
                 continue                     # the feature is not constrained
             acc[:] = 0
-            for b in range(o, o + w):
-                if allowed[c, b]:
+            b = o
+            while b < o + w:
+                if not allowed[c, b]:
+                    b += 1
+                    continue
+                start = b
+                while b + 1 < o + w and allowed[c, b + 1]:
+                    b += 1
+                if start == o:
                     for k in range(n_w):
-                        acc[k] |= sets[b, k]
+                        acc[k] |= upto[b, k]
+                else:
+                    for k in range(n_w):
+                        acc[k] |= upto[b, k] & ~upto[start - 1, k]
+                b += 1
             for k in range(n_w):
                 out[c, k] &= acc[k]
         if n_rows % 64:                      # no bits past the last row
