@@ -124,6 +124,21 @@ def slow_likelihood(tp, fp, n_pos, n_neg, h):
             + lbeta(n_neg - fp + h.alpha_minus, n_pos - tp + h.beta_minus))
 
 
+def test_truncated_beta_against_numerical_integration():
+    for a, b in ((3.0, 5.0), (20.0, 4.0), (4.0, 20.0), (150.0, 140.0)):
+        for lo in (0.0, 0.5, 0.7):
+            r = np.linspace(lo, 1, 200_001)[1:-1]
+            f = np.exp((a - 1) * np.log(r) + (b - 1) * np.log1p(-r))
+            direct = math.log(np.trapezoid(f, r)) if lo or a > 1 else None
+            got = float(mm.log_truncated_beta(a, b, lo))
+            assert got == pytest.approx(direct, rel=1e-5, abs=1e-4)
+    # far below the floor: the boundary Laplace term, close to the exact value
+    exact = float(mm.log_truncated_beta(40.0, 400.0, 0.5))
+    assert np.isfinite(exact)
+    assert float(mm.log_truncated_beta(5400.0, 18701.0, 0.5)) < float(
+        mm.log_truncated_beta(18701.0, 5400.0, 0.5)) - 1000
+
+
 def test_prior_and_likelihood_match_the_formulas():
     for rules in ([], [[1]], [[2, 1], [3]], [[1, 1, 1], [4], [2, 2]]):
         assert mm.log_prior(rules, H) == pytest.approx(slow_prior(rules, H), rel=1e-12)
@@ -142,7 +157,8 @@ def test_prior_reuses_features_and_favours_short_rules():
 @given(st.integers(1, 30), st.integers(1, 30), st.data())
 def test_lemma_1_uncovering_rows_costs_at_most_upsilon_each(n_pos, n_neg, data):
     h = mm.Hyper(1, 1, 1, 1, 1, data.draw(st.floats(2, 200)), data.draw(st.floats(0.5, 2)),
-                 data.draw(st.floats(2, 200)), data.draw(st.floats(0.5, 2)), 3)
+                 data.draw(st.floats(2, 200)), data.draw(st.floats(0.5, 2)), 3,
+                 data.draw(st.sampled_from([0.0, 0.3, 0.5, 0.8])))
     tp = data.draw(st.integers(0, n_pos))
     fp = data.draw(st.integers(0, n_neg))
     lost_tp = data.draw(st.integers(0, tp))       # rows only the removed rule covered
@@ -164,8 +180,8 @@ def test_support_bound_never_prunes_a_rule_of_the_brute_force_map():
     sizes = [[len(s) for s in r if s] for r in rules]
     n_pos, n_neg = int(y.sum()), int((~y).sum())
     pruned = 0
-    for beta in (100.0, 1000.0):
-        h = mm.Hyper(1, beta, 1, beta, 1, 100, 1, 100, 1, 2)
+    for beta, rho_min in itertools.product((100.0, 1000.0), (0.0, 0.5)):
+        h = mm.Hyper(1, beta, 1, beta, 1, 100, 1, 100, 1, 2, rho_min)
 
         def post(chosen):
             m = np.zeros(n, bool)
@@ -301,7 +317,8 @@ def test_bad_parameters_raise_one_clear_error():
     for bad, match in (({"n_iter": -1}, "n_iter"), ({"n_bins": 0}, "n_bins"),
                        ({"beta_M": 0}, "beta_M"), ({"alpha_plus": float("nan")}, "alpha_plus"),
                        ({"binning": "kmeans"}, "binning"), ({"exploration": 2}, "exploration"),
-                       ({"min_support": -0.1}, "min_support"), ({"t0": 0.5}, "t0")):
+                       ({"min_support": -0.1}, "min_support"), ({"t0": 0.5}, "t0"),
+                       ({"rho_min": 1.0}, "rho_min")):
         with pytest.raises(ValueError, match=match):
             MultiValueRuleSet(**bad).fit(X, y)
     with pytest.raises(ValueError, match="positive"):

@@ -12,7 +12,13 @@ Prior (eq. 2), with the constant ``C`` written out:
   (``l_j`` items of feature ``j``: the values of its condition).  The
   truncation ``l_j <= |V_j|`` is not renormalised either.
 
-Likelihood (eq. 3): ``B(TP + a+, FP + b+) B(TN + a-, FN + b-)``.
+Likelihood (eq. 3): ``B(TP + a+, FP + b+) B(TN + a-, FN + b-)``.  With
+``rho_min > 0`` the two Beta priors are truncated to ``[rho_min, 1]`` (a
+covered row is positive, an uncovered one negative, at least that often), so
+each Beta function becomes ``T(a, b) = B(a, b) I_{1-rho_min}(b, a)``.  Eq. (3)
+as printed is symmetric in ``a, b`` up to the pseudo-counts; with tens of
+thousands of rows it scores a rule set covering mostly *negatives* as well as
+its complement, and the search then finds such inverted sets.
 
 All logs are natural; ``rule_term`` is ``log NB(L) + log DM(l)`` of one rule.
 """
@@ -23,7 +29,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import betaln, gammaln
+from scipy.special import betainc, betaln, gammaln
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,7 @@ class Hyper:
     alpha_minus: float
     beta_minus: float
     n_features: int
+    rho_min: float = 0.0
 
 
 def log_nb(k, a: float, b: float):
@@ -70,12 +77,33 @@ def log_prior(rules_sizes, h: Hyper) -> float:
         rule_prior(s, h) for s in rules_sizes)
 
 
+def log_truncated_beta(a, b, lo: float):
+    """``log of the integral of r**(a-1) (1-r)**(b-1) over [lo, 1]`` (``B(a, b)`` when ``lo = 0``).
+
+    Where the regularized incomplete Beta underflows (the mass sits far below
+    ``lo``), the integral is the boundary Laplace term
+    ``lo**(a-1) (1-lo)**(b-1) / ((b-1)/(1-lo) - (a-1)/lo)``.
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    full = betaln(a, b)
+    if lo <= 0:
+        return full
+    tail = betainc(b, a, 1.0 - lo)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = (b - 1) / (1 - lo) - (a - 1) / lo
+        laplace = (a - 1) * math.log(lo) + (b - 1) * math.log1p(-lo) - np.log(slope)
+        return np.where(tail > 0, full + np.log(np.where(tail > 0, tail, 1.0)),
+                        np.where(slope > 0, laplace, -np.inf))
+
+
 def log_likelihood(tp, fp, n_pos: int, n_neg: int, h: Hyper):
-    """Log of eq. (3) for (arrays of) true and false positive counts."""
+    """Log of eq. (3) (priors truncated at ``rho_min``) for arrays of TP and FP counts."""
     tp = np.asarray(tp, dtype=float)
     fp = np.asarray(fp, dtype=float)
-    return (betaln(tp + h.alpha_plus, fp + h.beta_plus)
-            + betaln(n_neg - fp + h.alpha_minus, n_pos - tp + h.beta_minus))
+    return (log_truncated_beta(tp + h.alpha_plus, fp + h.beta_plus, h.rho_min)
+            + log_truncated_beta(n_neg - fp + h.alpha_minus, n_pos - tp + h.beta_minus,
+                                 h.rho_min))
 
 
 def upsilon(n_pos: int, n_neg: int, h: Hyper) -> float:
@@ -85,10 +113,21 @@ def upsilon(n_pos: int, n_neg: int, h: Hyper) -> float:
     ``b-(N+ + a+ + b+ - 1) / ((N- + a- + b-)(N+ + a+ - 1))``; uncovering a
     negative by at least ``a- / (N+ + a- + b-)``.  The smaller of the two is
     returned, so ``lik(R minus r) >= Upsilon**supp(r) * lik(R)`` for any rule.
+
+    With truncated priors each ratio is a posterior mean of ``1/rho+`` (>= 1)
+    times ``1 - rho-`` (uncovering a positive) or of ``rho-`` (a negative);
+    truncation keeps the orderings these minima rely on, ``E[rho-] >= rho_min``,
+    and the positive case is evaluated exactly at its worst corner.
     """
-    pos = (h.beta_minus * (n_pos + h.alpha_plus + h.beta_plus - 1)
-           / ((n_neg + h.alpha_minus + h.beta_minus) * (n_pos + h.alpha_plus - 1)))
-    neg = h.alpha_minus / (n_pos + h.alpha_minus + h.beta_minus)
+    if h.rho_min <= 0:
+        pos = (h.beta_minus * (n_pos + h.alpha_plus + h.beta_plus - 1)
+               / ((n_neg + h.alpha_minus + h.beta_minus) * (n_pos + h.alpha_plus - 1)))
+        neg = h.alpha_minus / (n_pos + h.alpha_minus + h.beta_minus)
+        return min(pos, neg)
+    a, b = n_neg + h.alpha_minus, h.beta_minus
+    pos = math.exp(float(log_truncated_beta(a, b + 1, h.rho_min)
+                         - log_truncated_beta(a, b, h.rho_min)))
+    neg = max(h.rho_min, h.alpha_minus / (n_pos + h.alpha_minus + h.beta_minus))
     return min(pos, neg)
 
 
@@ -122,7 +161,9 @@ def support_bound(best: float, n_pos: int, n_neg: int, h: Hyper, max_items: int,
     valid = (h.alpha_plus > h.beta_plus and h.alpha_minus > h.beta_minus)
     ups = upsilon(n_pos, n_neg, h)
     fmax = max_rule_term(h, max_items)
-    log_lstar = float(log_likelihood(n_pos, 0, n_pos, n_neg, h))
+    # L*: eq. (3) at a perfect split; truncation only lowers the likelihood
+    log_lstar = float(log_likelihood(n_pos, 0, n_pos, n_neg,
+                                     Hyper(**{**h.__dict__, "rho_min": 0.0})))
     m_max = 0
     prev = -np.inf
     for m in range(cap + 1):

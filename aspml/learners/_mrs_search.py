@@ -71,7 +71,7 @@ class Search:
                  n_candidates, exploration, t0, rng):
         self.d, self.h, self.rng = items, h, rng
         self.n_iter, self.exploration, self.t0 = n_iter, exploration, t0
-        self._cond, self._rule = {}, {}
+        self._cond, self._rule, self._term, self._nb = {}, {}, {}, {}
         self.max_items = int(sum(w - 1 for w in items.widths)) or 1
         self.best_post = self.posterior([])
         self.bound = mm.support_bound(self.best_post, items.n_pos, items.n_neg, h, self.max_items)
@@ -98,11 +98,20 @@ class Search:
         return b
 
     def rule_term(self, rule) -> float:
-        return mm.rule_prior([len(v) for _, v in rule], self.h)
+        t = self._term.get(rule)
+        if t is None:
+            t = self._term[rule] = mm.rule_prior([len(v) for _, v in rule], self.h)
+        return t
+
+    def nb_rules(self, m: int) -> float:
+        """``log NB(m)`` of the number of rules (cached)."""
+        t = self._nb.get(m)
+        if t is None:
+            t = self._nb[m] = float(mm.log_nb(m, self.h.alpha_M, self.h.beta_M))
+        return t
 
     def prior(self, rules) -> float:
-        return float(mm.log_nb(len(rules), self.h.alpha_M, self.h.beta_M)) + sum(
-            self.rule_term(r) for r in rules)
+        return self.nb_rules(len(rules)) + sum(self.rule_term(r) for r in rules)
 
     def coverage(self, rules):
         cov = np.zeros(self.d.words, dtype=np.uint64)
@@ -246,7 +255,7 @@ class Search:
         M = len(rules)
         terms = [self.rule_term(r) for r in rules]
         moves, extras, which, dprior = [], [], [], []
-        nb_m = lambda m: float(mm.log_nb(m, h.alpha_M, h.beta_M))
+        nb_m = self.nb_rules
         if action == "add_rule":
             sel = np.flatnonzero(_bit(self.cand_bits, e)) if len(self.cands) else np.zeros(0, int)
             present = set(rules)

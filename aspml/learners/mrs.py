@@ -69,6 +69,11 @@ class MultiValueRuleSet(LogicClassifier):
         Dirichlet parameter of the feature assignment, the same for every feature.
     alpha_plus, beta_plus, alpha_minus, beta_minus : float, default 100, 1, 100, 1
         Beta priors of the precision of covered / uncovered rows (eq. 3).
+    rho_min : float, default 0.7
+        The Beta priors truncated to ``[rho_min, 1)``: covered rows are positive,
+        uncovered rows negative, at least this often.  ``0`` is eq. (3) as printed,
+        which is symmetric up to the pseudo-counts and on large tables favours
+        rule sets that cover mostly negatives (credit_card, adult).
     min_support : float, default 0.05
         Candidate rules cover at least this fraction of the positive rows.
     max_length : int, default 3
@@ -94,7 +99,7 @@ class MultiValueRuleSet(LogicClassifier):
 
     def __init__(self, n_iter=1000, n_bins=5, binning="quantile", alpha_M=1.0, beta_M=10.0,
                  alpha_L=1.0, beta_L=10.0, theta=1.0, alpha_plus=100.0, beta_plus=1.0,
-                 alpha_minus=100.0, beta_minus=1.0, min_support=0.05, max_length=3,
+                 alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
                  n_candidates=1000, exploration=0.1, t0=10.0, random_state=None,
                  positive=None, kinds=None, missing=None, target="label"):
         self.n_iter = n_iter
@@ -109,6 +114,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.beta_plus = beta_plus
         self.alpha_minus = alpha_minus
         self.beta_minus = beta_minus
+        self.rho_min = rho_min
         self.min_support = min_support
         self.max_length = max_length
         self.n_candidates = n_candidates
@@ -136,6 +142,9 @@ class MultiValueRuleSet(LogicClassifier):
                 raise ValueError(f"{name} must be a positive number, got {v!r}")
         if self.t0 < 1:
             raise ValueError(f"t0 must be >= 1, got {self.t0!r}")
+        if isinstance(self.rho_min, bool) or not isinstance(
+                self.rho_min, (int, float, np.integer, np.floating)) or not 0 <= self.rho_min < 1:
+            raise ValueError(f"rho_min must be in [0, 1), got {self.rho_min!r}")
         for name in ("min_support", "exploration"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
@@ -167,7 +176,7 @@ class MultiValueRuleSet(LogicClassifier):
         h = mm.Hyper(float(self.alpha_M), float(self.beta_M), float(self.alpha_L),
                      float(self.beta_L), float(self.theta), float(self.alpha_plus),
                      float(self.beta_plus), float(self.alpha_minus), float(self.beta_minus),
-                     max(1, len(feats)))
+                     max(1, len(feats)), float(self.rho_min))
         rng = np.random.default_rng(self.random_state)
         if not feats:
             self.rules_, self.posterior_, self.support_bound_ = [], float("nan"), 0
