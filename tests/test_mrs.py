@@ -12,7 +12,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aspml
 from aspml import MultiValueRuleSet
-from aspml.kernels.bitset import counts, eclat, or_counts, pack, planes, popcount, weighted_count
+from aspml.kernels.bitset import (counts, eclat, or_counts, pack, planes, popcount, undominated,
+                                  weighted_count)
 from aspml.learners import _mrs_model as mm
 from aspml.learners._mrs_search import Search
 from aspml.learners.mrs import _distinct, quantile_cuts
@@ -95,6 +96,30 @@ def test_eclat_finds_every_frequent_itemset(seed, min_pos, max_len):
     got = {tuple(int(i) for i in s if i >= 0): int(t) for s, t in zip(sets, tp)}
     assert got == slow_itemsets(codes, widths, pos, min_pos, max_len)
     assert found == len(got)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 12))
+def test_undominated_keeps_what_no_better_kept_itemset_covers(seed, n_keep):
+    rng = np.random.default_rng(seed)
+    n, n_items = int(rng.integers(1, 80)), int(rng.integers(1, 8))
+    masks = rng.random((n_items, n)) < 0.6
+    sets = np.full((20, 3), -1, dtype=np.int32)
+    for i in range(20):
+        k = int(rng.integers(1, 4))
+        sets[i, :k] = rng.choice(n_items, size=min(k, n_items), replace=False)[:k].tolist() + \
+            [-1] * (k - min(k, n_items))
+    precision = rng.choice([0.2, 0.5, 0.9], 20)
+    cover = [np.logical_and.reduce([masks[j] for j in s if j >= 0]) for s in sets]
+    size = [(s >= 0).sum() for s in sets]
+    expect = []
+    for i in range(20):
+        if len(expect) == n_keep:
+            break
+        if not any(precision[k] >= precision[i] and size[k] <= size[i]
+                   and not (cover[i] & ~cover[k]).any() for k in expect):
+            expect.append(i)
+    assert undominated(sets, pack(masks), precision, n_keep).tolist() == expect
 
 
 # -- the posterior against a direct computation --------------------------------------------

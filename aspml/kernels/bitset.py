@@ -137,3 +137,51 @@ def eclat(item_bits, item_feature, universe, pos_planes, neg_planes, min_pos, ma
         nxt[depth] = i + 1
     k = min(found, max_out)
     return out[:k], tp[:k], fp[:k], found
+
+
+@numba.njit(cache=True)
+def undominated(itemsets, item_bits, precision, n_keep):
+    """The first ``n_keep`` itemsets (taken in the given order) that no kept one dominates.
+
+    A kept itemset ``k`` dominates ``i`` when ``i`` covers a subset of what
+    ``k`` covers, with no better precision and no fewer items: ``i`` can only
+    do worse in a rule set.  Returns the indices kept, in order.
+    """
+    n, max_len = itemsets.shape
+    words = item_bits.shape[1]
+    kept = np.empty((n_keep, words), dtype=np.uint64)
+    kept_idx = np.empty(n_keep, dtype=np.int64)
+    kept_size = np.empty(n_keep, dtype=np.int64)
+    buf = np.empty(words, dtype=np.uint64)
+    k = 0
+    for i in range(n):
+        if k >= n_keep:
+            break
+        size = 0
+        for w in range(words):
+            buf[w] = ~np.uint64(0)
+        for d in range(max_len):
+            it = itemsets[i, d]
+            if it < 0:
+                break
+            size += 1
+            for w in range(words):
+                buf[w] &= item_bits[it, w]
+        dominated = False
+        for j in range(k):
+            if precision[kept_idx[j]] < precision[i] or kept_size[j] > size:
+                continue
+            subset = True
+            for w in range(words):
+                if buf[w] & ~kept[j, w]:
+                    subset = False
+                    break
+            if subset:
+                dominated = True
+                break
+        if not dominated:
+            kept[k, :] = buf
+            kept_idx[k] = i
+            kept_size[k] = size
+            k += 1
+    return kept_idx[:k]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..kernels.bitset import counts, eclat, or_counts, pack, planes
+from ..kernels.bitset import counts, eclat, or_counts, pack, planes, undominated
 from . import _mrs_model as mm
 
 
@@ -141,7 +141,10 @@ class Search:
         score = (mm.log_likelihood(tp, fp, d.n_pos, d.n_neg, self.h)
                  + mm.rule_term(n_items, n_items * mm.feature_term(1, self.h.theta), self.h))
         keep = np.flatnonzero(tp + fp >= self.bound.min_support)
-        keep = keep[np.argsort(-score[keep], kind="stable")][:n_candidates]
+        keep = keep[np.argsort(-score[keep], kind="stable")]
+        precision = tp / np.maximum(tp + fp, 1)
+        keep = keep[undominated(np.ascontiguousarray(sets[keep]), d.item_bits,
+                                precision[keep], n_candidates)]
         rules = []
         for s in sets[keep]:
             rules.append(tuple((int(feature[i]), (int(i - d.offsets[feature[i]]),))
@@ -242,6 +245,13 @@ class Search:
             out[M] |= b
         return out
 
+    def _new_rules(self, e, present):
+        """Rules that *add a rule* may add for record ``e``: the mined candidates covering it
+        (all above the support bound) that the model does not hold yet."""
+        sel = np.flatnonzero(_bit(self.cand_bits, e)) if len(self.cands) else np.zeros(0, int)
+        sel = np.array([c for c in sel if self.cands[c] not in present], dtype=np.int64)
+        return self.cand_bits[sel], self.cand_term[sel], [self.cands[c] for c in sel]
+
     def _others(self, rule, skip):
         b = self.d.universe.copy()
         for i, (j, values) in enumerate(rule):
@@ -257,14 +267,12 @@ class Search:
         moves, extras, which, dprior = [], [], [], []
         nb_m = self.nb_rules
         if action == "add_rule":
-            sel = np.flatnonzero(_bit(self.cand_bits, e)) if len(self.cands) else np.zeros(0, int)
-            present = set(rules)
-            sel = np.array([c for c in sel if self.cands[c] not in present], dtype=np.int64)
-            if len(sel) == 0:
+            bits, terms_new, new_rules = self._new_rules(e, set(rules))
+            if not new_rules:
                 return None
-            dp = nb_m(M + 1) - nb_m(M) + self.cand_term[sel]
-            make = lambda k: rules + [self.cands[sel[k]]]
-            return rests, np.full(len(sel), M, np.int64), self.cand_bits[sel], dp, make
+            dp = nb_m(M + 1) - nb_m(M) + terms_new
+            make = lambda k: rules + [new_rules[k]]
+            return rests, np.full(len(new_rules), M, np.int64), bits, dp, make
         if action == "remove_rule":
             ms = [m for m in range(M) if _bit(self.rule_bits(rules[m]), e)]
             if not ms:
