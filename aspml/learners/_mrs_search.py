@@ -44,12 +44,11 @@ class Items:
 
     def __post_init__(self):
         self.offsets = np.concatenate([[0], np.cumsum(self.widths)]).astype(np.int64)
-        rows = []
+        n = len(self.pos)
+        self.item_bits = np.zeros((int(self.offsets[-1]), max(1, (n + 63) // 64)), np.uint64)
         for j, w in enumerate(self.widths):
             for v in range(w):
-                rows.append(self.codes[:, j] == v)
-        n = len(self.pos)
-        self.item_bits = pack(np.array(rows, dtype=bool).reshape(len(rows), n))
+                self.item_bits[self.offsets[j] + v] = pack(self.codes[:, j] == v)
         self.pos_planes = planes(self.pos)
         self.neg_planes = planes(self.neg)
         self.pos_any = pack(self.pos > 0)
