@@ -12,6 +12,7 @@ from .asp.explain import Counterfactual, counterfactual  # noqa: E402
 __version__ = "0.1.0"
 
 __all__ = ["load", "Counterfactual", "Explanation", "counterfactual", "explain", "FoldRpp", "FoldSE",
-           "Libre", "MultiValueRuleSet", "AspmlError", "Compare", "DialectError", "EngineError", "Feature", "Flag", "InSet",
+           "Libre", "MultiValueRuleSet", "AspmlError", "Compare", "DialectError", "EngineError",
+           "Feature", "Flag", "InSet",
            "Interval", "Literal", "NotAtom", "NotCompare", "ParseError", "Program", "Rule",
            "ScaleError", "Schema", "Target", "parse"]
