@@ -5,13 +5,14 @@ from .logic import (Compare, Feature, Flag, InSet, Interval, Literal, NotAtom, N
                     Program, Rule, Schema, Target, parse)
 from .logic.store import load  # noqa: E402
 from . import asp, data, evaluate, prolog  # noqa: E402  (submodules users reach as aspml.asp ...)
-from .learners import FoldRpp, FoldSE, Libre  # noqa: E402
+from .learners import FoldRpp, FoldSE, Libre, MultiValueRuleSet  # noqa: E402
 from .explain import Explanation, explain  # noqa: E402
 from .asp.explain import Counterfactual, counterfactual  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = ["load", "Counterfactual", "Explanation", "counterfactual", "explain", "FoldRpp", "FoldSE",
-           "Libre", "AspmlError", "Compare", "DialectError", "EngineError", "Feature", "Flag", "InSet",
+           "Libre", "MultiValueRuleSet", "AspmlError", "Compare", "DialectError", "EngineError",
+           "Feature", "Flag", "InSet",
            "Interval", "Literal", "NotAtom", "NotCompare", "ParseError", "Program", "Rule",
            "ScaleError", "Schema", "Target", "parse"]

@@ -2,5 +2,6 @@
 
 from .fold import FoldRpp, FoldSE
 from .libre import Libre
+from .mrs import MultiValueRuleSet
 
-__all__ = ["FoldRpp", "FoldSE", "Libre"]
+__all__ = ["FoldRpp", "FoldSE", "Libre", "MultiValueRuleSet"]

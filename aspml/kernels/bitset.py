@@ -1,0 +1,187 @@
+"""Bitsets over distinct records: packing, weighted popcounts, frequent itemsets.
+
+A set of records is a row of ``uint64`` words, record ``i`` at bit ``i % 64``
+of word ``i // 64``.  Records are distinct rows of a table, each standing for
+several rows of each class; a class's counts are kept as *bit planes*: plane
+``k`` holds the records whose count has bit ``k`` set, so the number of rows
+of that class in a set is ``sum_k 2**k * popcount(set & plane_k)`` -- a few
+popcounts, never a pass over the table.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+def pack(mask: np.ndarray) -> np.ndarray:
+    """Boolean array (records) or 2-D (sets x records) -> ``uint64`` words, little-endian bits."""
+    mask = np.asarray(mask, dtype=bool)
+    two_d = mask.ndim == 2
+    m = mask if two_d else mask[None, :]
+    n = m.shape[1]
+    words = max(1, (n + 63) // 64)
+    padded = np.zeros((m.shape[0], words * 64), dtype=bool)
+    padded[:, :n] = m
+    out = np.packbits(padded, axis=1, bitorder="little").view("<u8").astype(np.uint64)
+    return out if two_d else out[0]
+
+
+def planes(counts: np.ndarray) -> np.ndarray:
+    """Bit planes of non-negative integer ``counts`` (one per record): ``(K, words)``."""
+    counts = np.asarray(counts, dtype=np.int64)
+    top = int(counts.max()) if counts.size else 0
+    k = max(1, top.bit_length())
+    return pack(np.stack([(counts >> b) & 1 for b in range(k)]).astype(bool))
+
+
+@numba.njit(cache=True)
+def popcount(x):
+    """Set bits of one ``uint64`` word (SWAR)."""
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return (x * _H01) >> np.uint64(56)
+
+
+@numba.njit(cache=True)
+def weighted_count(bits, planes):
+    """Rows counted by ``planes`` in the set ``bits`` (1-D words): ``sum_k 2**k |bits & plane_k|``."""
+    total = 0
+    for k in range(planes.shape[0]):
+        c = 0
+        for w in range(bits.shape[0]):
+            c += np.int64(popcount(bits[w] & planes[k, w]))
+        total += c << k
+    return total
+
+
+@numba.njit(cache=True)
+def counts(bits, pos_planes, neg_planes):
+    """Positive and negative rows in each set of ``bits`` (sets x words): two int64 arrays."""
+    n = bits.shape[0]
+    tp = np.zeros(n, dtype=np.int64)
+    fp = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        tp[i] = weighted_count(bits[i], pos_planes)
+        fp[i] = weighted_count(bits[i], neg_planes)
+    return tp, fp
+
+
+@numba.njit(cache=True)
+def or_counts(base, which, extra, pos_planes, neg_planes):
+    """Counts of ``base[which[i]] | extra[i]`` for every ``i``, without building the unions."""
+    n, words = extra.shape
+    tp = np.zeros(n, dtype=np.int64)
+    fp = np.zeros(n, dtype=np.int64)
+    buf = np.empty(words, dtype=np.uint64)
+    for i in range(n):
+        b = which[i]
+        for w in range(words):
+            buf[w] = base[b, w] | extra[i, w]
+        tp[i] = weighted_count(buf, pos_planes)
+        fp[i] = weighted_count(buf, neg_planes)
+    return tp, fp
+
+
+@numba.njit(cache=True)
+def eclat(item_bits, item_feature, universe, pos_planes, neg_planes, min_pos, max_len, max_out):
+    """Itemsets (at most one item per feature) covering at least ``min_pos`` positive rows.
+
+    Depth-first over items in index order (items sorted by feature), the
+    coverage of each prefix kept as a bitset on a stack.  Returns
+    ``(itemsets, tp, fp, found)``: ``itemsets`` is ``(n, max_len)`` item
+    indices padded with -1, for the first ``min(found, max_out)`` itemsets;
+    ``found`` counts all of them, so ``found > max_out`` says some were left out.
+    """
+    n_items, words = item_bits.shape
+    out = np.full((max_out, max_len), -1, dtype=np.int32)
+    tp = np.zeros(max_out, dtype=np.int64)
+    fp = np.zeros(max_out, dtype=np.int64)
+    stack = np.empty((max_len + 1, words), dtype=np.uint64)
+    stack[0, :] = universe
+    nxt = np.zeros(max_len + 1, dtype=np.int64)
+    chosen = np.zeros(max_len, dtype=np.int64)
+    found = 0
+    depth = 0
+    while True:
+        i = nxt[depth]
+        if i >= n_items or depth >= max_len:
+            if depth == 0:
+                break
+            depth -= 1
+            nxt[depth] += 1
+            continue
+        if depth > 0 and item_feature[i] <= item_feature[chosen[depth - 1]]:
+            nxt[depth] += 1
+            continue
+        for w in range(words):
+            stack[depth + 1, w] = stack[depth, w] & item_bits[i, w]
+        p = weighted_count(stack[depth + 1], pos_planes)
+        if p < min_pos:
+            nxt[depth] += 1
+            continue
+        chosen[depth] = i
+        if found < max_out:
+            for d in range(depth + 1):
+                out[found, d] = chosen[d]
+            tp[found] = p
+            fp[found] = weighted_count(stack[depth + 1], neg_planes)
+        found += 1
+        depth += 1
+        nxt[depth] = i + 1
+    k = min(found, max_out)
+    return out[:k], tp[:k], fp[:k], found
+
+
+@numba.njit(cache=True)
+def undominated(itemsets, item_bits, precision, n_keep):
+    """The first ``n_keep`` itemsets (taken in the given order) that no kept one dominates.
+
+    A kept itemset ``k`` dominates ``i`` when ``i`` covers a subset of what
+    ``k`` covers, with no better precision and no fewer items: ``i`` can only
+    do worse in a rule set.  Returns the indices kept, in order.
+    """
+    n, max_len = itemsets.shape
+    words = item_bits.shape[1]
+    kept = np.empty((n_keep, words), dtype=np.uint64)
+    kept_idx = np.empty(n_keep, dtype=np.int64)
+    kept_size = np.empty(n_keep, dtype=np.int64)
+    buf = np.empty(words, dtype=np.uint64)
+    k = 0
+    for i in range(n):
+        if k >= n_keep:
+            break
+        size = 0
+        for w in range(words):
+            buf[w] = ~np.uint64(0)
+        for d in range(max_len):
+            it = itemsets[i, d]
+            if it < 0:
+                break
+            size += 1
+            for w in range(words):
+                buf[w] &= item_bits[it, w]
+        dominated = False
+        for j in range(k):
+            if precision[kept_idx[j]] < precision[i] or kept_size[j] > size:
+                continue
+            subset = True
+            for w in range(words):
+                if buf[w] & ~kept[j, w]:
+                    subset = False
+                    break
+            if subset:
+                dominated = True
+                break
+        if not dominated:
+            kept[k, :] = buf
+            kept_idx[k] = i
+            kept_size[k] = size
+            k += 1
+    return kept_idx[:k]

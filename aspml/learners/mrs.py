@@ -1,0 +1,225 @@
+"""Multi-value Rule Sets (Wang, NeurIPS 2018): rules whose conditions hold sets of values.
+
+1. Items: a categorical feature's values as they are; a numeric feature cut
+   into ``n_bins`` ordered bins (quantiles by default, or equal width), each
+   bin an item; a Boolean feature's true / false.  A *condition* is a set of
+   items of one feature, a *rule* a conjunction of conditions on distinct
+   features, the model their disjunction.
+2. The posterior of eqs. (2)-(3) (``aspml.learners._mrs_model``), found by
+   simulated annealing (``aspml.learners._mrs_search``) over candidate rules
+   mined as frequent itemsets of the positive class, pruned by the support
+   bound of Theorem 2.  Coverage is a bitset over distinct records.
+3. The program: categorical values as ``f in {v1, v2}`` (``f = v`` for one);
+   adjacent bins merged into one interval ``f in [lo, hi)``; bins with gaps as
+   their hull with an exception for the gaps (``f in [lo, hi) AND NOT abK``);
+   a condition holding numbers and strings of a mixed column as one rule per
+   kind.  All of these are exact: the program covers precisely the rows the
+   learner's bitsets cover.
+
+Missing values satisfy no condition on their feature (they form no item), so
+a rule with a condition on ``f`` never covers a row where ``f`` is missing.
+The exception is a Boolean feature, whose "false" item is the program's
+``not f(X)`` and so also holds where ``f`` is missing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..logic.model import Rule
+from . import _mrs_model as mm
+from ._base import LogicClassifier
+from ._mrs_search import Items, Search
+from .libre import _conditions, _feature_bins
+
+
+def quantile_cuts(values: np.ndarray, n_bins: int, binning: str = "quantile") -> np.ndarray:
+    """Cut points (data values, so the program's numbers stay exact) for ``n_bins`` bins.
+
+    Bin ``k`` is ``[cuts[k-1], cuts[k])``; fewer bins come out when values repeat.
+    """
+    v = values[~np.isnan(values)]
+    if v.size == 0 or n_bins < 2:
+        return np.zeros(0)
+    uniq = np.unique(v)
+    if binning == "quantile":
+        edges = np.quantile(v, np.arange(1, n_bins) / n_bins, method="higher")
+    else:
+        edges = np.linspace(uniq[0], uniq[-1], n_bins + 1)[1:-1]
+        edges = uniq[np.minimum(np.searchsorted(uniq, edges, side="left"), len(uniq) - 1)]
+    cuts = np.unique(edges)
+    return cuts[cuts > uniq[0]]
+
+
+class MultiValueRuleSet(LogicClassifier):
+    """Multi-value Rule Sets: few, short rules over few features, each condition a value set.
+
+    Parameters
+    ----------
+    n_iter : int, default 1000
+        Annealing steps.
+    n_bins : int, default 5
+        Bins per numeric feature.
+    binning : {"quantile", "uniform"}, default "quantile"
+    alpha_M, beta_M : float, default 1, 10
+        Gamma prior on the rate of the number of rules (larger ``beta_M``: fewer rules).
+    alpha_L, beta_L : float, default 1, 10
+        Gamma prior on the rate of the number of items (values) per rule.
+    theta : float, default 1
+        Dirichlet parameter of the feature assignment, the same for every feature.
+    alpha_plus, beta_plus, alpha_minus, beta_minus : float, default 100, 1, 100, 1
+        Beta priors of the precision of covered / uncovered rows (eq. 3).
+    rho_min : float, default 0.7
+        The Beta priors truncated to ``[rho_min, 1)``: covered rows are positive,
+        uncovered rows negative, at least this often.  ``0`` is eq. (3) as printed,
+        which is symmetric up to the pseudo-counts and on large tables favours
+        rule sets that cover mostly negatives (credit_card, adult).
+    min_support : float, default 0.05
+        Candidate rules cover at least this fraction of the positive rows.
+    max_length : int, default 3
+        Items per mined candidate rule.
+    n_candidates : int, default 1000
+        Candidates kept, the best by the posterior of the one-rule model.
+    exploration : float, default 0.1
+        Probability of proposing a random neighbour instead of the best.
+    t0 : float, default 10
+        Initial temperature; step ``t`` anneals at ``t0 ** (1 - t / n_iter)``.
+    random_state : int, Generator or None
+    positive, kinds, missing, target : as for every aspml learner.
+
+    Attributes
+    ----------
+    rules_ : list of list of (feature name, values)
+        The rule set, each condition's values as categories or ``(lo, hi)`` bins.
+    posterior_ : float
+        Log posterior (up to a constant) of the learned rule set.
+    support_bound_ : int
+        Theorem 2's bound on the support of a MAP rule at the end of the search.
+    """
+
+    def __init__(self, n_iter=1000, n_bins=5, binning="quantile", alpha_M=1.0, beta_M=10.0,
+                 alpha_L=1.0, beta_L=10.0, theta=1.0, alpha_plus=100.0, beta_plus=1.0,
+                 alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
+                 n_candidates=1000, exploration=0.1, t0=10.0, random_state=None,
+                 positive=None, kinds=None, missing=None, target="label"):
+        self.n_iter = n_iter
+        self.n_bins = n_bins
+        self.binning = binning
+        self.alpha_M = alpha_M
+        self.beta_M = beta_M
+        self.alpha_L = alpha_L
+        self.beta_L = beta_L
+        self.theta = theta
+        self.alpha_plus = alpha_plus
+        self.beta_plus = beta_plus
+        self.alpha_minus = alpha_minus
+        self.beta_minus = beta_minus
+        self.rho_min = rho_min
+        self.min_support = min_support
+        self.max_length = max_length
+        self.n_candidates = n_candidates
+        self.exploration = exploration
+        self.t0 = t0
+        self.random_state = random_state
+        self.positive = positive
+        self.kinds = kinds
+        self.missing = missing
+        self.target = target
+
+    def _check(self):
+        for name in ("n_iter", "n_bins", "max_length", "n_candidates"):
+            v = getattr(self, name)
+            low = 0 if name == "n_iter" else 1
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+                raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+        if self.binning not in ("quantile", "uniform"):
+            raise ValueError(f"binning must be 'quantile' or 'uniform', got {self.binning!r}")
+        for name in ("alpha_M", "beta_M", "alpha_L", "beta_L", "theta", "alpha_plus",
+                     "beta_plus", "alpha_minus", "beta_minus", "t0"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                    or not np.isfinite(v) or v <= 0:
+                raise ValueError(f"{name} must be a positive number, got {v!r}")
+        if self.t0 < 1:
+            raise ValueError(f"t0 must be >= 1, got {self.t0!r}")
+        if isinstance(self.rho_min, bool) or not isinstance(
+                self.rho_min, (int, float, np.integer, np.floating)) or not 0 <= self.rho_min < 1:
+            raise ValueError(f"rho_min must be in [0, 1), got {self.rho_min!r}")
+        for name in ("min_support", "exploration"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                    or not 0 <= v <= 1:
+                raise ValueError(f"{name} must be in [0, 1], got {v!r}")
+
+    def _items(self, table, y):
+        """Per usable feature: its bins and each row's item (-1: missing, satisfies nothing)."""
+        feats, bins, codes = [], [], []
+        for name in self.schema_.names:
+            col = table[name]
+            cuts = (quantile_cuts(np.where(col.is_num, col.num, np.nan), int(self.n_bins),
+                                  self.binning) if col.kind != "boolean" and col.is_num.any()
+                    else None)
+            b, code = _feature_bins(col, y, 0.0, cuts=cuts)
+            if b and b[-1].kind == "missing":
+                code = np.where(code == len(b) - 1, -1, code)
+                b = b[:-1]
+            if len(b) < 2:
+                continue                          # one value: no condition can help
+            feats.append(name)
+            bins.append(b)
+            codes.append(code)
+        return feats, bins, codes
+
+    def _learn(self, table, y):
+        self._check()
+        feats, bins, codes = self._items(table, y)
+        h = mm.Hyper(float(self.alpha_M), float(self.beta_M), float(self.alpha_L),
+                     float(self.beta_L), float(self.theta), float(self.alpha_plus),
+                     float(self.beta_plus), float(self.alpha_minus), float(self.beta_minus),
+                     max(1, len(feats)), float(self.rho_min))
+        rng = np.random.default_rng(self.random_state)
+        if not feats:
+            self.rules_, self.posterior_, self.support_bound_ = [], float("nan"), 0
+            self._train_cover = np.zeros(len(y), dtype=bool)
+            return self._finish([])
+        items, inverse = _distinct(codes, bins, y)
+        search = Search(items, h, n_iter=int(self.n_iter), min_support=float(self.min_support),
+                        max_length=int(self.max_length), n_candidates=int(self.n_candidates),
+                        exploration=float(self.exploration), t0=float(self.t0), rng=rng)
+        found = search.run()
+        cov = np.unpackbits(search.coverage(found).view(np.uint8), bitorder="little")
+        self._train_cover = cov[inverse].astype(bool)   # the learner's own coverage, per row
+        self.posterior_ = search.posterior(found)
+        self.support_bound_ = search.bound.min_support
+        self.n_candidates_ = len(search.cands)
+        self.rules_ = [[(feats[j], [_describe(bins[j][v]) for v in values]) for j, values in r]
+                       for r in found]
+        return self._program(found, feats, bins)
+
+    def _program(self, found, feats, bins):
+        rules, exceptions = [], []
+        for rule in found:
+            variants = [[]]
+            for j, values in rule:
+                options = _conditions(feats[j], bins[j], list(values), exceptions)
+                variants = [v + [o] for v in variants for o in options]
+            for v in variants:
+                rules.append(Rule(None, tuple(lit for option in v for lit in option)))
+        return self._finish(list(dict.fromkeys(rules)) + exceptions)
+
+
+def _distinct(codes, bins, y):
+    """The distinct records of the item codes, with their class counts, and each row's record."""
+    mat = np.stack(codes, axis=1).astype(np.int32)
+    uniq, inverse = np.unique(mat, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    pos = np.bincount(inverse, weights=y.astype(float), minlength=len(uniq)).astype(np.int64)
+    neg = np.bincount(inverse, weights=(~y).astype(float), minlength=len(uniq)).astype(np.int64)
+    ordered = [sum(1 for x in b if x.kind == "num") for b in bins]
+    return Items(uniq, pos, neg, [len(b) for b in bins], ordered), inverse
+
+
+def _describe(b):
+    if b.kind == "num":
+        return (b.lo, b.hi)
+    return b.value

@@ -1,0 +1,356 @@
+"""Multi-value Rule Sets: bitset kernels, the posterior, the support bound, the estimator."""
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import aspml
+from aspml import MultiValueRuleSet
+from aspml.kernels.bitset import (counts, eclat, or_counts, pack, planes, popcount, undominated,
+                                  weighted_count)
+from aspml.learners import _mrs_model as mm
+from aspml.learners._mrs_search import Search
+from aspml.learners.mrs import _distinct, quantile_cuts
+
+
+# -- kernels against slow, obvious versions ---------------------------------------------
+
+def unpack(words, n):
+    return [bool((int(words[i // 64]) >> (i % 64)) & 1) for i in range(n)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=200))
+def test_pack_is_bit_i_of_word_i_over_64(mask):
+    assert unpack(pack(np.array(mask)), len(mask)) == mask
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**64 - 1))
+def test_popcount(x):
+    assert int(popcount(np.uint64(x))) == bin(x).count("1")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 40)), min_size=1, max_size=150))
+def test_weighted_count_is_the_sum_of_counts_in_the_set(pairs):
+    mask = np.array([p[0] for p in pairs])
+    c = np.array([p[1] for p in pairs])
+    assert weighted_count(pack(mask), planes(c)) == sum(int(x) for m, x in zip(mask, c) if m)
+
+
+def test_counts_and_or_counts_edge_cases():
+    rng = np.random.default_rng(0)
+    for n in (1, 63, 64, 65, 200):
+        sets = rng.random((5, n)) < 0.5
+        sets[0] = False                      # the empty set
+        sets[1] = True                       # every record
+        pos, neg = rng.integers(0, 3, n), rng.integers(0, 2, n)
+        bits = pack(sets)
+        tp, fp = counts(bits, planes(pos), planes(neg))
+        assert tp.tolist() == [int(pos[s].sum()) for s in sets]
+        assert fp.tolist() == [int(neg[s].sum()) for s in sets]
+        base = pack(rng.random((2, n)) < 0.3)
+        which = np.array([0, 1, 1, 0, 1])
+        tp, fp = or_counts(base, which, bits, planes(pos), planes(neg))
+        union = [unpack(base[w], n) for w in which]
+        assert tp.tolist() == [int(pos[np.array(u) | s].sum()) for u, s in zip(union, sets)]
+        assert fp.tolist() == [int(neg[np.array(u) | s].sum()) for u, s in zip(union, sets)]
+
+
+def slow_itemsets(codes, widths, pos, min_pos, max_len):
+    items = [(j, v) for j, w in enumerate(widths) for v in range(w)]
+    out = {}
+    for k in range(1, max_len + 1):
+        for combo in itertools.combinations(range(len(items)), k):
+            feats = [items[i][0] for i in combo]
+            if len(set(feats)) < k:
+                continue
+            m = np.ones(len(codes), dtype=bool)
+            for i in combo:
+                j, v = items[i]
+                m &= codes[:, j] == v
+            if pos[m].sum() >= min_pos:
+                out[combo] = int(pos[m].sum())
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(1, 3))
+def test_eclat_finds_every_frequent_itemset(seed, min_pos, max_len):
+    rng = np.random.default_rng(seed)
+    widths = list(rng.integers(1, 4, size=rng.integers(1, 5)))
+    n = int(rng.integers(1, 30))
+    codes = np.stack([rng.integers(-1, w, n) for w in widths], axis=1)
+    pos, neg = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    bits = pack(np.array([codes[:, j] == v for j, w in enumerate(widths) for v in range(w)]))
+    feature = np.repeat(np.arange(len(widths)), widths).astype(np.int64)
+    sets, tp, fp, found = eclat(bits, feature, pack(np.ones(n, bool)), planes(pos), planes(neg),
+                                min_pos, max_len, 10_000)
+    got = {tuple(int(i) for i in s if i >= 0): int(t) for s, t in zip(sets, tp)}
+    assert got == slow_itemsets(codes, widths, pos, min_pos, max_len)
+    assert found == len(got)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 12))
+def test_undominated_keeps_what_no_better_kept_itemset_covers(seed, n_keep):
+    rng = np.random.default_rng(seed)
+    n, n_items = int(rng.integers(1, 80)), int(rng.integers(1, 8))
+    masks = rng.random((n_items, n)) < 0.6
+    sets = np.full((20, 3), -1, dtype=np.int32)
+    for i in range(20):
+        k = int(rng.integers(1, 4))
+        sets[i, :k] = rng.choice(n_items, size=min(k, n_items), replace=False)[:k].tolist() + \
+            [-1] * (k - min(k, n_items))
+    precision = rng.choice([0.2, 0.5, 0.9], 20)
+    cover = [np.logical_and.reduce([masks[j] for j in s if j >= 0]) for s in sets]
+    size = [(s >= 0).sum() for s in sets]
+    expect = []
+    for i in range(20):
+        if len(expect) == n_keep:
+            break
+        if not any(precision[k] >= precision[i] and size[k] <= size[i]
+                   and not (cover[i] & ~cover[k]).any() for k in expect):
+            expect.append(i)
+    assert undominated(sets, pack(masks), precision, n_keep).tolist() == expect
+
+
+# -- the posterior against a direct computation --------------------------------------------
+
+H = mm.Hyper(alpha_M=1.5, beta_M=3.0, alpha_L=2.0, beta_L=5.0, theta=0.7, alpha_plus=100,
+             beta_plus=1, alpha_minus=90, beta_minus=2, n_features=6)
+
+
+def slow_prior(rules, h):
+    """Eq. (2) written out with math.lgamma: rules as lists of condition sizes."""
+    lg, M = math.lgamma, len(rules)
+    nb = lambda k, a, b: (lg(k + a) - lg(k + 1) - lg(a) + a * math.log(b / (1 + b))
+                          - k * math.log(1 + b))
+    total = nb(M, h.alpha_M, h.beta_M)
+    J, th = h.n_features, h.theta
+    for sizes in rules:
+        L = sum(sizes)
+        total += nb(L, h.alpha_L, h.beta_L)
+        total += lg(J * th) - lg(L + J * th)
+        total += sum(lg(s + th) - lg(th) for s in sizes)
+    return total
+
+
+def slow_likelihood(tp, fp, n_pos, n_neg, h):
+    lbeta = lambda a, b: math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+    return (lbeta(tp + h.alpha_plus, fp + h.beta_plus)
+            + lbeta(n_neg - fp + h.alpha_minus, n_pos - tp + h.beta_minus))
+
+
+def test_truncated_beta_against_numerical_integration():
+    for a, b in ((3.0, 5.0), (20.0, 4.0), (4.0, 20.0), (150.0, 140.0)):
+        for lo in (0.0, 0.5, 0.7):
+            r = np.linspace(lo, 1, 200_001)[1:-1]
+            f = np.exp((a - 1) * np.log(r) + (b - 1) * np.log1p(-r))
+            direct = math.log(np.trapezoid(f, r)) if lo or a > 1 else None
+            got = float(mm.log_truncated_beta(a, b, lo))
+            assert got == pytest.approx(direct, rel=1e-5, abs=1e-4)
+    # far below the floor: the boundary Laplace term, close to the exact value
+    exact = float(mm.log_truncated_beta(40.0, 400.0, 0.5))
+    assert np.isfinite(exact)
+    assert float(mm.log_truncated_beta(5400.0, 18701.0, 0.5)) < float(
+        mm.log_truncated_beta(18701.0, 5400.0, 0.5)) - 1000
+
+
+def test_prior_and_likelihood_match_the_formulas():
+    for rules in ([], [[1]], [[2, 1], [3]], [[1, 1, 1], [4], [2, 2]]):
+        assert mm.log_prior(rules, H) == pytest.approx(slow_prior(rules, H), rel=1e-12)
+    for tp, fp in ((0, 0), (5, 3), (40, 0), (40, 60)):
+        assert float(mm.log_likelihood(tp, fp, 40, 60, H)) == pytest.approx(
+            slow_likelihood(tp, fp, 40, 60, H), rel=1e-12)
+
+
+def test_prior_reuses_features_and_favours_short_rules():
+    # Theorem 1: moving an item to the feature the rule already uses more raises the prior
+    assert mm.rule_prior([3], H) > mm.rule_prior([2, 1], H) > mm.rule_prior([1, 1, 1], H)
+    assert mm.rule_prior([1], H) > mm.rule_prior([2], H)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.data())
+def test_lemma_1_uncovering_rows_costs_at_most_upsilon_each(n_pos, n_neg, data):
+    h = mm.Hyper(1, 1, 1, 1, 1, data.draw(st.floats(2, 200)), data.draw(st.floats(0.5, 2)),
+                 data.draw(st.floats(2, 200)), data.draw(st.floats(0.5, 2)), 3,
+                 data.draw(st.sampled_from([0.0, 0.3, 0.5, 0.8])))
+    tp = data.draw(st.integers(0, n_pos))
+    fp = data.draw(st.integers(0, n_neg))
+    lost_tp = data.draw(st.integers(0, tp))       # rows only the removed rule covered
+    lost_fp = data.draw(st.integers(0, fp))
+    before = mm.log_likelihood(tp, fp, n_pos, n_neg, h)
+    after = mm.log_likelihood(tp - lost_tp, fp - lost_fp, n_pos, n_neg, h)
+    assert after >= before + (lost_tp + lost_fp) * math.log(mm.upsilon(n_pos, n_neg, h)) - 1e-9
+
+
+def test_support_bound_never_prunes_a_rule_of_the_brute_force_map():
+    """Tiny data, every multi-value rule on two 3-valued features, every rule set the bound allows."""
+    rng = np.random.default_rng(3)
+    n = 30
+    a, b = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    y = (np.isin(a, [0, 1]) & (b != 2)) ^ (rng.random(n) < 0.1)
+    subsets = [None] + [s for k in (1, 2) for s in itertools.combinations(range(3), k)]
+    rules = [(sa, sb) for sa in subsets for sb in subsets if (sa, sb) != (None, None)]
+    cover = [(np.isin(a, sa) if sa else True) & (np.isin(b, sb) if sb else True) for sa, sb in rules]
+    sizes = [[len(s) for s in r if s] for r in rules]
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    pruned = 0
+    for beta, rho_min in itertools.product((100.0, 1000.0), (0.0, 0.5)):
+        h = mm.Hyper(1, beta, 1, beta, 1, 100, 1, 100, 1, 2, rho_min)
+
+        def post(chosen):
+            m = np.zeros(n, bool)
+            for i in chosen:
+                m |= cover[i]
+            return (float(mm.log_likelihood((m & y).sum(), (m & ~y).sum(), n_pos, n_neg, h))
+                    + mm.log_prior([sizes[i] for i in chosen], h))
+
+        def best_of(k_max):
+            return max((post(c), c) for k in range(k_max + 1)
+                       for c in itertools.combinations(range(len(rules)), k))
+
+        # no model with more rules than the bound from a good model can be the MAP,
+        # so enumerating up to that many rules finds the MAP
+        limit = mm.support_bound(best_of(2)[0], n_pos, n_neg, h, 4).max_rules
+        assert limit <= 3
+        best, best_set = best_of(limit)
+        assert best_set
+        empty = post(())
+        for v in (empty, (empty + best) / 2, best):            # v[t] rising to the MAP
+            bound = mm.support_bound(v, n_pos, n_neg, h, 4)
+            assert len(best_set) <= bound.max_rules
+            for i in best_set:
+                assert cover[i].sum() >= bound.min_support
+            pruned += sum(c.sum() < bound.min_support for c in cover)
+    assert pruned > 0                                           # the bound did prune rules
+
+
+# -- the estimator -------------------------------------------------------------------------
+
+@parametrize_with_checks([MultiValueRuleSet(n_iter=30, random_state=0)])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def planted(seed=0, n=600):
+    rng = np.random.default_rng(seed)
+    states = ["CA", "TX", "AZ", "OR", "NY", "MA", "FL", "WA"]
+    X = pd.DataFrame({"state": rng.choice(states, n),
+                      "marital": rng.choice(["married", "divorced", "single", "widowed"], n),
+                      "age": rng.integers(18, 90, n).astype(float),
+                      "noise": rng.choice(["p", "q", "r"], n)})
+    y = X.state.isin(["CA", "TX", "AZ"]) & X.marital.isin(["married", "divorced"])
+    return X, y.to_numpy()
+
+
+def test_recovers_a_planted_multi_value_rule():
+    X, y = planted()
+    clf = MultiValueRuleSet(random_state=0).fit(X, y)
+    assert clf.program_.rules == (aspml.Rule(None, (
+        aspml.InSet("state", frozenset({"CA", "TX", "AZ"})),
+        aspml.InSet("marital", frozenset({"married", "divorced"})))),)
+    text = clf.program_.to_text()
+    assert 'IF state in {"AZ", "CA", "TX"} AND marital in {"divorced", "married"}' in text
+    assert clf.score(X, y) == 1.0
+
+
+def test_fixed_random_state_gives_the_same_program_twice():
+    X, y = planted(1, 300)
+    y = y ^ (np.random.default_rng(2).random(len(y)) < 0.15)      # noise: a real search
+    one = MultiValueRuleSet(n_iter=300, random_state=7).fit(X, y)
+    two = MultiValueRuleSet(n_iter=300, random_state=7).fit(X, y)
+    assert one.program_ == two.program_ and one.rules_ == two.rules_
+
+
+def mixed_table(seed=0, n=300):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.uniform(0, 100, n).round(1),
+                      "b": rng.choice(["x", "y", "z", "w"], n),
+                      "m": pd.Series(rng.integers(0, 20, n).astype(object)),
+                      "f": rng.random(n) < 0.5})
+    X.loc[::7, "a"] = np.nan
+    X.loc[::11, "b"] = None
+    X.loc[::5, "m"] = "high"
+    X.loc[3::9, "m"] = "low"
+    X["f"] = X["f"].astype(object)
+    X.loc[::13, "f"] = None
+    y = ((X.a > 70) & X.b.isin(["x", "y"])) | (X.m == "high")
+    return X, y.to_numpy()
+
+
+def test_hand_made_conditions_print_exactly(swipl):
+    """Gapped bins, mixed numbers and strings, Boolean flags, missing values: the fast path,
+    clingo and SWI-Prolog all cover exactly the rows the learner's bitsets cover."""
+    X, y = mixed_table()
+    clf = MultiValueRuleSet(n_iter=0, random_state=0, kinds={"m": "mixed", "f": "boolean"})
+    table, target = clf._training_data(X, y)
+    feats, bins, codes = clf._items(table, target)
+    items, inverse = _distinct(codes, bins, target)
+    h = mm.Hyper(1, 1, 1, 1, 1, 100, 1, 100, 1, len(feats))
+    search = Search(items, h, n_iter=0, min_support=0.1, max_length=2, n_candidates=10,
+                    exploration=0.1, t0=1.0, rng=np.random.default_rng(0))
+    j = {f: i for i, f in enumerate(feats)}
+    kinds = {f: [b.kind for b in bins[j[f]]] for f in feats}
+    m_num = [i for i, k in enumerate(kinds["m"]) if k == "num"]
+    m_cat = [i for i, k in enumerate(kinds["m"]) if k == "cat"]
+    found = [((j["a"], (0, 2, 4)), (j["b"], (0, 2))),                      # gaps + a value set
+             ((j["m"], (m_num[1], m_cat[0])),),                           # numbers and a string
+             ((j["f"], (1,)), (j["a"], (1, 2))),                          # not f (missing too)
+             ((j["b"], (1,)), (j["m"], tuple(m_num[:2])))]
+    found = [tuple(sorted(r)) for r in found]
+    program = clf._program(found, feats, bins)
+    own = np.unpackbits(search.coverage(found).view(np.uint8), bitorder="little")[inverse] == 1
+    assert 0 < own.sum() < len(y)
+    assert any(isinstance(lit, aspml.NotAtom) for r in program.rules for lit in r.body)
+    assert np.array_equal(program.predict(X), own)
+    assert np.array_equal(aspml.asp.predict(program, X), own)
+    assert np.array_equal(aspml.prolog.predict(program, X), own)
+
+
+def test_learned_program_runs_the_same_in_every_engine(swipl):
+    X, y = mixed_table(1)
+    clf = MultiValueRuleSet(n_iter=400, random_state=0, beta_M=1, beta_L=1,
+                            kinds={"m": "mixed", "f": "boolean"}).fit(X, y)
+    fast = clf.decision(X)
+    assert np.array_equal(fast, clf._train_cover)
+    assert (fast == y).mean() > 0.9
+    assert np.array_equal(aspml.asp.predict(clf.program_, X), fast)
+    assert np.array_equal(aspml.prolog.predict(clf.program_, X), fast)
+    assert aspml.parse(clf.program_.to_asp(), dialect="asp").predict(X).tolist() == fast.tolist()
+
+
+def test_quantile_cuts_are_data_values():
+    v = np.array([1.0, 1, 1, 2, 3, 4, 5, 6, 7, 8, np.nan])
+    cuts = quantile_cuts(v, 5)
+    assert set(cuts) <= set(v[~np.isnan(v)]) and cuts[0] > 1 and np.all(np.diff(cuts) > 0)
+    assert quantile_cuts(np.array([3.0, 3.0]), 5).size == 0
+    assert set(quantile_cuts(v, 4, "uniform")) <= set(v[~np.isnan(v)])
+
+
+def test_bad_parameters_raise_one_clear_error():
+    X, y = planted(0, 50)
+    for bad, match in (({"n_iter": -1}, "n_iter"), ({"n_bins": 0}, "n_bins"),
+                       ({"beta_M": 0}, "beta_M"), ({"alpha_plus": float("nan")}, "alpha_plus"),
+                       ({"binning": "kmeans"}, "binning"), ({"exploration": 2}, "exploration"),
+                       ({"min_support": -0.1}, "min_support"), ({"t0": 0.5}, "t0"),
+                       ({"rho_min": 1.0}, "rho_min")):
+        with pytest.raises(ValueError, match=match):
+            MultiValueRuleSet(**bad).fit(X, y)
+    with pytest.raises(ValueError, match="positive"):
+        MultiValueRuleSet(positive="maybe").fit(X, y)
+
+
+def test_constant_features_give_an_empty_program():
+    X = pd.DataFrame({"a": ["x"] * 6})
+    clf = MultiValueRuleSet(random_state=0).fit(X, [0, 1, 0, 1, 0, 0])
+    assert clf.program_.rules == () and not clf.decision(X).any()
