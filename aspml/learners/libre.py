@@ -433,15 +433,18 @@ class _Exceptions:
         return self._names[key]
 
 
-def _conditions(name, bins, allowed, exceptions):
-    """The alternatives (a rule per alternative, each a list of literals) for "in an allowed bin"."""
+def _conditions(name, bins, allowed, exceptions, complements=True):
+    """The alternatives (a rule per alternative, each a list of literals) for "in an
+    allowed bin".  ``complements``: a condition that excludes fewer values than it
+    admits may be written as ``NOT abK`` naming the excluded ones (see the module
+    notes); without it a missing or unseen value never satisfies a condition."""
     if bins[0].kind == "flag":
         (b,) = allowed
         return [[Flag(name, bins[b].value)]]
     missing = next((i for i, b in enumerate(bins) if b.kind == "missing"), None)
     values = [i for i in allowed if i != missing]
     kinds = {b.kind for b in bins}
-    if missing is None and len(kinds) == 1:
+    if complements and missing is None and len(kinds) == 1:
         # a feature with no missing value in training and values of one kind: when
         # the excluded values are fewer, say which (``NOT abK``, abK naming them),
         # which means the same on every training row and reads shorter

@@ -30,7 +30,7 @@ from ..logic.model import Rule
 from . import _mrs_model as mm
 from ._base import LogicClassifier
 from ._mrs_search import Items, Search
-from .libre import _conditions, _feature_bins
+from .libre import _conditions, _Exceptions, _feature_bins
 
 
 def quantile_cuts(values: np.ndarray, n_bins: int, binning: str = "quantile") -> np.ndarray:
@@ -197,15 +197,16 @@ class MultiValueRuleSet(LogicClassifier):
         return self._program(found, feats, bins)
 
     def _program(self, found, feats, bins):
-        rules, exceptions = [], []
+        rules, exceptions = [], _Exceptions()
         for rule in found:
             variants = [[]]
             for j, values in rule:
-                options = _conditions(feats[j], bins[j], list(values), exceptions)
+                options = _conditions(feats[j], bins[j], list(values), exceptions,
+                                      complements=False)
                 variants = [v + [o] for v in variants for o in options]
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
-        return self._finish(list(dict.fromkeys(rules)) + exceptions)
+        return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
 
 
 def _distinct(codes, bins, y):
