@@ -163,14 +163,20 @@ def unite_predictions(p1, p2):
     return frozenset([p1, p2])
 
 
+def _short(v) -> str:
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
+        v = int(v)
+    return text_value(v)
+
+
 def format_prediction(p) -> str:
     if isinstance(p, tuple):
         lo, hi = p
-        return text_value(lo) if lo == hi else f"[{text_value(lo)}, {text_value(hi)}]"
+        return _short(lo) if lo == hi else f"[{_short(lo)}, {_short(hi)}]"
     if isinstance(p, frozenset):
         return "{" + ", ".join(sorted(text_value(v) for v in p)) + "}"
     if isinstance(p, (str, int, float)) and not isinstance(p, bool):
-        return text_value(p)
+        return _short(p)
     return str(p)
 
 

@@ -33,7 +33,7 @@ def rules_from_sklearn(model, feature_names=None) -> list[BoxRule]:
             if left == right:                                   # a leaf
                 leaves.append((node, bounds))
                 continue
-            f, thr = int(t.feature[node]), float(t.threshold[node])
+            f, thr = int(t.feature[node]), _threshold(t.threshold[node])
             lo, hi = bounds.get(f, (None, None))
             # the left child: x <= thr ; the right child: x > thr
             stack.append((right, {**bounds, f: (thr if lo is None or thr > lo else lo, hi)}))
@@ -49,6 +49,13 @@ def rules_from_sklearn(model, feature_names=None) -> list[BoxRule]:
                 pred = float(value[0])
             out.append(BoxRule(conds, pred))
     return out
+
+
+def _threshold(t) -> float:
+    """A split threshold as written: scikit-learn's thresholds are float32 values (the tree
+    compares ``float32(x) <= t``), so the shortest decimal of that float32 is the same test
+    and reads as ``0.55`` rather than ``0.550000011920929``."""
+    return float(np.format_float_positional(np.float32(t), unique=True, trim="-"))
 
 
 def _trees(model):
