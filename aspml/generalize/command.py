@@ -50,8 +50,9 @@ def add_arguments(p) -> None:
                    help="column names of a scikit-learn model fitted without them")
     p.add_argument("--positive", help="with -o PROGRAM: the class whose rules the program holds")
     p.add_argument("--hierarchy", action="store_true", help="print each union's derivation tree")
-    p.add_argument("-o", "--output", help="write here instead of stdout: .lp/.pl/.scasp/.txt a "
-                                          "program, .json the model with its hierarchy, else text")
+    p.add_argument("-o", "--output", help="write here instead of stdout: .lp/.pl/.scasp a program "
+                                          "(--positive), .json the model with its hierarchy, "
+                                          "anything else the text")
     p.add_argument("--html", metavar="OUT.html", help="also draw the table and glyph views here")
 
 
@@ -67,7 +68,7 @@ def run(args) -> int:
         write_html(dm, args.html)
     if args.output:
         out = Path(args.output)
-        dialect = PROGRAM_SUFFIX.get(out.suffix)
+        dialect = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp"}.get(out.suffix)
         if dialect is not None:
             positive = _as_label(args.positive, dm)
             text = dm.to_program(positive=positive).print(dialect)

@@ -99,7 +99,8 @@ class DescriptiveModel:
                                              exceptions, node.members, node.children, node.united,
                                              node.depth, rows, agree)
         alive = [s for s in range(state.n_slots) if state.alive[s]]
-        self.rules = [self._nodes[s] for s in alive]
+        # in the order of the original rules they stand for (a union where its first original was)
+        self.rules = sorted((self._nodes[s] for s in alive), key=lambda r: min(r.members))
 
     def node(self, id: int) -> DescriptiveRule:
         return self._nodes[id]
@@ -200,7 +201,7 @@ class DescriptiveModel:
         """
         if self.task != "classification":
             raise AspmlError("a descriptive model of numeric predictions has no Program form; "
-                             "use to_text() or to_html()")
+                             "write it as text or HTML")
         classes = list(dict.fromkeys(r.prediction for r in self.original))
         if positive is None:
             positive = self.positive

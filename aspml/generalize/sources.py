@@ -110,8 +110,9 @@ def rules_from_program(program: Program) -> tuple[list[BoxRule], object, object]
                              "take programs without exceptions (conjunctions of intervals and sets)")
         for lit in rule.body:
             if isinstance(lit, (NotAtom, NotCompare)):
-                raise AspmlError(f"rule {i + 1} has a negated literal; descriptive models take "
-                                 "conjunctions of intervals and value sets")
+                from ..logic.printers import text_literal
+                raise AspmlError(f"rule {i + 1} has {text_literal(lit)}; descriptive models take "
+                                 "conjunctions of intervals and value sets (no exceptions or negation)")
         out.append(BoxRule(rule, positive))
     return out, positive, negative
 
