@@ -38,7 +38,8 @@ __all__ = ["generalize", "DescriptiveModel", "DescriptiveRule", "BoxRule", "rule
 def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
                iterative: bool = False, rho_start: float = 1.0, rho_step: float = 0.05,
                task: str | None = None, feature_names=None, ranges=None,
-               reference_predictions=None, target: str | None = None) -> DescriptiveModel:
+               reference_predictions=None, check_fidelity: bool = True,
+               target: str | None = None) -> DescriptiveModel:
     """A descriptive model of ``model``'s rules.
 
     Parameters
@@ -52,7 +53,8 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
     rho : roughness threshold: the least coherence (and fidelity) a union may have.
     epsilon : tolerance: numeric predictions within ``epsilon`` are congruent.
     reference : optional DataFrame of rows on which each union's fidelity must
-        also reach ``rho``; the original model's answers on it come from the
+        also reach ``rho`` (with ``check_fidelity=False`` it is only measured);
+        the original model's answers on it come from the
         scikit-learn model or the Program when there is one, else from the rules
         (``reference_predictions`` overrides).  It also gives the features' ranges.
     iterative : the variant of §3.5: ``rho`` from ``rho_start`` down to ``rho``
@@ -104,7 +106,7 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
         steps = [float(rho)]
     for r in steps:
         before = state.n_unions
-        algorithm.run(state, r)
+        algorithm.run(state, r, check_fidelity)
         history.append((r, int(state.alive.sum()), state.n_unions - before))
     return DescriptiveModel(state, float(rho), float(epsilon), target_name, positive, negative,
                             schema, history)

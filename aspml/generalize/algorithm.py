@@ -341,6 +341,14 @@ def _reference_predictions(enc: Encoding, given):
     return rlo, rhi
 
 
+def fidelity_counts(enc: Encoding, s: int) -> tuple[int, int]:
+    """Definition 10's counts for slot ``s``: reference rows it applies to where the original
+    model answers, and of those the rows where its prediction is congruent with the model's."""
+    rows = enc.rows_in(s) & ~np.isnan(enc.rlo)
+    width = np.maximum(enc.rhi[rows], enc.phi[s]) - np.minimum(enc.rlo[rows], enc.plo[s])
+    return int(rows.sum()), int(np.sum(width <= enc.eps + K.TOL * (1 + abs(enc.eps))))
+
+
 # ---------------------------------------------------------------------------
 # the algorithm
 # ---------------------------------------------------------------------------
@@ -380,14 +388,18 @@ def start(enc: Encoding) -> State:
     return State(enc, alive, np.arange(n, dtype=np.int64), nodes, n)
 
 
-def _empty_ref(enc):
-    return enc.xn, enc.xc, enc.rlo, enc.rhi
+def run(state: State, rho: float, check_fidelity: bool = True) -> State:
+    """Algorithm 1 from the rules alive in ``state``, with roughness threshold ``rho``.
 
-
-def run(state: State, rho: float) -> State:
-    """Algorithm 1 from the rules alive in ``state``, with roughness threshold ``rho``."""
+    With reference rows and ``check_fidelity``, a union must also have fidelity
+    >= rho (§3.4); without ``check_fidelity`` the fidelity is only measured.
+    """
     enc = state.enc
-    xn, xc, rlo, rhi = _empty_ref(enc)
+    if check_fidelity:
+        xn, xc, rlo, rhi = enc.xn, enc.xc, enc.rlo, enc.rhi
+    else:
+        xn, xc = enc.xn[:0], enc.xc[:0]
+        rlo, rhi = enc.rlo[:0], enc.rhi[:0]
     slots = np.flatnonzero(state.alive[:state.n_slots]).astype(np.int64)
     pa, pb, pd = K.congruent_pairs(slots, enc.nlo, enc.nhi, enc.bits, enc.cat_start,
                                    enc.plo, enc.phi, enc.eps)
@@ -457,8 +469,9 @@ def _accept(state: State, a: int, b: int, lo_u, hi_u, loc_u, hic_u, bits_u, stat
     node = Node(u, children=children, united=(a, b), members=tuple(int(m) for m in members),
                 correct=tuple(int(i) for i in np.flatnonzero(codes == 1)),
                 exceptions=tuple(int(i) for i in np.flatnonzero(codes == 2)),
-                depth=1 + max(state.nodes[c].depth for c in children),
-                rows=int(stats[2]), agree=int(stats[3]), rho=rho)
+                depth=1 + max(state.nodes[c].depth for c in children), rho=rho)
+    if enc.has_reference:
+        node.rows, node.agree = fidelity_counts(enc, u)
     state.nodes.append(node)
     state.n_unions += 1
     return u

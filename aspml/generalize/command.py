@@ -40,6 +40,8 @@ def add_arguments(p) -> None:
                    help="tolerance for numeric predictions (default 0)")
     p.add_argument("--reference", metavar="DATA.csv",
                    help="rows on which each union's fidelity must also reach rho")
+    p.add_argument("--no-fidelity-check", dest="check_fidelity", action="store_false",
+                   help="with --reference: measure fidelity but accept unions on coherence alone")
     p.add_argument("--iterative", action="store_true",
                    help="lower rho from --rho-start to --rho by --rho-step, each run from the last")
     p.add_argument("--rho-start", type=float, default=1.0)
@@ -62,7 +64,8 @@ def run(args) -> int:
     reference = read_reference(args.reference) if args.reference else None
     dm = generalize(model, rho=args.rho, epsilon=args.epsilon, reference=reference,
                     iterative=args.iterative, rho_start=args.rho_start, rho_step=args.rho_step,
-                    task=task, feature_names=args.feature_names, target=target)
+                    task=task, feature_names=args.feature_names, target=target,
+                    check_fidelity=args.check_fidelity)
     if args.html:
         from .render import write_html
         write_html(dm, args.html)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import AspmlError
 from ..logic.model import Compare, InSet, Interval, NotAtom, Program, Rule, Target
+from .algorithm import fidelity_counts
 from .rules import BoxRule, _printable, format_prediction
 
 
@@ -94,7 +95,7 @@ class DescriptiveModel:
                 codes = enc.codes(s)
                 covered = tuple(int(i) for i in np.flatnonzero(codes == 1))
                 exceptions = tuple(int(i) for i in np.flatnonzero(codes == 2))
-                rows, agree = _fidelity_counts(enc, s) if enc.has_reference else (0, 0)
+                rows, agree = fidelity_counts(enc, s) if enc.has_reference else (0, 0)
             self._nodes[s] = DescriptiveRule(s, enc.box_rule(s), bool(node.children), covered,
                                              exceptions, node.members, node.children, node.united,
                                              node.depth, rows, agree)
@@ -248,15 +249,6 @@ def _jsonable(p):
     if isinstance(p, frozenset):
         return sorted(p, key=str)
     return p.item() if hasattr(p, "item") else p
-
-
-def _fidelity_counts(enc, s):
-    rows = enc.rows_in(s)
-    has = ~np.isnan(enc.rlo)
-    sel = rows & has
-    width = np.maximum(enc.rhi[sel], enc.phi[s]) - np.minimum(enc.rlo[sel], enc.plo[s])
-    agree = int(np.sum(width <= enc.eps + 1e-9 * (1 + abs(enc.eps))))
-    return int(sel.sum()), agree
 
 
 __all__ = ["DescriptiveModel", "DescriptiveRule", "format_prediction"]
