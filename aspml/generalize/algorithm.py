@@ -400,6 +400,9 @@ def run(state: State, rho: float, check_fidelity: bool = True) -> State:
     else:
         xn, xc = enc.xn[:0], enc.xc[:0]
         rlo, rhi = enc.rlo[:0], enc.rhi[:0]
+    mlo, mhi, mcat = K.all_bound_masks(enc.n, enc.lo, enc.hi, enc.bits, enc.cat_start)
+    row_order = np.ascontiguousarray(np.argsort(xn, axis=0, kind="stable").T)
+    xs = np.ascontiguousarray(np.take_along_axis(xn, row_order.T, axis=0).T)
     slots = np.flatnonzero(state.alive[:state.n_slots]).astype(np.int64)
     pa, pb, pd = K.congruent_pairs(slots, enc.nlo, enc.nhi, enc.bits, enc.cat_start,
                                    enc.plo, enc.phi, enc.eps)
@@ -411,7 +414,6 @@ def run(state: State, rho: float, check_fidelity: bool = True) -> State:
     lo_u, hi_u = np.empty(dn), np.empty(dn)
     loc_u, hic_u = np.empty(dn, dtype=bool), np.empty(dn, dtype=bool)
     bits_u = np.empty(nb, dtype=bool)
-    stats = np.zeros(5, dtype=np.int64)
     while heap:
         _, r = heapq.heappop(heap)
         ra, rb, rd, owner = runs[r]
@@ -421,13 +423,13 @@ def run(state: State, rho: float, check_fidelity: bool = True) -> State:
         k0 = pos[r]
         k, accepted = K.scan_pairs(ra, rb, rd, k0, limit, state.alive, enc.lo, enc.hi, enc.loc,
                                    enc.hic, enc.bits, enc.plo, enc.phi, enc.n, state.owner,
-                                   enc.eps, rho, enc.cat_start, xn, xc, rlo, rhi,
-                                   lo_u, hi_u, loc_u, hic_u, bits_u, stats)
+                                   enc.eps, rho, enc.cat_start, xn, xc, rlo, rhi, xs, row_order,
+                                   mlo, mhi, mcat,
+                                   lo_u, hi_u, loc_u, hic_u, bits_u)
         state.tried += k - k0
         pos[r] = k
         if accepted:
-            u = _accept(state, int(ra[k - 1]), int(rb[k - 1]), lo_u, hi_u, loc_u, hic_u, bits_u,
-                        stats, rho)
+            u = _accept(state, int(ra[k - 1]), int(rb[k - 1]), lo_u, hi_u, loc_u, hic_u, bits_u, rho)
             others = np.flatnonzero(state.alive[:state.n_slots])
             others = others[others != u]
             ok = np.maximum(enc.phi[others], enc.phi[u]) - np.minimum(enc.plo[others], enc.plo[u]) \
@@ -444,7 +446,7 @@ def run(state: State, rho: float, check_fidelity: bool = True) -> State:
     return state
 
 
-def _accept(state: State, a: int, b: int, lo_u, hi_u, loc_u, hic_u, bits_u, stats, rho) -> int:
+def _accept(state: State, a: int, b: int, lo_u, hi_u, loc_u, hic_u, bits_u, rho) -> int:
     enc = state.enc
     u = state.n_slots
     state.n_slots += 1

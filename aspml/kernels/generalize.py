@@ -168,56 +168,187 @@ def rows_in_box(lo_u, hi_u, loc_u, hic_u, bits_u, cat_start, xn, xc):
 
 
 @numba.njit(cache=True)
-def assess(lo_u, hi_u, loc_u, hic_u, bits_u, plo_u, phi_u, a, b,
-           lo, hi, loc, hic, bits, plo, phi, n_orig, owner, eps,
-           cat_start, xn, xc, rlo, rhi, stats):
-    """Coverage of the original rules by box ``u`` (Definitions 1, 3, 4) and, with
-    reference rows, its fidelity (Definition 10).
+def constrained(lo_u, hi_u, bits_u, cat_start, fidx, kidx):
+    """The features box ``u`` constrains: numeric ones into ``fidx``, categorical into ``kidx``.
 
-    ``stats`` receives ``[covered, correct, applicable rows, congruent rows,
-    members of a or b wrongly covered]``.
+    Returns ``(nf, nk)``.  A feature ``u`` leaves free contains everything, so
+    containment and row tests need only look at these.
     """
-    covered = 0
+    nf = 0
+    for f in range(lo_u.shape[0]):
+        if not (lo_u[f] == -np.inf and hi_u[f] == np.inf):
+            fidx[nf] = f
+            nf += 1
+    nk = 0
+    for k in range(cat_start.shape[0] - 1):
+        if not bits_u[cat_start[k + 1] - 1]:
+            kidx[nk] = k
+            nk += 1
+    return nf, nk
+
+
+@numba.njit(cache=True)
+def contains_on(fidx, nf, kidx, nk, cat_start, lo_u, hi_u, loc_u, hic_u, bits_u,
+                lo, hi, loc, hic, bits, o):
+    """:func:`box_contains` of slot ``o`` (rows of the 2-D arrays), looking only at the
+    features ``u`` constrains."""
+    for t in range(nf):
+        f = fidx[t]
+        if not lower_within(lo_u[f], loc_u[f], lo[o, f], loc[o, f]):
+            return False
+        if not upper_within(hi_u[f], hic_u[f], hi[o, f], hic[o, f]):
+            return False
+    for t in range(nk):
+        k = kidx[t]
+        for b in range(cat_start[k], cat_start[k + 1]):
+            if bits[o, b] and not bits_u[b]:
+                return False
+    return True
+
+
+@numba.njit(cache=True)
+def bound_masks(lo_u, hi_u, bits_u, cat_start):
+    """Bit ``f`` (f < 63) set where the box has a finite lower end / upper end / a value
+    set on feature ``f``: a quick necessary test of containment."""
+    mlo = 0
+    mhi = 0
+    mcat = 0
+    for f in range(min(lo_u.shape[0], 63)):
+        if lo_u[f] != -np.inf:
+            mlo |= 1 << f
+        if hi_u[f] != np.inf:
+            mhi |= 1 << f
+    for k in range(min(cat_start.shape[0] - 1, 63)):
+        if not bits_u[cat_start[k + 1] - 1]:
+            mcat |= 1 << k
+    return mlo, mhi, mcat
+
+
+@numba.njit(cache=True)
+def all_bound_masks(n, lo, hi, bits, cat_start):
+    mlo = np.zeros(n, dtype=np.int64)
+    mhi = np.zeros(n, dtype=np.int64)
+    mcat = np.zeros(n, dtype=np.int64)
+    for o in range(n):
+        mlo[o], mhi[o], mcat[o] = bound_masks(lo[o], hi[o], bits[o], cat_start)
+    return mlo, mhi, mcat
+
+
+@numba.njit(cache=True)
+def first_above(col, v, strict):
+    """First index of sorted ``col`` (NaN last) holding a value ``> v`` (``strict``) or
+    ``>= v``; NaN counts as above everything."""
+    lo = 0
+    hi = col.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        below = col[mid] <= v if strict else col[mid] < v
+        if below:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@numba.njit(cache=True)
+def row_in_box_on(r, fidx, nf, kidx, nk, lo_u, hi_u, loc_u, hic_u, bits_u, xn, xc):
+    """:func:`row_in_box` looking only at the features ``u`` constrains."""
+    for t in range(nf):
+        f = fidx[t]
+        x = xn[r, f]
+        if np.isnan(x):
+            return False
+        lo = lo_u[f]
+        if not (x > lo or (loc_u[f] and x == lo)):
+            return False
+        hi = hi_u[f]
+        if not (x < hi or (hic_u[f] and x == hi)):
+            return False
+    for t in range(nk):
+        k = kidx[t]
+        c = xc[r, k]
+        if c < 0 or not bits_u[c]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def passes(lo_u, hi_u, loc_u, hic_u, bits_u, plo_u, phi_u, a, b,
+           lo, hi, loc, hic, bits, plo, phi, n_orig, owner, eps, rho,
+           cat_start, xn, xc, rlo, rhi, xs, order, mlo, mhi, mcat, fidx, kidx):
+    """Algorithm 1's acceptance test of union ``u`` of slots ``a`` and ``b``.
+
+    CC >= rho over the original rules (Definition 4), every original that ``a``
+    or ``b`` stands for covered correctly, and with reference rows fidelity >=
+    rho (Definition 10).  Both counts stop as soon as the threshold is out of
+    reach (``rho * wrong > (1 - rho) * (right + still unseen)``).  ``xs[f]`` holds
+    numeric column ``f`` sorted (NaN last) and ``order[f]`` its rows in that
+    order, so only the rows within the box's narrowest condition are visited.
+    """
+    nf, nk = constrained(lo_u, hi_u, bits_u, cat_start, fidx, kidx)
+    ulo, uhi, ucat = bound_masks(lo_u, hi_u, bits_u, cat_start)
+    slack = 1.0 - rho
     correct = 0
-    bad_member = 0
+    wrong = 0
     for o in range(n_orig):
-        if box_contains(lo_u, hi_u, loc_u, hic_u, bits_u, lo[o], hi[o], loc[o], hic[o], bits[o]):
-            covered += 1
+        mine = owner[o] == a or owner[o] == b
+        if (ulo & ~mlo[o]) == 0 and (uhi & ~mhi[o]) == 0 and (ucat & ~mcat[o]) == 0 and \
+                contains_on(fidx, nf, kidx, nk, cat_start, lo_u, hi_u, loc_u, hic_u, bits_u,
+                            lo, hi, loc, hic, bits, o):
             if congruent(plo_u, phi_u, plo[o], phi[o], eps):
                 correct += 1
-            elif owner[o] == a or owner[o] == b:
-                bad_member += 1
-        elif owner[o] == a or owner[o] == b:
-            bad_member += 1       # cannot happen for a true union; kept as a guard
-    applicable = 0
+            else:
+                if mine:
+                    return False
+                wrong += 1
+                if rho * wrong > slack * (correct + n_orig - o - 1) + TOL:
+                    return False
+        elif mine:
+            return False
+    if correct + wrong == 0 or correct < rho * (correct + wrong) - TOL:
+        return False
+    if xn.shape[0] == 0:
+        return True
+    # the reference rows: only those inside the box's narrowest numeric condition
+    start, stop, best = 0, xn.shape[0], -1
+    for t in range(nf):
+        f = fidx[t]
+        col = xs[f]
+        i = first_above(col, lo_u[f], not loc_u[f])
+        j = first_above(col, hi_u[f], hic_u[f])
+        if best < 0 or j - i < stop - start:
+            start, stop, best = i, j, f
     agree = 0
-    for r in range(xn.shape[0]):
+    disagree = 0
+    for q in range(start, stop):
+        r = order[best, q] if best >= 0 else q
         if np.isnan(rlo[r]):
             continue
-        if row_in_box(r, lo_u, hi_u, loc_u, hic_u, bits_u, cat_start, xn, xc):
-            applicable += 1
+        if row_in_box_on(r, fidx, nf, kidx, nk, lo_u, hi_u, loc_u, hic_u, bits_u, xn, xc):
             if congruent(plo_u, phi_u, rlo[r], rhi[r], eps):
                 agree += 1
-    stats[0] = covered
-    stats[1] = correct
-    stats[2] = applicable
-    stats[3] = agree
-    stats[4] = bad_member
+            else:
+                disagree += 1
+                if rho * disagree > slack * (agree + stop - q - 1) + TOL:
+                    return False
+    if agree + disagree > 0 and agree < rho * (agree + disagree) - TOL:
+        return False
+    return True
 
 
 @numba.njit(cache=True)
 def scan_pairs(pa, pb, pd, start, limit, alive, lo, hi, loc, hic, bits, plo, phi,
-               n_orig, owner, eps, rho, cat_start, xn, xc, rlo, rhi,
-               lo_u, hi_u, loc_u, hic_u, bits_u, stats):
+               n_orig, owner, eps, rho, cat_start, xn, xc, rlo, rhi, xs, order,
+               mlo, mhi, mcat, lo_u, hi_u, loc_u, hic_u, bits_u):
     """Algorithm 1's inner step over a distance-sorted run of candidate pairs.
 
     From ``start``, while ``pd[k] <= limit``: skip pairs with a dead rule, unite
-    the pair, accept when CC >= rho and (with reference rows) fidelity >= rho
-    and every original the pair stands for stays correctly covered.  Returns
-    ``(k, accepted)``: the first pair not yet examined, and whether ``k - 1``
-    was accepted (its union then sits in ``lo_u ... bits_u``; ``stats`` holds
-    its counts, see :func:`assess`).
+    the pair, and stop at the first union that :func:`passes`.  Returns
+    ``(k, accepted)``: the first pair not yet examined, and whether pair
+    ``k - 1`` was accepted (its union then sits in ``lo_u ... bits_u``).
     """
+    fidx = np.empty(lo.shape[1], dtype=np.int64)
+    kidx = np.empty(cat_start.shape[0], dtype=np.int64)
     k = start
     while k < pa.shape[0] and pd[k] <= limit:
         a = pa[k]
@@ -227,17 +358,10 @@ def scan_pairs(pa, pb, pd, start, limit, alive, lo, hi, loc, hic, bits, plo, phi
             continue
         union_box(lo[a], hi[a], loc[a], hic[a], bits[a], lo[b], hi[b], loc[b], hic[b], bits[b],
                   lo_u, hi_u, loc_u, hic_u, bits_u)
-        plo_u = min(plo[a], plo[b])
-        phi_u = max(phi[a], phi[b])
-        assess(lo_u, hi_u, loc_u, hic_u, bits_u, plo_u, phi_u, a, b, lo, hi, loc, hic, bits,
-               plo, phi, n_orig, owner, eps, cat_start, xn, xc, rlo, rhi, stats)
-        if stats[4] > 0 or stats[0] == 0:
-            continue
-        if stats[1] < rho * stats[0] - TOL:
-            continue
-        if stats[2] > 0 and stats[3] < rho * stats[2] - TOL:
-            continue
-        return k, True
+        if passes(lo_u, hi_u, loc_u, hic_u, bits_u, min(plo[a], plo[b]), max(phi[a], phi[b]),
+                  a, b, lo, hi, loc, hic, bits, plo, phi, n_orig, owner, eps, rho,
+                  cat_start, xn, xc, rlo, rhi, xs, order, mlo, mhi, mcat, fidx, kidx):
+            return k, True
     return k, False
 
 
