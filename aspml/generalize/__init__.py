@@ -32,7 +32,7 @@ from .sources import as_box_rules, is_sklearn_model, rules_from_program, rules_f
 __all__ = ["generalize", "DescriptiveModel", "DescriptiveRule", "BoxRule", "rules_from_sklearn",
            "coherence", "condition_distance", "condition_subsumes", "congruent",
            "covers_correctly", "rule_distance", "subsumes", "unite", "unite_conditions",
-           "unite_predictions", "fidelity"]
+           "unite_predictions", "fidelity", "subsumption_pairs"]
 
 
 def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
@@ -124,6 +124,28 @@ def _sklearn_predict(model, X, feature_names):
     if getattr(model, "feature_names_in_", None) is None:
         frame = frame.to_numpy()
     return model.predict(frame).tolist()
+
+
+def subsumption_pairs(rules, engine: str = "fast") -> list[tuple[int, int]]:
+    """All pairs ``(i, j)``, ``i != j``, where rule ``i`` subsumes rule ``j`` (Definition 1).
+
+    ``engine="fast"`` uses the box kernels Algorithm 1 runs on; ``"clingo"`` asks
+    clingo (one grounding of ``encodings/subsumption.lp`` over the rules as
+    facts, :func:`aspml.asp.subsumption`).  Both give the same pairs (tested).
+    """
+    rules = as_box_rules(rules)
+    if engine == "clingo":
+        from ..asp import subsumption
+        from ..logic.model import Rule
+        return subsumption([Rule(None, r.conditions) for r in rules])
+    if engine != "fast":
+        raise AspmlError(f"engine must be 'fast' or 'clingo', not {engine!r}")
+    from ..kernels.generalize import box_contains
+    enc = algorithm.encode(rules, algorithm.infer_task(rules), 0.0)
+    n = enc.n
+    return [(i, j) for i in range(n) for j in range(n) if i != j and
+            box_contains(enc.lo[i], enc.hi[i], enc.loc[i], enc.hic[i], enc.bits[i],
+                         enc.lo[j], enc.hi[j], enc.loc[j], enc.hic[j], enc.bits[j])]
 
 
 def fidelity(model: DescriptiveModel):

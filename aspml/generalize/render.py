@@ -105,7 +105,7 @@ def glyph(model, rule, features, width=None, height=60, label=None, frame=True) 
     """§4: a vertical axis per feature, a bar per condition, a frame in the prediction's colour."""
     n = max(len(features), 1)
     step = 9
-    width = width or n * step + 8
+    width = width or max(n * step + 8, 36)
     color = _color(model, rule.prediction)
     out = [f'<svg width="{width}" height="{height}" role="img">',
            f'<title>{html.escape(label or "")}</title>']
@@ -167,6 +167,10 @@ def _drill(model, r, features, ncols, level=0) -> str:
     """The rules a union was derived from, and its exceptions, in a nested table."""
     if not r.is_union or level > 12:
         return ""
+    shown = [model.node(c) for c in r.children] + [model.node(e) for e in r.exceptions]
+    used = {c.feature for x in shown + [r] for c in x.conditions}
+    features = [f for f in model.features if f in used]
+    ncols = len(features) + 8
     inner = [f'<table class="rules">{_header(features)}']
     for c in r.children:
         child = model.node(c)
