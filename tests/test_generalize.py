@@ -534,3 +534,20 @@ def test_simplify_bad_json(tmp_path):
     bad.write_text("{oops")
     out = aspml_cli("simplify", bad, "--rho", "1")
     assert out.returncode == 2 and "not JSON" in out.stderr
+
+
+def test_more_features_than_the_bound_masks_hold():
+    """The containment pre-filter keeps one bit per feature for the first 63 features;
+    rules on features past those must still be judged by the full test."""
+    rng = np.random.default_rng(5)
+    rules = []
+    for _ in range(40):
+        conds = []
+        for f in rng.choice(69, size=3, replace=False):
+            lo, hi = sorted(rng.integers(0, 10, size=2))
+            conds.append(Interval(f"x{f:02d}", int(lo), int(hi) + 1))
+        conds.append(Interval("x69", 0, int(rng.integers(1, 10))))
+        rules.append(BoxRule(tuple(conds), str(rng.choice(["p", "q"]))))
+    for rho in (1.0, 0.7):
+        m = aspml.generalize(rules, rho=rho)
+        check_model(m, rho, 0.0)
