@@ -401,6 +401,10 @@ def run(state: State, rho: float, check_fidelity: bool = True) -> State:
         xn, xc = enc.xn[:0], enc.xc[:0]
         rlo, rhi = enc.rlo[:0], enc.rhi[:0]
     mlo, mhi, mcat = K.all_bound_masks(enc.n, enc.lo, enc.hi, enc.bits, enc.cat_start)
+    olo_ord = np.ascontiguousarray(np.argsort(enc.lo[:enc.n].T, axis=1, kind="stable"))
+    ohi_ord = np.ascontiguousarray(np.argsort(enc.hi[:enc.n].T, axis=1, kind="stable"))
+    olo = np.ascontiguousarray(np.take_along_axis(enc.lo[:enc.n].T, olo_ord, axis=1))
+    ohi = np.ascontiguousarray(np.take_along_axis(enc.hi[:enc.n].T, ohi_ord, axis=1))
     row_order = np.ascontiguousarray(np.argsort(xn, axis=0, kind="stable").T)
     xs = np.ascontiguousarray(np.take_along_axis(xn, row_order.T, axis=0).T)
     slots = np.flatnonzero(state.alive[:state.n_slots]).astype(np.int64)
@@ -424,7 +428,7 @@ def run(state: State, rho: float, check_fidelity: bool = True) -> State:
         k, accepted = K.scan_pairs(ra, rb, rd, k0, limit, state.alive, enc.lo, enc.hi, enc.loc,
                                    enc.hic, enc.bits, enc.plo, enc.phi, enc.n, state.owner,
                                    enc.eps, rho, enc.cat_start, xn, xc, rlo, rhi, xs, row_order,
-                                   mlo, mhi, mcat,
+                                   mlo, mhi, mcat, olo, olo_ord, ohi, ohi_ord,
                                    lo_u, hi_u, loc_u, hic_u, bits_u)
         state.tried += k - k0
         pos[r] = k

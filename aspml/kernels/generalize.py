@@ -275,7 +275,8 @@ def row_in_box_on(r, fidx, nf, kidx, nk, lo_u, hi_u, loc_u, hic_u, bits_u, xn, x
 @numba.njit(cache=True)
 def passes(lo_u, hi_u, loc_u, hic_u, bits_u, plo_u, phi_u, a, b,
            lo, hi, loc, hic, bits, plo, phi, n_orig, owner, eps, rho,
-           cat_start, xn, xc, rlo, rhi, xs, order, mlo, mhi, mcat, fidx, kidx):
+           cat_start, xn, xc, rlo, rhi, xs, order, mlo, mhi, mcat,
+           olo, olo_ord, ohi, ohi_ord, fidx, kidx):
     """Algorithm 1's acceptance test of union ``u`` of slots ``a`` and ``b``.
 
     CC >= rho over the original rules (Definition 4), every original that ``a``
@@ -287,24 +288,37 @@ def passes(lo_u, hi_u, loc_u, hic_u, bits_u, plo_u, phi_u, a, b,
     """
     nf, nk = constrained(lo_u, hi_u, bits_u, cat_start, fidx, kidx)
     ulo, uhi, ucat = bound_masks(lo_u, hi_u, bits_u, cat_start)
+    # candidates: originals whose lower end is at or above u's (a suffix of the originals
+    # sorted by lower end) or whose upper end is at or below u's (a prefix of those sorted
+    # by upper end), on the feature and side leaving the fewest; any original inside u
+    # (the members of a and b among them) is a candidate
+    cstart, cstop, side, cf = 0, n_orig, -1, 0
+    for t in range(nf):
+        f = fidx[t]
+        if lo_u[f] != -np.inf:
+            i = first_above(olo[f], lo_u[f], False)
+            if n_orig - i < cstop - cstart:
+                cstart, cstop, side, cf = i, n_orig, 0, f
+        if hi_u[f] != np.inf:
+            j = first_above(ohi[f], hi_u[f], True)
+            if j < cstop - cstart:
+                cstart, cstop, side, cf = 0, j, 1, f
     slack = 1.0 - rho
     correct = 0
     wrong = 0
-    for o in range(n_orig):
-        mine = owner[o] == a or owner[o] == b
+    for q in range(cstart, cstop):
+        o = q if side < 0 else (olo_ord[cf, q] if side == 0 else ohi_ord[cf, q])
         if (ulo & ~mlo[o]) == 0 and (uhi & ~mhi[o]) == 0 and (ucat & ~mcat[o]) == 0 and \
                 contains_on(fidx, nf, kidx, nk, cat_start, lo_u, hi_u, loc_u, hic_u, bits_u,
                             lo, hi, loc, hic, bits, o):
             if congruent(plo_u, phi_u, plo[o], phi[o], eps):
                 correct += 1
             else:
-                if mine:
+                if owner[o] == a or owner[o] == b:
                     return False
                 wrong += 1
-                if rho * wrong > slack * (correct + n_orig - o - 1) + TOL:
+                if rho * wrong > slack * (correct + cstop - q - 1) + TOL:
                     return False
-        elif mine:
-            return False
     if correct + wrong == 0 or correct < rho * (correct + wrong) - TOL:
         return False
     if xn.shape[0] == 0:
@@ -339,7 +353,7 @@ def passes(lo_u, hi_u, loc_u, hic_u, bits_u, plo_u, phi_u, a, b,
 @numba.njit(cache=True)
 def scan_pairs(pa, pb, pd, start, limit, alive, lo, hi, loc, hic, bits, plo, phi,
                n_orig, owner, eps, rho, cat_start, xn, xc, rlo, rhi, xs, order,
-               mlo, mhi, mcat, lo_u, hi_u, loc_u, hic_u, bits_u):
+               mlo, mhi, mcat, olo, olo_ord, ohi, ohi_ord, lo_u, hi_u, loc_u, hic_u, bits_u):
     """Algorithm 1's inner step over a distance-sorted run of candidate pairs.
 
     From ``start``, while ``pd[k] <= limit``: skip pairs with a dead rule, unite
@@ -360,7 +374,8 @@ def scan_pairs(pa, pb, pd, start, limit, alive, lo, hi, loc, hic, bits, plo, phi
                   lo_u, hi_u, loc_u, hic_u, bits_u)
         if passes(lo_u, hi_u, loc_u, hic_u, bits_u, min(plo[a], plo[b]), max(phi[a], phi[b]),
                   a, b, lo, hi, loc, hic, bits, plo, phi, n_orig, owner, eps, rho,
-                  cat_start, xn, xc, rlo, rhi, xs, order, mlo, mhi, mcat, fidx, kidx):
+                  cat_start, xn, xc, rlo, rhi, xs, order, mlo, mhi, mcat,
+                  olo, olo_ord, ohi, ohi_ord, fidx, kidx):
             return k, True
     return k, False
 
