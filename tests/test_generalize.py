@@ -551,3 +551,16 @@ def test_more_features_than_the_bound_masks_hold():
     for rho in (1.0, 0.7):
         m = aspml.generalize(rules, rho=rho)
         check_model(m, rho, 0.0)
+
+
+def test_to_program_rounds_thresholds_on_request():
+    rules = [BoxRule((Interval("fm", None, 0.0035194946, False, True),), "a"),
+             BoxRule((Interval("fm", 0.0035194946, 7.5, False, True),), "b")]
+    m = aspml.generalize(rules, rho=1)
+    with pytest.raises(aspml.ScaleError):
+        m.to_program(positive="a").to_asp()
+    p = m.to_program(positive="a", digits=4)
+    assert p.rules[0].body == (Compare("fm", "<=", 0.003519),)
+    assert aspml.parse(p.to_asp(), "asp") == p
+    with pytest.raises(AspmlError, match="digits"):
+        m.to_program(positive="a", digits=0)

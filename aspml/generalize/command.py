@@ -51,6 +51,8 @@ def add_arguments(p) -> None:
     p.add_argument("--feature-names", nargs="+", metavar="NAME",
                    help="column names of a scikit-learn model fitted without them")
     p.add_argument("--positive", help="with -o PROGRAM: the class whose rules the program holds")
+    p.add_argument("--digits", type=int, metavar="N",
+                   help="with -o PROGRAM: round interval ends to N significant digits")
     p.add_argument("--hierarchy", action="store_true", help="print each union's derivation tree")
     p.add_argument("-o", "--output", help="write here instead of stdout: .lp/.pl/.scasp a program "
                                           "(--positive), .json the model with its hierarchy, "
@@ -74,7 +76,7 @@ def run(args) -> int:
         dialect = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp"}.get(out.suffix)
         if dialect is not None:
             positive = _as_label(args.positive, dm)
-            text = dm.to_program(positive=positive).print(dialect)
+            text = dm.to_program(positive=positive, digits=args.digits).print(dialect)
         elif out.suffix == ".json":
             text = json.dumps(dm.to_dict(), indent=1, ensure_ascii=False, default=str) + "\n"
         else:

@@ -189,7 +189,8 @@ class DescriptiveModel:
         from .render import render_html
         return render_html(self, title)
 
-    def to_program(self, positive=None, exceptions: bool = True, target: str | None = None) -> Program:
+    def to_program(self, positive=None, exceptions: bool = True, target: str | None = None,
+                   digits: int | None = None) -> Program:
         """The rules predicting class ``positive`` as an aspml Program.
 
         A Program defines one target (``label(X, positive)``), so a multi-class
@@ -198,8 +199,15 @@ class DescriptiveModel:
         ``exceptions``, each rule's exceptions (the original rules it covers
         wrongly) become ``not abK`` and ``abK :- <the exception's conditions>``:
         the paper's rough rule written as a default with exceptions.  Numeric
-        predictions have no Program form.
+        predictions have no Program form.  ``digits`` rounds every interval end
+        to that many significant digits (clingo needs numbers that fit 32-bit
+        integers at one scale per feature; a tree's float32 thresholds such as
+        ``0.0035194946`` may not): a rounded end may move a row that lies exactly
+        between the old and the new threshold.
         """
+        if digits is not None and (not isinstance(digits, int) or isinstance(digits, bool)
+                                   or not 1 <= digits <= 15):
+            raise AspmlError(f"digits must be an integer from 1 to 15, got {digits!r}")
         if self.task != "classification":
             raise AspmlError("a descriptive model of numeric predictions has no Program form; "
                              "write it as text or HTML")
@@ -217,13 +225,14 @@ class DescriptiveModel:
         for r in self.rules:
             if r.prediction != positive:
                 continue
-            body = [_literal(c) for c in r.conditions]
+            body = [_literal(c, digits) for c in r.conditions]
             if exceptions and r.exceptions:
                 k += 1
                 name = f"ab{k}"
                 body.append(NotAtom(name))
                 for e in r.exceptions:
-                    extra.append(Rule(name, tuple(_literal(c) for c in self.original[e].conditions)))
+                    extra.append(Rule(name, tuple(_literal(c, digits)
+                                                  for c in self.original[e].conditions)))
             rules.append(Rule(None, tuple(body)))
         negative = self.negative if positive == self.positive else None
         t = Target(target or (self.target if self.target != "prediction" else "label"),
@@ -238,9 +247,18 @@ class DescriptiveModel:
                 f"{s['conditions']} conditions, rho={self.rho:g})")
 
 
-def _literal(c):
+def _literal(c, digits=None):
+    if digits is not None and isinstance(c, Interval):
+        c = Interval(c.feature, _round(c.lo, digits), _round(c.hi, digits), c.lo_closed, c.hi_closed)
     lit = _printable(c)
     return lit if isinstance(lit, (Compare, Interval, InSet)) else c
+
+
+def _round(v, digits):
+    if v is None or v == 0:
+        return v
+    r = float(f"{v:.{digits}g}")
+    return int(r) if r.is_integer() and abs(r) < 2**53 else r
 
 
 def _jsonable(p):
