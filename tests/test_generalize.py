@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import aspml
 from aspml import AspmlError, Compare, InSet, Interval, Program, Rule, Target
-from aspml.generalize import (BoxRule, algorithm, coherence, condition_distance,
+from aspml.generalize import (BoxRule, coherence, encoding, condition_distance,
                               condition_subsumes, congruent, covers_correctly, rule_distance,
                               rules_from_sklearn, subsumes, subsumption_pairs, unite, unite_conditions,
                               unite_predictions)
@@ -230,7 +230,7 @@ def test_iterative_variant(rules):
 # ---------------------------------------------------------------------------
 
 def _encoding(rules):
-    return algorithm.encode(rules, "classification", 0.0)
+    return encoding.encode(rules, "classification", 0.0)
 
 
 @SETTINGS
@@ -278,7 +278,7 @@ def test_subsumption_agrees_with_clingo(rules):
 @SETTINGS
 @given(st.lists(box_rules(), min_size=1, max_size=8), references(n_min=1))
 def test_rows_in_box_matches_row_semantics(rules, reference):
-    enc = algorithm.encode(rules, "classification", 0.0, reference=reference)
+    enc = encoding.encode(rules, "classification", 0.0, reference=reference)
     for s, r in enumerate(enc.rules):
         expected = [row_holds(r, reference.iloc[i]) for i in range(len(reference))]
         assert enc.rows_in(s).tolist() == expected

@@ -8,7 +8,8 @@ union's coherence coefficient (and, with reference rows, its fidelity) stays at
 least ``rho``.  The result keeps the derivation hierarchy, so each union can be
 taken apart again.
 
-Modules: :mod:`.rules` (definitions 1-9, plainly), :mod:`.algorithm`
+Modules: :mod:`.rules` (definitions 1-9, plainly), :mod:`.encoding` (rules as
+boxes in arrays), :mod:`.algorithm`
 (Algorithm 1 on arrays), :mod:`.sources` (trees, forests, Programs),
 :mod:`.model` (the result), :mod:`.render` (HTML/SVG pictures),
 :mod:`.command` (``aspml simplify``).
@@ -22,7 +23,7 @@ import numpy as np
 
 from ..errors import AspmlError
 from ..logic.model import Program
-from . import algorithm
+from . import algorithm, encoding
 from .model import DescriptiveModel, DescriptiveRule
 from .rules import (BoxRule, coherence, condition_distance, condition_subsumes, congruent,
                     covers_correctly, rule_distance, subsumes, unite, unite_conditions,
@@ -91,8 +92,8 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
     else:
         raise AspmlError(f"cannot generalize a {type(model).__name__}: give an aspml Program, a list "
                          "of rules, or a fitted scikit-learn decision tree or random forest")
-    task = task or algorithm.infer_task(rules)
-    enc = algorithm.encode(rules, task, epsilon, ranges, reference, reference_predictions, schema)
+    task = task or encoding.infer_task(rules)
+    enc = encoding.encode(rules, task, epsilon, ranges, reference, reference_predictions, schema)
     state = algorithm.start(enc)
     history = []
     if iterative:
@@ -141,7 +142,7 @@ def subsumption_pairs(rules, engine: str = "fast") -> list[tuple[int, int]]:
     if engine != "fast":
         raise AspmlError(f"engine must be 'fast' or 'clingo', not {engine!r}")
     from ..kernels.generalize import box_contains
-    enc = algorithm.encode(rules, algorithm.infer_task(rules), 0.0)
+    enc = encoding.encode(rules, encoding.infer_task(rules), 0.0)
     n = enc.n
     return [(i, j) for i in range(n) for j in range(n) if i != j and
             box_contains(enc.lo[i], enc.hi[i], enc.loc[i], enc.hic[i], enc.bits[i],

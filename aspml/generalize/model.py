@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import AspmlError
 from ..logic.model import Compare, InSet, Interval, NotAtom, Program, Rule, Target
-from .algorithm import fidelity_counts
+from .encoding import fidelity_counts
 from .rules import BoxRule, _printable, format_prediction
 
 
