@@ -564,3 +564,12 @@ def test_to_program_rounds_thresholds_on_request():
     assert aspml.parse(p.to_asp(), "asp") == p
     with pytest.raises(AspmlError, match="digits"):
         m.to_program(positive="a", digits=0)
+
+
+def test_html_escapes_hostile_names():
+    evil = '<script>alert("x")</script>'
+    rules = [BoxRule((InSet(evil, frozenset({"a&b", "</td>"})), Interval("x", 0, 1)), evil),
+             BoxRule((InSet(evil, frozenset({"a&b"})), Interval("x", 1, 2)), evil)]
+    page = aspml.generalize(rules, rho=1).to_html(title=evil)
+    assert "<script" not in page and "</td>\"" not in page
+    assert "&lt;script&gt;" in page
