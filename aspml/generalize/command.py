@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import AspmlError
+from ..errors import AspmlError, ScaleError
 from ..logic.model import InSet, Interval
 from .rules import BoxRule
 
@@ -76,7 +76,10 @@ def run(args) -> int:
         dialect = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp"}.get(out.suffix)
         if dialect is not None:
             positive = _as_label(args.positive, dm)
-            text = dm.to_program(positive=positive, digits=args.digits).print(dialect)
+            try:
+                text = dm.to_program(positive=positive, digits=args.digits).print(dialect)
+            except ScaleError as e:
+                raise ScaleError(f"{str(e).splitlines()[0]}; --digits 6 rounds the thresholds") from None
         elif out.suffix == ".json":
             text = json.dumps(dm.to_dict(), indent=1, ensure_ascii=False, default=str) + "\n"
         else:
