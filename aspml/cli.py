@@ -4,6 +4,7 @@
   aspml predict MODEL DATA.csv [--engine fast|clingo|prolog] [-o OUT.csv]
   aspml check   MODEL DATA.csv
   aspml explain MODEL DATA.csv --row N [--minimal] [--counterfactual] [--json]
+  aspml simplify MODEL --rho R [--epsilon E] [--reference DATA.csv] [-o OUT] [--html OUT.html]
 
 A mistake (unreadable file, unknown column, malformed program) ends with one
 line on stderr and exit status 2, never a traceback.
@@ -133,6 +134,11 @@ def cmd_explain(args) -> int:
     return 0
 
 
+def cmd_simplify(args) -> int:
+    from .generalize.command import run
+    return run(args)
+
+
 def _ranges(program, X) -> dict:
     """Each numeric feature's range in the data: the scale of a counterfactual's distance."""
     out = {}
@@ -192,6 +198,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="features a counterfactual may not change")
     x.add_argument("--json", action="store_true", help="print JSON instead of text")
     x.set_defaults(run=cmd_explain)
+
+    from .generalize.command import add_arguments
+    g = sub.add_parser("simplify", help="a smaller descriptive model of a large rule set",
+                       epilog="example: aspml simplify tree.joblib --rho 0.8 "
+                              "--reference train.csv --html model.html")
+    add_arguments(g)
+    g.set_defaults(run=cmd_simplify)
     return ap
 
 

@@ -1,0 +1,154 @@
+"""Descriptive models of large rule sets (Adilova et al., "Re-interpreting rules interpretability").
+
+``aspml.generalize(model, rho=0.8, epsilon=0.0, reference=X)`` explains a rule
+set too large to read -- a decision tree with hundreds of leaves, a forest's
+mimic, an aspml Program, a list of rules -- by a smaller set of *union rules*:
+pairs of congruent rules are united closest first (Algorithm 1) while each
+union's coherence coefficient (and, with reference rows, its fidelity) stays at
+least ``rho``.  The result keeps the derivation hierarchy, so each union can be
+taken apart again.
+
+Modules: :mod:`.rules` (definitions 1-9, plainly), :mod:`.encoding` (rules as
+boxes in arrays), :mod:`.algorithm`
+(Algorithm 1 on arrays), :mod:`.sources` (trees, forests, Programs),
+:mod:`.model` (the result), :mod:`.render` (HTML/SVG pictures),
+:mod:`.command` (``aspml simplify``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import AspmlError
+from ..logic.model import Program
+from . import algorithm, encoding
+from .model import DescriptiveModel, DescriptiveRule
+from .rules import (BoxRule, coherence, condition_distance, condition_subsumes, congruent,
+                    covers_correctly, rule_distance, subsumes, unite, unite_conditions,
+                    unite_predictions)
+from .sources import as_box_rules, is_sklearn_model, rules_from_program, rules_from_sklearn
+
+__all__ = ["generalize", "DescriptiveModel", "DescriptiveRule", "BoxRule", "rules_from_sklearn",
+           "coherence", "condition_distance", "condition_subsumes", "congruent",
+           "covers_correctly", "rule_distance", "subsumes", "unite", "unite_conditions",
+           "unite_predictions", "fidelity", "subsumption_pairs"]
+
+
+def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
+               iterative: bool = False, rho_start: float = 1.0, rho_step: float = 0.05,
+               task: str | None = None, feature_names=None, ranges=None,
+               reference_predictions=None, check_fidelity: bool = True,
+               target: str | None = None) -> DescriptiveModel:
+    """A descriptive model of ``model``'s rules.
+
+    Parameters
+    ----------
+    model : aspml.Program, a list of rules, or a fitted scikit-learn
+        DecisionTreeClassifier / DecisionTreeRegressor / random forest.  A list
+        holds :class:`BoxRule` objects or ``(conditions, prediction)`` pairs whose
+        conditions are aspml ``Interval``/``InSet`` (or ``== <= < > >=``)
+        literals and whose prediction is a class, a number or a ``(lo, hi)``
+        interval.  A Program's rules predict its target's positive label.
+    rho : roughness threshold: the least coherence (and fidelity) a union may have.
+    epsilon : tolerance: numeric predictions within ``epsilon`` are congruent.
+    reference : optional DataFrame of rows on which each union's fidelity must
+        also reach ``rho`` (with ``check_fidelity=False`` it is only measured);
+        the original model's answers on it come from the
+        scikit-learn model or the Program when there is one, else from the rules
+        (``reference_predictions`` overrides).  It also gives the features' ranges.
+    iterative : the variant of §3.5: ``rho`` from ``rho_start`` down to ``rho``
+        by ``rho_step``, each run starting from the last one's result.
+    task : "classification" or "regression"; inferred when omitted (float or
+        interval predictions mean regression; scikit-learn says which).
+    ranges : ``{feature: (vmin, vmax)}`` for the distance; by default the
+        reference data's range joined with the rules' thresholds.
+    """
+    for name, v, lo, hi in (("rho", rho, 0, 1), ("rho_start", rho_start, 0, 1)):
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not lo <= v <= hi:
+            raise AspmlError(f"{name} must be a number in [0, 1], got {v!r}")
+    if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) \
+            or not math.isfinite(epsilon) or epsilon < 0:
+        raise AspmlError(f"epsilon must be a finite number >= 0, got {epsilon!r}")
+    if iterative and (not isinstance(rho_step, (int, float)) or not rho_step > 0):
+        raise AspmlError(f"rho_step must be a positive number, got {rho_step!r}")
+    positive = negative = schema = None
+    target_name = target or "prediction"
+    if isinstance(model, Program):
+        rules, positive, negative = rules_from_program(model)
+        schema = model.schema
+        target_name = target or model.target.name
+        task = task or "classification"
+        if reference is not None and reference_predictions is None:
+            reference_predictions = np.where(model.predict(reference), positive, negative).tolist()
+    elif is_sklearn_model(model):
+        rules = rules_from_sklearn(model, feature_names)
+        task = task or ("classification" if hasattr(model, "classes_") else "regression")
+        if reference is not None and reference_predictions is None:
+            reference_predictions = _sklearn_predict(model, reference, feature_names)
+    elif isinstance(model, (list, tuple)):
+        rules = as_box_rules(model)
+    else:
+        raise AspmlError(f"cannot generalize a {type(model).__name__}: give an aspml Program, a list "
+                         "of rules, or a fitted scikit-learn decision tree or random forest")
+    task = task or encoding.infer_task(rules)
+    enc = encoding.encode(rules, task, epsilon, ranges, reference, reference_predictions, schema)
+    state = algorithm.start(enc)
+    history = []
+    if iterative:
+        steps = []
+        r = float(rho_start)
+        while r > rho + 1e-9:
+            steps.append(round(r, 10))
+            r -= rho_step
+        steps.append(float(rho))
+    else:
+        steps = [float(rho)]
+    for r in steps:
+        before = state.n_unions
+        algorithm.run(state, r, check_fidelity)
+        history.append((r, int(state.alive.sum()), state.n_unions - before))
+    return DescriptiveModel(state, float(rho), float(epsilon), target_name, positive, negative,
+                            schema, history)
+
+
+def _sklearn_predict(model, X, feature_names):
+    import pandas as pd
+
+    from .sources import _feature_names
+    cols = _feature_names(model, feature_names)
+    missing = [c for c in cols if c not in X.columns]
+    if missing:
+        raise AspmlError(f"the reference data has no column(s) {missing}")
+    frame = X[cols].apply(pd.to_numeric, errors="coerce")
+    if getattr(model, "feature_names_in_", None) is None:
+        frame = frame.to_numpy()
+    return model.predict(frame).tolist()
+
+
+def subsumption_pairs(rules, engine: str = "fast") -> list[tuple[int, int]]:
+    """All pairs ``(i, j)``, ``i != j``, where rule ``i`` subsumes rule ``j`` (Definition 1).
+
+    ``engine="fast"`` uses the box kernels Algorithm 1 runs on; ``"clingo"`` asks
+    clingo (one grounding of ``encodings/subsumption.lp`` over the rules as
+    facts, :func:`aspml.asp.subsumption`).  Both give the same pairs (tested).
+    """
+    rules = as_box_rules(rules)
+    if engine == "clingo":
+        from ..asp import subsumption
+        from ..logic.model import Rule
+        return subsumption([Rule(None, r.conditions) for r in rules])
+    if engine != "fast":
+        raise AspmlError(f"engine must be 'fast' or 'clingo', not {engine!r}")
+    from ..kernels.generalize import box_contains
+    enc = encoding.encode(rules, encoding.infer_task(rules), 0.0)
+    n = enc.n
+    return [(i, j) for i in range(n) for j in range(n) if i != j and
+            box_contains(enc.lo[i], enc.hi[i], enc.loc[i], enc.hic[i], enc.bits[i],
+                         enc.lo[j], enc.hi[j], enc.loc[j], enc.hic[j], enc.bits[j])]
+
+
+def fidelity(model: DescriptiveModel):
+    """Definition 11 (see :attr:`DescriptiveModel.fidelity`)."""
+    return model.fidelity

@@ -1,0 +1,180 @@
+"""``aspml simplify``: a descriptive model of a rule set, from the command line.
+
+MODEL is one of
+
+* an aspml program (``.lp``, ``.pl``, ``.scasp``, ``.txt``; ``--from`` when the
+  suffix does not say) -- its rules predict the target's positive label;
+* a JSON rule list (``.json``)::
+
+      {"target": "walk_time", "task": "regression",
+       "rules": [{"if": {"wind": {"hi": 5, "hi_closed": true}}, "then": [35, 40]},
+                 {"if": {"precipitation": ["rain", "snow"]}, "then": 30}]}
+
+  a condition is a list (a value set) or an object with ``lo``/``hi`` and
+  optional ``lo_closed``/``hi_closed`` (an interval; a missing end is
+  unbounded); ``then`` is a class, a number or ``[lo, hi]``;
+* a scikit-learn tree or forest saved with joblib (``.joblib``, ``.pkl``).
+  Loading a pickle runs code from the file: only load your own.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import AspmlError, ScaleError
+from ..logic.model import InSet, Interval
+from .rules import BoxRule
+
+PROGRAM_SUFFIX = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", help="a program (.lp .pl .scasp .txt), a JSON rule list (.json), "
+                                 "or a scikit-learn tree/forest saved with joblib (.joblib .pkl)")
+    p.add_argument("--rho", type=float, required=True, help="roughness threshold in [0, 1]")
+    p.add_argument("--epsilon", type=float, default=0.0,
+                   help="tolerance for numeric predictions (default 0)")
+    p.add_argument("--reference", metavar="DATA.csv",
+                   help="rows on which each union's fidelity must also reach rho")
+    p.add_argument("--no-fidelity-check", dest="check_fidelity", action="store_false",
+                   help="with --reference: measure fidelity but accept unions on coherence alone")
+    p.add_argument("--iterative", action="store_true",
+                   help="lower rho from --rho-start to --rho by --rho-step, each run from the last")
+    p.add_argument("--rho-start", type=float, default=1.0)
+    p.add_argument("--rho-step", type=float, default=0.05)
+    p.add_argument("--from", dest="source", choices=["asp", "prolog", "scasp", "text"],
+                   help="dialect of MODEL when its suffix does not say")
+    p.add_argument("--feature-names", nargs="+", metavar="NAME",
+                   help="column names of a scikit-learn model fitted without them")
+    p.add_argument("--positive", help="with -o PROGRAM: the class whose rules the program holds")
+    p.add_argument("--digits", type=int, metavar="N",
+                   help="with -o PROGRAM: round interval ends to N significant digits")
+    p.add_argument("--hierarchy", action="store_true", help="print each union's derivation tree")
+    p.add_argument("-o", "--output", help="write here instead of stdout: .lp/.pl/.scasp a program "
+                                          "(--positive), .json the model with its hierarchy, "
+                                          "anything else the text")
+    p.add_argument("--html", metavar="OUT.html", help="also draw the table and glyph views here")
+
+
+def run(args) -> int:
+    from . import generalize
+    model, target, task = load_model(args.model, args.source)
+    reference = read_reference(args.reference) if args.reference else None
+    dm = generalize(model, rho=args.rho, epsilon=args.epsilon, reference=reference,
+                    iterative=args.iterative, rho_start=args.rho_start, rho_step=args.rho_step,
+                    task=task, feature_names=args.feature_names, target=target,
+                    check_fidelity=args.check_fidelity)
+    if args.html:
+        from .render import write_html
+        write_html(dm, args.html)
+    if args.output:
+        out = Path(args.output)
+        dialect = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp"}.get(out.suffix)
+        if dialect is not None:
+            positive = _as_label(args.positive, dm)
+            try:
+                text = dm.to_program(positive=positive, digits=args.digits).print(dialect)
+            except ScaleError as e:
+                raise ScaleError(f"{str(e).splitlines()[0]}; --digits 6 rounds the thresholds") from None
+        elif out.suffix == ".json":
+            text = json.dumps(dm.to_dict(), indent=1, ensure_ascii=False, default=str) + "\n"
+        else:
+            text = dm.to_text(hierarchy=args.hierarchy)
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
+        s = dm.stats()
+        print(f"{len(dm.original)} rules -> {s['rules']} rules, {s['conditions']} conditions; "
+              f"written to {args.output}")
+    else:
+        sys.stdout.write(dm.to_text(hierarchy=args.hierarchy))
+    return 0
+
+
+def _as_label(text, dm):
+    """``--positive`` as the class it names (the classes may be numbers or booleans)."""
+    classes = list(dict.fromkeys(r.prediction for r in dm.original))
+    if text is None:
+        return None
+    for c in classes:
+        if str(c) == text or (isinstance(c, bool) and text.lower() == str(c).lower()):
+            return c
+    raise AspmlError(f"--positive {text}: no rule predicts it; the classes are "
+                     f"{', '.join(str(c) for c in classes)}")
+
+
+def read_reference(path: str) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path, na_values=["?"])
+    except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
+        raise AspmlError(f"cannot read {path}: {e}") from None
+
+
+def load_model(path: str, dialect: str | None = None):
+    """``(model, target name or None, task or None)`` from a file."""
+    p = Path(path)
+    if p.suffix in (".joblib", ".pkl", ".pickle"):
+        try:
+            import joblib
+            model = joblib.load(p)
+        except FileNotFoundError:
+            raise AspmlError(f"cannot read {path}: no such file") from None
+        except Exception as e:                      # a pickle can fail in any way
+            raise AspmlError(f"cannot load {path}: {type(e).__name__}: {e}") from None
+        return model, None, None
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    if p.suffix == ".json" and dialect is None:
+        return rules_from_json(text, path)
+    dialect = dialect or PROGRAM_SUFFIX.get(p.suffix)
+    if dialect is None:
+        raise AspmlError(f"cannot tell what {path} holds; use .json, .joblib, a program suffix, "
+                         "or --from asp|prolog|scasp|text")
+    from ..logic.parser import parse
+    from ..logic.store import CHECK_PREFIX, loads
+    if dialect == "asp" and CHECK_PREFIX in text:
+        return loads(text, path), None, None
+    return parse(text, dialect), None, None
+
+
+def rules_from_json(text: str, path: str = "<json>"):
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise AspmlError(f"{path}: not JSON (line {e.lineno}: {e.msg})") from None
+    target = task = None
+    if isinstance(data, dict):
+        target, task = data.get("target"), data.get("task")
+        data = data.get("rules")
+    if not isinstance(data, list):
+        raise AspmlError(f"{path}: expected a list of rules (or an object with \"rules\")")
+    rules = []
+    for i, item in enumerate(data):
+        if not isinstance(item, dict) or "then" not in item:
+            raise AspmlError(f"{path}: rule {i + 1} needs \"if\" and \"then\"")
+        conds = []
+        for feature, spec in (item.get("if") or {}).items():
+            if isinstance(spec, list):
+                if not spec:
+                    raise AspmlError(f"{path}: rule {i + 1}: the value set of {feature!r} is empty")
+                conds.append(InSet(feature, frozenset(spec)))
+            elif isinstance(spec, dict):
+                unknown = set(spec) - {"lo", "hi", "lo_closed", "hi_closed"}
+                if unknown:
+                    raise AspmlError(f"{path}: rule {i + 1}: unknown key(s) {sorted(unknown)} "
+                                     f"in the interval of {feature!r}")
+                conds.append(Interval(feature, spec.get("lo"), spec.get("hi"),
+                                      spec.get("lo_closed", True), spec.get("hi_closed", False)))
+            else:
+                raise AspmlError(f"{path}: rule {i + 1}: the condition on {feature!r} must be a "
+                                 "list (value set) or an object with lo/hi (interval)")
+        then = item["then"]
+        rules.append(BoxRule(tuple(conds), tuple(then) if isinstance(then, list) else then))
+    return rules, target, task

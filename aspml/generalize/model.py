@@ -1,0 +1,272 @@
+"""The descriptive model: union rules with their coherence, fidelity and derivation hierarchy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import AspmlError
+from ..logic.model import Compare, InSet, Interval, NotAtom, Program, Rule, Target
+from .encoding import fidelity_counts
+from .rules import BoxRule, _printable, format_prediction
+
+
+@dataclass(frozen=True)
+class DescriptiveRule:
+    """A rule of a descriptive model, or a rule of its derivation hierarchy.
+
+    ``covered`` / ``exceptions``: indices of the original rules it covers
+    correctly / wrongly (Definition 3); ``members``: the originals it stands
+    for; ``children``: the rules it was united from or absorbed.
+    ``fidelity`` is ``None`` without reference data (or when it applies to no
+    reference row the original model answers).
+    """
+
+    id: int
+    rule: BoxRule
+    is_union: bool
+    covered: tuple
+    exceptions: tuple
+    members: tuple
+    children: tuple
+    united: tuple
+    depth: int
+    rows: int
+    agree: int
+
+    @property
+    def conditions(self):
+        return self.rule.conditions
+
+    @property
+    def prediction(self):
+        return self.rule.prediction
+
+    @property
+    def cc(self) -> float:
+        """Coherence coefficient (Definition 4)."""
+        n = len(self.covered) + len(self.exceptions)
+        return 1.0 if n == 0 else len(self.covered) / n
+
+    @property
+    def fidelity(self) -> float | None:
+        """Definition 10 on the reference rows (``None`` without them)."""
+        return None if self.rows == 0 else self.agree / self.rows
+
+    @property
+    def n_conditions(self) -> int:
+        return len(self.rule.conditions)
+
+
+class DescriptiveModel:
+    """What :func:`aspml.generalize` returns.
+
+    ``rules``: the rules of the descriptive model (``DescriptiveRule``);
+    ``original``: the input rules (``BoxRule``); ``node(id)`` reaches any rule
+    of the derivation hierarchy (ids ``0 .. n-1`` are the original rules).
+    """
+
+    def __init__(self, state, rho, epsilon, target="prediction", positive=None, negative=None,
+                 schema=None, history=()):
+        enc = state.enc
+        self.task = enc.task
+        self.rho = rho
+        self.epsilon = epsilon
+        self.target = target
+        self.positive = positive
+        self.negative = negative
+        self.schema = schema
+        self.history = tuple(history)          # (rho, rules, unions) per run of the iterative variant
+        self.original = list(enc.rules)
+        self.features = list(enc.feature_order)
+        self.ranges = dict(enc.ranges)
+        self.domains = {f: list(v) for f, v in enc.domains.items()}
+        self.n_unions = state.n_unions
+        self.pairs_tried = state.tried
+        self.has_reference = enc.has_reference
+        self._nodes = {}
+        for node in state.nodes:
+            s = node.slot
+            if node.children:
+                covered, exceptions = node.correct, node.exceptions
+                rows, agree = node.rows, node.agree
+            else:                                   # an original rule: measured here
+                codes = enc.codes(s)
+                covered = tuple(int(i) for i in np.flatnonzero(codes == 1))
+                exceptions = tuple(int(i) for i in np.flatnonzero(codes == 2))
+                rows, agree = fidelity_counts(enc, s) if enc.has_reference else (0, 0)
+            self._nodes[s] = DescriptiveRule(s, enc.box_rule(s), bool(node.children), covered,
+                                             exceptions, node.members, node.children, node.united,
+                                             node.depth, rows, agree)
+        alive = [s for s in range(state.n_slots) if state.alive[s]]
+        # in the order of the original rules they stand for (a union where its first original was)
+        self.rules = sorted((self._nodes[s] for s in alive), key=lambda r: min(r.members))
+
+    def node(self, id: int) -> DescriptiveRule:
+        return self._nodes[id]
+
+    # -- measures ----------------------------------------------------------
+    @property
+    def fidelity(self) -> float | None:
+        """Definition 11, counted over rule applications: the reference rows (where the
+        original model answers) each rule applies to, summed over the rules, and of those
+        the ones where its prediction is congruent with the model's -- as the paper counts
+        it (§5.1.1: 1494 / (1494 + 96))."""
+        rows = sum(r.rows for r in self.rules)
+        return None if rows == 0 else sum(r.agree for r in self.rules) / rows
+
+    def stats(self) -> dict:
+        rules = self.rules
+        n_cond = sum(r.n_conditions for r in rules)
+        unions = [r for r in rules if r.is_union]
+        fids = [r.fidelity for r in rules if r.fidelity is not None]
+        return {
+            "rules": len(rules),
+            "conditions": n_cond,
+            "conditions_per_rule": n_cond / len(rules) if rules else 0.0,
+            "complex_rules": sum(r.n_conditions > 5 for r in rules),
+            "min_cc": min((r.cc for r in rules), default=1.0),
+            "rough_rules": sum(r.cc < 1 for r in rules),
+            "min_rule_fidelity": min(fids) if fids else None,
+            "fidelity": self.fidelity,
+            "unions": self.n_unions,
+            "union_rules": len(unions),
+            "originals_in_unions": sum(len(r.members) for r in unions),
+            "depth": max((r.depth for r in rules), default=0),
+        }
+
+    # -- reading -----------------------------------------------------------
+    def rule_text(self, r: DescriptiveRule) -> str:
+        return r.rule.to_text(self.target)
+
+    def to_text(self, hierarchy: bool = False) -> str:
+        s = self.stats()
+        head = (f"% descriptive model of {len(self.original)} rules: {s['rules']} rules, "
+                f"{s['conditions']} conditions (rho={self.rho:g}"
+                + (f", epsilon={self.epsilon:g}" if self.task == "regression" else "") + ")")
+        if s["fidelity"] is not None:
+            head += f"; fidelity {s['fidelity']:.3f}"
+        lines = [head]
+        for r in self.rules:
+            lines.append(self._line(r))
+            if hierarchy and r.is_union:
+                lines += self.hierarchy_lines(r.id, indent=1)
+        return "\n".join(lines) + "\n"
+
+    def _line(self, r: DescriptiveRule) -> str:
+        tag = f"U{r.id}" if r.is_union else f"R{r.id}"
+        info = []
+        if r.is_union:
+            info.append(f"covers {len(r.covered)}")
+        if r.exceptions:
+            info.append(f"exceptions {', '.join(f'R{i}' for i in r.exceptions)}")
+        info.append(f"CC {r.cc:.2f}")
+        if r.fidelity is not None:
+            info.append(f"fidelity {r.fidelity:.2f}")
+        return f"{tag}: {self.rule_text(r)}   [{'; '.join(info)}]"
+
+    def hierarchy_lines(self, id: int, indent: int = 0) -> list[str]:
+        """The derivation tree under rule ``id``: what it was united from or absorbed."""
+        out = []
+        for c in self.node(id).children:
+            child = self.node(c)
+            out.append("  " * indent + "- " + self._line(child))
+            out += self.hierarchy_lines(c, indent + 1)
+        return out
+
+    def to_dict(self) -> dict:
+        def enc(r):
+            return {"id": r.id, "union": r.is_union, "text": self.rule_text(r),
+                    "prediction": _jsonable(r.prediction), "cc": r.cc, "fidelity": r.fidelity,
+                    "covered": list(r.covered), "exceptions": list(r.exceptions),
+                    "members": list(r.members), "children": list(r.children), "depth": r.depth}
+        return {"rho": self.rho, "epsilon": self.epsilon, "task": self.task, "stats": self.stats(),
+                "rules": [enc(r) for r in self.rules],
+                "hierarchy": [enc(n) for n in self._nodes.values()]}
+
+    def to_html(self, title: str | None = None) -> str:
+        from .render import render_html
+        return render_html(self, title)
+
+    def to_program(self, positive=None, exceptions: bool = True, target: str | None = None,
+                   digits: int | None = None) -> Program:
+        """The rules predicting class ``positive`` as an aspml Program.
+
+        A Program defines one target (``label(X, positive)``), so a multi-class
+        descriptive model becomes one Program per class; ``positive`` defaults
+        to the target's positive label when the model came from a Program.  With
+        ``exceptions``, each rule's exceptions (the original rules it covers
+        wrongly) become ``not abK`` and ``abK :- <the exception's conditions>``:
+        the paper's rough rule written as a default with exceptions.  Numeric
+        predictions have no Program form.  ``digits`` rounds every interval end
+        to that many significant digits (clingo needs numbers that fit 32-bit
+        integers at one scale per feature; a tree's float32 thresholds such as
+        ``0.0035194946`` may not): a rounded end may move a row that lies exactly
+        between the old and the new threshold.
+        """
+        if digits is not None and (not isinstance(digits, int) or isinstance(digits, bool)
+                                   or not 1 <= digits <= 15):
+            raise AspmlError(f"digits must be an integer from 1 to 15, got {digits!r}")
+        if self.task != "classification":
+            raise AspmlError("a descriptive model of numeric predictions has no Program form; "
+                             "write it as text or HTML")
+        classes = list(dict.fromkeys(r.prediction for r in self.original))
+        if positive is None:
+            positive = self.positive
+        if positive is None:
+            if len(classes) != 1:
+                raise AspmlError(f"say which class the Program defines: positive= one of {classes}")
+            positive = classes[0]
+        if positive not in classes:
+            raise AspmlError(f"no rule predicts {positive!r}; the classes are {classes}")
+        rules, extra = [], []
+        k = 0
+        for r in self.rules:
+            if r.prediction != positive:
+                continue
+            body = [_literal(c, digits) for c in r.conditions]
+            if exceptions and r.exceptions:
+                k += 1
+                name = f"ab{k}"
+                body.append(NotAtom(name))
+                for e in r.exceptions:
+                    extra.append(Rule(name, tuple(_literal(c, digits)
+                                                  for c in self.original[e].conditions)))
+            rules.append(Rule(None, tuple(body)))
+        negative = self.negative if positive == self.positive else None
+        t = Target(target or (self.target if self.target != "prediction" else "label"),
+                   positive, negative)
+        schema = self.schema if self.schema is not None else ()
+        return Program(tuple(rules + extra), t, schema,
+                       {"learner": "generalize", "rho": self.rho, "unions": self.n_unions})
+
+    def __repr__(self) -> str:
+        s = self.stats()
+        return (f"DescriptiveModel({len(self.original)} rules -> {s['rules']} rules, "
+                f"{s['conditions']} conditions, rho={self.rho:g})")
+
+
+def _literal(c, digits=None):
+    if digits is not None and isinstance(c, Interval):
+        c = Interval(c.feature, _round(c.lo, digits), _round(c.hi, digits), c.lo_closed, c.hi_closed)
+    lit = _printable(c)
+    return lit if isinstance(lit, (Compare, Interval, InSet)) else c
+
+
+def _round(v, digits):
+    if v is None or v == 0:
+        return v
+    r = float(f"{v:.{digits}g}")
+    return int(r) if r.is_integer() and abs(r) < 2**53 else r
+
+
+def _jsonable(p):
+    if isinstance(p, tuple):
+        return list(p)
+    if isinstance(p, frozenset):
+        return sorted(p, key=str)
+    return p.item() if hasattr(p, "item") else p
+
+
+__all__ = ["DescriptiveModel", "DescriptiveRule", "format_prediction"]

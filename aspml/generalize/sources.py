@@ -1,0 +1,134 @@
+"""Where rule sets come from: aspml Programs, lists of rules, scikit-learn trees and forests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import AspmlError
+from ..logic.model import Interval, NotAtom, NotCompare, Program, Rule
+from .rules import BoxRule
+
+
+def rules_from_sklearn(model, feature_names=None) -> list[BoxRule]:
+    """One rule per leaf of a fitted DecisionTreeClassifier/Regressor or random forest.
+
+    A leaf's rule is its path, one interval per feature (``x <= t`` on the left,
+    ``x > t`` on the right, intersected); its prediction is the leaf's majority
+    class, or its mean value for a regressor.  Leaves of every tree of a forest
+    are listed tree after tree.
+    """
+    trees = _trees(model)
+    names = _feature_names(model, feature_names)
+    classes = getattr(model, "classes_", None)
+    out = []
+    for est in trees:
+        t = est.tree_
+        if t.n_outputs != 1:
+            raise AspmlError("multi-output trees are not supported")
+        stack = [(0, {})]
+        leaves = []
+        while stack:
+            node, bounds = stack.pop()
+            left, right = t.children_left[node], t.children_right[node]
+            if left == right:                                   # a leaf
+                leaves.append((node, bounds))
+                continue
+            f, thr = int(t.feature[node]), _threshold(t.threshold[node])
+            lo, hi = bounds.get(f, (None, None))
+            # the left child: x <= thr ; the right child: x > thr
+            stack.append((right, {**bounds, f: (thr if lo is None or thr > lo else lo, hi)}))
+            stack.append((left, {**bounds, f: (lo, thr if hi is None or thr < hi else hi)}))
+        leaves.sort(key=lambda x: x[0])
+        for node, bounds in leaves:
+            conds = tuple(Interval(names[f], lo, hi, False, hi is not None)
+                          for f, (lo, hi) in sorted(bounds.items()))
+            value = t.value[node, 0]
+            if classes is not None:
+                pred = classes[int(np.argmax(value))]
+            else:
+                pred = float(value[0])
+            out.append(BoxRule(conds, pred))
+    return out
+
+
+def _threshold(t) -> float:
+    """A split threshold as written: scikit-learn's thresholds are float32 values (the tree
+    compares ``float32(x) <= t``), so the shortest decimal of that float32 is the same test
+    and reads as ``0.55`` rather than ``0.550000011920929``."""
+    return float(np.format_float_positional(np.float32(t), unique=True, trim="-"))
+
+
+def _trees(model):
+    try:
+        from sklearn.tree import BaseDecisionTree
+    except ImportError:                                          # pragma: no cover
+        raise AspmlError("reading a scikit-learn model needs scikit-learn") from None
+    if isinstance(model, BaseDecisionTree):
+        est = [model]
+    elif hasattr(model, "estimators_") and all(isinstance(e, BaseDecisionTree)
+                                               for e in np.ravel(model.estimators_)):
+        est = list(np.ravel(model.estimators_))
+    else:
+        raise AspmlError(f"{type(model).__name__} is not a fitted scikit-learn decision tree or forest")
+    if not all(hasattr(e, "tree_") for e in est):
+        raise AspmlError("the scikit-learn model is not fitted")
+    return est
+
+
+def _feature_names(model, feature_names):
+    n = getattr(model, "n_features_in_", None)
+    if feature_names is None:
+        feature_names = getattr(model, "feature_names_in_", None)
+        if feature_names is None:
+            feature_names = [f"x{i}" for i in range(n)]
+    names = [str(f) for f in feature_names]
+    if n is not None and len(names) != n:
+        raise AspmlError(f"{len(names)} feature names for a model of {n} features")
+    return names
+
+
+def is_sklearn_model(model) -> bool:
+    return type(model).__module__.startswith("sklearn.")
+
+
+def rules_from_program(program: Program) -> tuple[list[BoxRule], object, object]:
+    """The default rules of a Program, each predicting the target's positive label.
+
+    Returns ``(rules, positive, negative)``; the labels are the target's (True
+    and False when it names none).  Exceptions (``not abK``), negated
+    comparisons and ``!=`` have no place in a conjunction of intervals and
+    value sets, and are refused.
+    """
+    t = program.target
+    positive = True if t.positive is None else t.positive
+    negative = False if t.positive is None else (t.negative if t.negative is not None
+                                                 else f"not {t.positive}")
+    out = []
+    for i, rule in enumerate(program.rules):
+        if rule.head is not None:
+            raise AspmlError(f"rule {i + 1} defines the exception {rule.head}; descriptive models "
+                             "take programs without exceptions (conjunctions of intervals and sets)")
+        for lit in rule.body:
+            if isinstance(lit, (NotAtom, NotCompare)):
+                from ..logic.printers import text_literal
+                raise AspmlError(f"rule {i + 1} has {text_literal(lit)}; descriptive models take "
+                                 "conjunctions of intervals and value sets (no exceptions or negation)")
+        out.append(BoxRule(rule, positive))
+    return out, positive, negative
+
+
+def as_box_rules(items) -> list[BoxRule]:
+    """A list of BoxRules, ``(body, prediction)`` pairs (body: literals or a Rule)."""
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, BoxRule):
+            out.append(item)
+        elif isinstance(item, (tuple, list)) and len(item) == 2:
+            body, pred = item
+            if not isinstance(body, Rule):
+                body = tuple(body)
+            out.append(BoxRule(body, pred))
+        else:
+            raise AspmlError(f"rule {i + 1}: expected a BoxRule or a (conditions, prediction) pair, "
+                             f"got {type(item).__name__}")
+    return out

@@ -1,0 +1,575 @@
+"""Descriptive models (rule-set generalization): the paper's definitions on its own
+examples, Algorithm 1's guarantees on random rule sets, the kernels against the plain
+definitions and clingo, rules read from scikit-learn, the pictures in a real browser,
+and ``aspml simplify``."""
+
+import math
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import aspml
+from aspml import AspmlError, Compare, InSet, Interval, Program, Rule, Target
+from aspml.generalize import (BoxRule, coherence, encoding, condition_distance,
+                              condition_subsumes, congruent, covers_correctly, rule_distance,
+                              rules_from_sklearn, subsumes, subsumption_pairs, unite, unite_conditions,
+                              unite_predictions)
+from aspml.generalize.command import rules_from_json
+from aspml.kernels import generalize as K
+from conftest import ROOT
+
+WALK = ROOT / "examples" / "walk" / "walk_time.json"
+SETTINGS = settings(max_examples=40, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+# ---------------------------------------------------------------------------
+# the paper's running example (§3.1): walk and walk time
+# ---------------------------------------------------------------------------
+
+RAIN_SNOW = InSet("precipitation", frozenset({"rain", "snow"}))
+RW1 = BoxRule((RAIN_SNOW,), False)
+RW2 = BoxRule((Compare("precipitation", "==", "rain"), Compare("wind", ">=", 20)), False)
+WT = rules_from_json(WALK.read_text())[0]          # R^WT_1 .. R^WT_6
+
+
+def test_definition_1_subsumption_on_the_walk_rules():
+    assert subsumes(RW1, RW2) and not subsumes(RW2, RW1)
+    r3, r4, r5, r6 = WT[2:]
+    assert all(subsumes(r5, r) for r in (r3, r4, r6))            # wind <= 10 covers the others
+    assert not subsumes(r4, r5) and subsumes(r4, r6) and not subsumes(r3, r4)
+    assert all(subsumes(r, r) for r in WT)                        # a rule covers itself
+    assert not subsumes(r5, WT[0])                                # no wind condition in R^WT_1
+    assert condition_subsumes(Interval("wind", None, 10, False, True), Interval("wind", 5, 10, True, True))
+    assert not condition_subsumes(Interval("wind", 5, 10, False, True), Interval("wind", 5, 10, True, True))
+
+
+def test_definition_2_3_4_congruence_coverage_coherence():
+    assert congruent(40, 40) and congruent(40.0, 35.0, 5) and not congruent(40, 34, 5)
+    assert congruent((35, 40), (30, 35), 10) and not congruent((35, 40), (25, 30), 10)
+    assert not congruent("yes", "no", 100)
+    r3, r4, r5, r6 = WT[2:]
+    assert covers_correctly(r5, r3, 10) and covers_correctly(r5, r4, 10)
+    assert not covers_correctly(r5, r6, 10)                       # [25, 40] is 15 wide: an exception
+    assert coherence(r5, WT, 10) == pytest.approx(3 / 4)          # covers r3 r4 r5 r6, r6 wrongly
+    assert coherence(r5, WT, 15) == 1.0
+
+
+def test_definitions_7_8_9_unions():
+    assert unite_conditions(RAIN_SNOW, InSet("precipitation", frozenset({"mist"}))).members == \
+        {"rain", "snow", "mist"}
+    u = unite_conditions(Interval("wind", 0, 5, True, True), Interval("wind", 8, 10, True, False))
+    assert (u.lo, u.hi, u.lo_closed, u.hi_closed) == (0, 10, True, False)
+    assert unite_conditions(Interval("w", None, 3, False, True), Interval("w", 5, None)) is None
+    assert unite_predictions((35, 40), (30, 35)) == (30, 40)
+    assert unite_predictions(1, 1) == 1
+    assert unite_predictions("a", frozenset({"b"})) == frozenset({"a", "b"})
+    r3, r4 = WT[2], WT[3]
+    u = unite(r3, r4, 10)
+    assert u.prediction == (30.0, 40.0) and subsumes(u, r3) and subsumes(u, r4)
+    assert unite(RW1, RW2).conditions == (RAIN_SNOW,)             # wind: only in one rule, dropped
+    with pytest.raises(AspmlError, match="not congruent"):
+        unite(WT[0], WT[5], 5)
+
+
+def test_section_3_2_distances_from_the_paper():
+    rng = (0, 200)
+    d1 = condition_distance(Interval("w", 0, 5, True, True), Interval("w", 5, 10, True, True), rng)
+    d2 = condition_distance(Interval("w", 5, 10, True, True), Interval("w", 8, 10, True, True), rng)
+    assert d1 == pytest.approx(0.025) and d2 == pytest.approx(0.0075)
+    d3 = condition_distance(RAIN_SNOW, InSet("precipitation", frozenset({"rain", "mist"})))
+    assert d3 == pytest.approx(2 / 3)
+    # a missing condition is the feature's whole range (normalised [0, 1] for numbers)
+    assert condition_distance(None, Interval("w", 0, 100, True, True), rng) == pytest.approx(0.25)
+    a = BoxRule((Interval("w", 0, 5, True, True), RAIN_SNOW), 1)
+    b = BoxRule((Interval("w", 5, 10, True, True),), 1)
+    dom = {"precipitation": ["rain", "snow", "mist", "none"]}
+    assert rule_distance(a, b, {"w": rng}, dom) == pytest.approx(0.025 + 0.5)
+
+
+def test_algorithm_on_the_walk_time_rules():
+    m = aspml.generalize(WT, rho=1.0, epsilon=10)
+    texts = {m.rule_text(r) for r in m.rules}
+    assert "IF precipitation in {\"mist\", \"none\"} THEN prediction = [30, 40]" in texts
+    assert "IF wind in [5, 10] THEN prediction = [25, 35]" in texts      # R3 with R6: 10 wide
+    assert len(m.rules) == 4 and m.stats()["unions"] == 2
+    # with rho = 0.6, wind <= 10 may keep R^WT_6 as its exception
+    m = aspml.generalize(WT, rho=0.6, epsilon=10)
+    assert len(m.rules) < 4
+    rough = [r for r in m.rules if r.exceptions]
+    assert rough and all(5 in r.exceptions for r in rough)
+    assert "U" in m.to_text(hierarchy=True) and "- R" in m.to_text(hierarchy=True)
+
+
+# ---------------------------------------------------------------------------
+# random rule sets: strategies and the slow, obvious checks
+# ---------------------------------------------------------------------------
+
+GRID = st.integers(0, 12)
+VALUES = ["a", "b", "c", "d"]
+
+
+@st.composite
+def intervals(draw, name):
+    lo = draw(st.one_of(st.none(), GRID))
+    hi = draw(st.one_of(st.none(), GRID))
+    if lo is None and hi is None:
+        hi = draw(GRID)
+    if lo is not None and hi is not None:
+        lo, hi = sorted((lo, hi))
+        if lo == hi:
+            return Interval(name, lo, hi, True, True)
+    return Interval(name, lo, hi, draw(st.booleans()), draw(st.booleans()))
+
+
+@st.composite
+def box_rules(draw, regression=False):
+    conds = []
+    for name in ("x", "y"):
+        if draw(st.booleans()):
+            conds.append(draw(intervals(name)))
+    if draw(st.booleans()):
+        conds.append(InSet("c", frozenset(draw(st.lists(st.sampled_from(VALUES), min_size=1,
+                                                         max_size=3)))))
+    pred = draw(st.integers(0, 10)) / 2 if regression else draw(st.sampled_from(["p", "q", "r"]))
+    return BoxRule(tuple(conds), float(pred) if regression else pred)
+
+
+@st.composite
+def references(draw, n_min=0):
+    n = draw(st.integers(n_min, 25))
+    num = st.one_of(GRID.map(float), st.just(math.nan))
+    return pd.DataFrame({"x": [draw(num) for _ in range(n)], "y": [draw(num) for _ in range(n)],
+                         "c": [draw(st.sampled_from(VALUES + ["e", None])) for _ in range(n)]})
+
+
+def row_holds(rule, row) -> bool:
+    for c in rule.conditions:
+        v = row[c.feature]
+        if isinstance(c, InSet):
+            if v not in c.members:
+                return False
+        elif v is None or (isinstance(v, float) and math.isnan(v)) or not (
+                (c.lo is None or v > c.lo or (c.lo_closed and v == c.lo))
+                and (c.hi is None or v < c.hi or (c.hi_closed and v == c.hi))):
+            return False
+    return True
+
+
+def check_model(m, rho, eps, answers=None, reference=None):
+    """The output guarantees of Algorithm 1 (§3.3), checked with the plain definitions."""
+    original = m.original
+    result = [r.rule for r in m.rules]
+    assert len(result) <= len(original)
+    for o in original:                                   # 1. every original correctly covered
+        assert any(covers_correctly(r, o, eps) for r in result)
+    for r in m.rules:
+        if not r.is_union:
+            continue
+        assert coherence(r.rule, original, eps) >= rho - 1e-9          # 3. CC >= rho
+        assert set(r.covered) == {i for i, o in enumerate(original) if covers_correctly(r.rule, o, eps)}
+        assert set(r.exceptions) == {i for i, o in enumerate(original)
+                                     if subsumes(r.rule, o) and not congruent(r.prediction, o.prediction, eps)}
+        assert set(r.members) <= set(r.covered)
+        if answers is not None:
+            rows = [i for i in range(len(reference)) if row_holds(r.rule, reference.iloc[i])]
+            agree = sum(congruent(r.prediction, answers[i], eps) for i in rows)
+            assert r.rows == len(rows) and r.agree == agree
+            if rows:
+                assert agree / len(rows) >= rho - 1e-9
+    members = sorted(i for r in m.rules for i in r.members)
+    assert members == list(range(len(original)))          # each original stands in one rule
+
+
+@SETTINGS
+@given(st.lists(box_rules(), min_size=1, max_size=14), st.sampled_from([1.0, 0.8, 0.6, 0.3]))
+def test_invariants_classification(rules, rho):
+    m = aspml.generalize(rules, rho=rho)
+    check_model(m, rho, 0.0)
+
+
+@SETTINGS
+@given(st.lists(box_rules(regression=True), min_size=1, max_size=14),
+       st.sampled_from([1.0, 0.7, 0.5]), st.sampled_from([0.0, 0.5, 1.5, 3.0]))
+def test_invariants_regression(rules, rho, eps):
+    m = aspml.generalize(rules, rho=rho, epsilon=eps, task="regression")
+    check_model(m, rho, eps)
+
+
+@SETTINGS
+@given(st.lists(box_rules(), min_size=1, max_size=12), st.sampled_from([1.0, 0.75, 0.5]),
+       references(n_min=1), st.data())
+def test_invariants_with_reference_fidelity(rules, rho, reference, data):
+    answers = [data.draw(st.sampled_from(["p", "q", "r"])) for _ in range(len(reference))]
+    m = aspml.generalize(rules, rho=rho, reference=reference, reference_predictions=answers)
+    check_model(m, rho, 0.0, answers, reference)
+
+
+@SETTINGS
+@given(st.lists(box_rules(), min_size=2, max_size=12))
+def test_iterative_variant(rules):
+    m = aspml.generalize(rules, rho=0.6, iterative=True, rho_start=1.0, rho_step=0.1)
+    check_model(m, 0.6, 0.0)
+    assert [h[0] for h in m.history] == pytest.approx([1.0, 0.9, 0.8, 0.7, 0.6])
+    sizes = [h[1] for h in m.history]
+    assert sizes == sorted(sizes, reverse=True)                  # each run starts from the last
+
+
+# ---------------------------------------------------------------------------
+# kernels against the plain definitions, and against clingo
+# ---------------------------------------------------------------------------
+
+def _encoding(rules):
+    return encoding.encode(rules, "classification", 0.0)
+
+
+@SETTINGS
+@given(st.lists(box_rules(), min_size=1, max_size=10))
+def test_kernels_match_definitions(rules):
+    enc = _encoding(rules)
+    rules = enc.rules
+    n = len(rules)
+    slots = np.arange(n, dtype=np.int64)
+    for i in range(n):
+        d = K.distances_from(i, slots, enc.nlo, enc.nhi, enc.bits, enc.cat_start)
+        for j in range(n):
+            box = K.box_contains(enc.lo[i], enc.hi[i], enc.loc[i], enc.hic[i], enc.bits[i],
+                                 enc.lo[j], enc.hi[j], enc.loc[j], enc.hic[j], enc.bits[j])
+            assert box == subsumes(rules[i], rules[j]), (rules[i], rules[j])
+            assert d[j] == pytest.approx(rule_distance(rules[i], rules[j], enc.ranges, enc.domains))
+            # the union box is Definition 9's union
+            out = [np.empty_like(enc.lo[0]), np.empty_like(enc.hi[0]), np.empty_like(enc.loc[0]),
+                   np.empty_like(enc.hic[0]), np.empty_like(enc.bits[0])]
+            K.union_box(enc.lo[i], enc.hi[i], enc.loc[i], enc.hic[i], enc.bits[i],
+                        enc.lo[j], enc.hi[j], enc.loc[j], enc.hic[j], enc.bits[j], *out)
+            u = enc.n                                                # a free slot
+            enc.lo[u], enc.hi[u], enc.loc[u], enc.hic[u], enc.bits[u] = out
+            enc.plo[u] = enc.phi[u] = enc.plo[i]
+            expected = unite(rules[i], BoxRule(rules[j].conditions, rules[i].prediction))
+            assert set(enc.box_rule(u).conditions) == set(expected.conditions)
+    pa, pb, pd = K.congruent_pairs(slots, enc.nlo, enc.nhi, enc.bits, enc.cat_start,
+                                   enc.plo, enc.phi, 0.0)
+    expected = {(i, j) for i in range(n) for j in range(i + 1, n)
+                if rules[i].prediction == rules[j].prediction}
+    assert set(zip(pa.tolist(), pb.tolist())) == expected
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(box_rules(), min_size=1, max_size=9))
+def test_subsumption_agrees_with_clingo(rules):
+    """DESIGN §5: subsumption from one clingo grounding over rules-as-facts
+    (encodings/subsumption.lp) -- the fast path must give the same pairs."""
+    clingo_pairs = set(aspml.asp.subsumption([Rule(None, r.conditions) for r in rules]))
+    assert set(subsumption_pairs(rules, engine="clingo")) == clingo_pairs
+    ours = set(subsumption_pairs(rules))
+    assert ours == clingo_pairs
+
+
+@SETTINGS
+@given(st.lists(box_rules(), min_size=1, max_size=8), references(n_min=1))
+def test_rows_in_box_matches_row_semantics(rules, reference):
+    enc = encoding.encode(rules, "classification", 0.0, reference=reference)
+    for s, r in enumerate(enc.rules):
+        expected = [row_holds(r, reference.iloc[i]) for i in range(len(reference))]
+        assert enc.rows_in(s).tolist() == expected
+
+
+# ---------------------------------------------------------------------------
+# scikit-learn trees and forests
+# ---------------------------------------------------------------------------
+
+def _xy(seed, n=300, classes=3):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 40, size=(n, 4)) / 4, columns=["a", "b", "c", "d"])
+    y = (X["a"] + rng.normal(0, 2, n) > X["b"]).astype(int) + (X["c"] > 5) * (classes > 2)
+    return X, y
+
+
+def _rule_masks(rules, X):
+    return np.array([[row_holds(r, X.iloc[i]) for i in range(len(X))] for r in rules])
+
+
+def test_rules_from_a_tree_agree_with_its_predictions():
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+    X, y = _xy(0)
+    tree = DecisionTreeClassifier(max_depth=6, random_state=0).fit(X, y)
+    rules = rules_from_sklearn(tree)
+    assert len(rules) == tree.get_n_leaves()
+    masks = _rule_masks(rules, X)
+    assert (masks.sum(axis=0) == 1).all()                     # the leaves partition the rows
+    pred = np.array([r.prediction for r in rules])[masks.argmax(axis=0)]
+    assert (pred == tree.predict(X)).all()
+    reg = DecisionTreeRegressor(max_leaf_nodes=20, random_state=0).fit(X, X["a"] * 2 + y)
+    rules = rules_from_sklearn(reg)
+    masks = _rule_masks(rules, X)
+    pred = np.array([r.prediction for r in rules])[masks.argmax(axis=0)]
+    assert np.allclose(pred, reg.predict(X)) and (masks.sum(axis=0) == 1).all()
+
+
+def test_rules_from_a_forest_tree_by_tree():
+    from sklearn.ensemble import RandomForestClassifier
+    X, y = _xy(1, n=150)
+    forest = RandomForestClassifier(n_estimators=3, max_depth=4, random_state=0).fit(X.to_numpy(), y)
+    rules = rules_from_sklearn(forest, ["a", "b", "c", "d"])
+    start = 0
+    for est in forest.estimators_:
+        part = rules[start:start + est.get_n_leaves()]
+        start += est.get_n_leaves()
+        masks = _rule_masks(part, X)
+        assert (masks.sum(axis=0) == 1).all()
+        pred = np.array([r.prediction for r in part])[masks.argmax(axis=0)]
+        assert (pred == forest.classes_[est.predict(X.to_numpy()).astype(int)]).all()
+    assert start == len(rules)
+    m = aspml.generalize(forest, rho=0.8, feature_names=["a", "b", "c", "d"], reference=X)
+    check_model(m, 0.8, 0.0)
+    assert m.fidelity is not None
+
+
+def test_a_tree_generalized_with_reference_and_as_a_program():
+    from sklearn.tree import DecisionTreeClassifier
+    X, y = _xy(2, classes=2)
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y)
+    m = aspml.generalize(tree, rho=0.8, reference=X)
+    s = m.stats()
+    assert s["rules"] < tree.get_n_leaves() and s["min_rule_fidelity"] >= 0.8
+    check_model(m, 0.8, 0.0, tree.predict(X).tolist(), X)
+    p = m.to_program(positive=1)
+    assert aspml.parse(p.to_asp(), "asp") == p
+    # the program says what the positive rules and their exceptions say, row by row
+    want = np.zeros(len(X), dtype=bool)
+    for r in m.rules:
+        if r.prediction == 1:
+            inside = np.array([row_holds(r.rule, X.iloc[i]) for i in range(len(X))])
+            for e in r.exceptions:
+                inside &= ~np.array([row_holds(m.original[e], X.iloc[i]) for i in range(len(X))])
+            want |= inside
+    assert (p.predict(X) == want).all()
+    assert (aspml.asp.predict(p, X) == want).all()
+
+
+def test_a_program_as_input():
+    p = Program((Rule(None, (Interval("x", 0, 4),)), Rule(None, (Interval("x", 5, 9),)),
+                 Rule(None, (Interval("x", 20, 30),))), Target("ok", "yes", "no"))
+    X = pd.DataFrame({"x": [0, 1, 2, 3, 4.5, 5, 6, 7, 8, 12, 25]})
+    m = aspml.generalize(p, rho=0.85, reference=X)
+    # [0, 9): 8 of its 9 rows are "yes" (4.5 is not); [0, 30) would be 9 of 11 < 0.85
+    assert len(m.rules) == 2
+    q = m.to_program()
+    assert q.target == p.target and q.to_text().startswith("IF x in [0, 9) THEN ok = \"yes\"")
+    with pytest.raises(AspmlError, match="exception"):
+        aspml.generalize(Program((Rule(None, (aspml.NotAtom("ab1"),)), Rule("ab1", ())),
+                                 Target("ok")), rho=1)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: aspml.generalize("tree", rho=1), "cannot generalize a str"),
+    (lambda: aspml.generalize(WT, rho=1.5), "rho must be"),
+    (lambda: aspml.generalize(WT, rho=1, epsilon=-1), "epsilon must be"),
+    (lambda: aspml.generalize([], rho=1), "no rules"),
+    (lambda: aspml.generalize([BoxRule((), 1.5), BoxRule((), "a")], rho=1), "mix numeric"),
+    (lambda: aspml.generalize([(("x", 1), 1)], rho=1), "not an aspml literal"),
+    (lambda: aspml.generalize([BoxRule((Interval("x", 0, 1),), "a"),
+                               BoxRule((InSet("x", frozenset({"u"})),), "a")], rho=1),
+     "intervals and with the value"),
+    (lambda: aspml.generalize(WT, rho=1, reference=pd.DataFrame({"z": [1]})), "no column"),
+    (lambda: aspml.generalize(aspml.generalize(WT, rho=1), rho=1), "cannot generalize"),
+    (lambda: aspml.generalize(WT, rho=1, epsilon=5).to_program(), "no Program form"),
+    (lambda: aspml.generalize([BoxRule((), "a"), BoxRule((), "b")], rho=1).to_program(),
+     "say which class"),
+    (lambda: rules_from_sklearn(object()), "not a fitted scikit-learn"),
+])
+def test_bad_input_is_one_clear_error(call, message):
+    with pytest.raises(AspmlError, match=message):
+        call()
+
+
+# ---------------------------------------------------------------------------
+# pictures: rendered and opened in headless Chromium
+# ---------------------------------------------------------------------------
+
+def _chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    if os.environ.get("ASPML_REQUIRE_CHROMIUM"):
+        pytest.fail("chromium is required (ASPML_REQUIRE_CHROMIUM) but not installed")
+    pytest.skip("chromium is not installed")
+
+
+def _png_pixels(path):
+    """(width, height, distinct colours, share of non-white pixels) of an 8-bit RGB(A) PNG."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    assert depth == 8 and colour in (2, 6)
+    ch = 3 if colour == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * ch
+    img = np.zeros((h, stride), dtype=np.int32)
+    prev = np.zeros(stride, dtype=np.int32)
+    for y in range(h):                                        # undo the PNG row filters
+        f = raw[y * (stride + 1)]
+        line = np.frombuffer(raw, np.uint8, stride, y * (stride + 1) + 1).astype(np.int32)
+        out = np.zeros(stride, dtype=np.int32)
+        for x in range(stride):
+            a = out[x - ch] if x >= ch else 0
+            b = prev[x]
+            c = prev[x - ch] if x >= ch else 0
+            if f == 0:
+                pred = 0
+            elif f == 1:
+                pred = a
+            elif f == 2:
+                pred = b
+            elif f == 3:
+                pred = (a + b) // 2
+            else:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            out[x] = (line[x] + pred) & 0xFF
+        img[y] = out
+        prev = out
+    px = img.reshape(h, w, ch)[:, :, :3]
+    colours = len({tuple(p) for p in px[::4, ::4].reshape(-1, 3).tolist()})
+    nonwhite = float((px.sum(axis=2) < 720).mean())
+    return w, h, colours, nonwhite
+
+
+def test_html_opens_in_chromium_and_draws(tmp_path):
+    chromium = _chromium()
+    from sklearn.tree import DecisionTreeClassifier
+    X, y = _xy(3)
+    m = aspml.generalize(DecisionTreeClassifier(max_depth=5, random_state=0).fit(X, y), rho=0.7,
+                         reference=X)
+    page = tmp_path / "model.html"
+    page.write_text(m.to_html("Random tree"), encoding="utf-8")
+    text = page.read_text()
+    assert "<svg" in text and "Glyph view" in text and "<details>" in text
+    assert "http://" not in text.replace("http://www.w3.org", "") and "<script" not in text
+    shot = tmp_path / "shot.png"
+    with tempfile.TemporaryDirectory() as profile:
+        proc = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--no-first-run", "--disable-background-networking",
+                               "--disable-component-update", "--disable-sync", "--disable-quic",
+                               f"--user-data-dir={profile}", f"--screenshot={shot}",
+                               "--window-size=800,600", page.as_uri()],
+                              capture_output=True, text=True, timeout=120)
+    assert shot.exists(), proc.stderr[-2000:]
+    w, h, colours, nonwhite = _png_pixels(shot)
+    assert (w, h) == (800, 600)
+    assert colours >= 6 and 0.02 < nonwhite < 0.9           # text, bars and frames, not a blank page
+
+
+# ---------------------------------------------------------------------------
+# aspml simplify
+# ---------------------------------------------------------------------------
+
+def aspml_cli(*args):
+    return subprocess.run([sys.executable, "-m", "aspml.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def test_simplify_command(tmp_path):
+    out = aspml_cli("simplify", WALK, "--rho", "1", "--epsilon", "10")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("% descriptive model of 6 rules: 4 rules")
+    import joblib
+    from sklearn.tree import DecisionTreeClassifier
+    X, y = _xy(4, classes=2)
+    joblib.dump(DecisionTreeClassifier(random_state=0).fit(X, y), tmp_path / "tree.joblib")
+    X.to_csv(tmp_path / "X.csv", index=False)
+    out = aspml_cli("simplify", tmp_path / "tree.joblib", "--rho", "0.8", "--reference",
+                    tmp_path / "X.csv", "-o", tmp_path / "model.lp", "--positive", "1",
+                    "--html", tmp_path / "m.html", "--iterative")
+    assert out.returncode == 0, out.stderr
+    assert "written to" in out.stdout and (tmp_path / "m.html").stat().st_size > 1000
+    p = aspml.parse((tmp_path / "model.lp").read_text(), "asp")
+    assert p.target.positive == 1 and p.n_rules > 0
+    out = aspml_cli("simplify", tmp_path / "model.lp", "--rho", "1", "-o", tmp_path / "m.json")
+    assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (("nope.json", "--rho", "1"), "cannot read nope.json"),
+    ((WALK, "--rho", "2"), "rho must be"),
+    ((WALK, "--rho", "1", "--epsilon", "-3"), "epsilon must be"),
+    ((WALK, "--rho", "1", "--reference", "nope.csv"), "cannot read nope.csv"),
+    ((WALK, "--rho", "1", "--epsilon", "9", "-o", "/tmp/x.lp"), "no Program form"),
+    ((ROOT / "README.md", "--rho", "1"), "cannot tell what"),
+    ((ROOT / "examples" / "birds" / "birds.lp", "--rho", "1"), "exception"),
+    ((WALK, "--rho", "1", "-o", "/nonexistent/dir/out.txt"), "cannot write"),
+])
+def test_simplify_mistakes_end_in_one_line(args, message):
+    out = aspml_cli("simplify", *args)
+    assert out.returncode == 2, out.stdout
+    assert message in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_simplify_bad_json(tmp_path):
+    bad = tmp_path / "r.json"
+    bad.write_text('{"rules": [{"if": {"x": 3}, "then": 1}]}')
+    out = aspml_cli("simplify", bad, "--rho", "1")
+    assert out.returncode == 2 and "must be a list" in out.stderr
+    bad.write_text("{oops")
+    out = aspml_cli("simplify", bad, "--rho", "1")
+    assert out.returncode == 2 and "not JSON" in out.stderr
+
+
+def test_more_features_than_the_bound_masks_hold():
+    """The containment pre-filter keeps one bit per feature for the first 63 features;
+    rules on features past those must still be judged by the full test."""
+    rng = np.random.default_rng(5)
+    rules = []
+    for _ in range(40):
+        conds = []
+        for f in rng.choice(69, size=3, replace=False):
+            lo, hi = sorted(rng.integers(0, 10, size=2))
+            conds.append(Interval(f"x{f:02d}", int(lo), int(hi) + 1))
+        conds.append(Interval("x69", 0, int(rng.integers(1, 10))))
+        rules.append(BoxRule(tuple(conds), str(rng.choice(["p", "q"]))))
+    for rho in (1.0, 0.7):
+        m = aspml.generalize(rules, rho=rho)
+        check_model(m, rho, 0.0)
+
+
+def test_to_program_rounds_thresholds_on_request():
+    rules = [BoxRule((Interval("fm", None, 0.0035194946, False, True),), "a"),
+             BoxRule((Interval("fm", 0.0035194946, 7.5, False, True),), "b")]
+    m = aspml.generalize(rules, rho=1)
+    with pytest.raises(aspml.ScaleError):
+        m.to_program(positive="a").to_asp()
+    p = m.to_program(positive="a", digits=4)
+    assert p.rules[0].body == (Compare("fm", "<=", 0.003519),)
+    assert aspml.parse(p.to_asp(), "asp") == p
+    with pytest.raises(AspmlError, match="digits"):
+        m.to_program(positive="a", digits=0)
+
+
+def test_html_escapes_hostile_names():
+    evil = '<script>alert("x")</script>'
+    rules = [BoxRule((InSet(evil, frozenset({"a&b", "</td>"})), Interval("x", 0, 1)), evil),
+             BoxRule((InSet(evil, frozenset({"a&b"})), Interval("x", 1, 2)), evil)]
+    page = aspml.generalize(rules, rho=1).to_html(title=evil)
+    assert "<script" not in page and "</td>\"" not in page
+    assert "&lt;script&gt;" in page
