@@ -46,6 +46,24 @@ def _by_bit(zeros, n_bits):
 
 
 @numba.njit(cache=True)
+def _zero_counts(zeros, n_bits):
+    """How many records have their zero at each bit."""
+    counts = np.zeros(n_bits, dtype=np.int64)
+    for k in range(zeros.shape[0]):
+        for j in range(zeros.shape[1]):
+            counts[zeros[k, j]] += 1
+    return counts
+
+
+@numba.njit(cache=True)
+def _retire(k, pos_zeros, uncovered, s0):
+    """Positive ``k`` is covered (or gives no point): it leaves S and |S_i^0|."""
+    uncovered[k] = False
+    for j in range(pos_zeros.shape[1]):
+        s0[pos_zeros[k, j]] -= 1
+
+
+@numba.njit(cache=True)
 def covers(a, zeros_of_x):
     """True when the lattice element ``a`` (bool[bits]) covers the record with these zeros."""
     for z in zeros_of_x:
@@ -85,12 +103,8 @@ def find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order):
     n_pos, n_f = pos_zeros.shape
     n_neg = neg_zeros.shape[0]
     neg_start, neg_members = _by_bit(neg_zeros, n_bits)
-    d_plus0 = np.zeros(n_bits, dtype=np.int64)
-    s0 = np.zeros(n_bits, dtype=np.int64)
-    for k in range(n_pos):
-        for j in range(n_f):
-            d_plus0[pos_zeros[k, j]] += 1
-            s0[pos_zeros[k, j]] += 1
+    d_plus0 = _zero_counts(pos_zeros, n_bits)
+    s0 = d_plus0.copy()                     # |S_i^0|: the uncovered positives only
     uncovered = np.ones(n_pos, dtype=np.bool_)
     points = np.zeros((n_pos, n_bits), dtype=np.bool_)
     n_points = 0
@@ -121,9 +135,7 @@ def find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order):
                 if in_i[z] and ck < dist[z]:
                     dist[z] = ck
         if conflict:
-            uncovered[x] = False
-            for j in range(n_f):
-                s0[pos_zeros[x, j]] -= 1
+            _retire(x, pos_zeros, uncovered, s0)
             continue
         while True:
             n_left = 0
@@ -160,9 +172,7 @@ def find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order):
         # p now holds exactly the bits that could not be flipped off
         n_points = _take_point(p, points, n_points, pos_zeros, uncovered, s0)
         if uncovered[x]:                         # covered by an earlier, more general point
-            uncovered[x] = False
-            for j in range(n_f):
-                s0[pos_zeros[x, j]] -= 1
+            _retire(x, pos_zeros, uncovered, s0)
     return points[:n_points].copy()
 
 
@@ -183,9 +193,7 @@ def _take_point(p, points, n_points, pos_zeros, uncovered, s0):
     points[n_points] = p
     for k in range(n_pos):
         if uncovered[k] and covers(p, pos_zeros[k]):
-            uncovered[k] = False
-            for j in range(n_f):
-                s0[pos_zeros[k, j]] -= 1
+            _retire(k, pos_zeros, uncovered, s0)
     return n_points + 1
 
 
@@ -204,12 +212,8 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
     n_pos, n_f = pos_zeros.shape
     n_neg = neg_zeros.shape[0]
     neg_start, neg_members = _by_bit(neg_zeros, n_bits)
-    d_plus0 = np.zeros(n_bits, dtype=np.int64)
-    s0 = np.zeros(n_bits, dtype=np.int64)
-    for k in range(n_pos):
-        for j in range(n_f):
-            d_plus0[pos_zeros[k, j]] += 1
-            s0[pos_zeros[k, j]] += 1
+    d_plus0 = _zero_counts(pos_zeros, n_bits)
+    s0 = d_plus0.copy()                     # |S_i^0|: the uncovered positives only
     uncovered = np.ones(n_pos, dtype=np.bool_)
     points = np.zeros((n_pos, n_bits), dtype=np.bool_)
     n_points = 0
@@ -241,9 +245,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
                     if p[neg_zeros[k, j]]:
                         in_i[neg_zeros[k, j]] = False    # its one flip would meet k
         if conflict:
-            uncovered[x] = False
-            for j in range(n_f):
-                s0[pos_zeros[x, j]] -= 1
+            _retire(x, pos_zeros, uncovered, s0)
             continue
         while True:
             best = -1
@@ -283,7 +285,5 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
                             in_i[neg_zeros[k, j]] = False
         n_points = _take_point(p, points, n_points, pos_zeros, uncovered, s0)
         if uncovered[x]:                         # covered by an earlier, more general point
-            uncovered[x] = False
-            for j in range(n_f):
-                s0[pos_zeros[x, j]] -= 1
+            _retire(x, pos_zeros, uncovered, s0)
     return points[:n_points].copy()
