@@ -1,9 +1,14 @@
 """aspml: logic programs with default exceptions as classifiers.
 
+  aspml learn   DATA.csv --target COL [--positive VAL] [--learner NAME] [-o MODEL.lp]
   aspml export  MODEL [--from DIALECT] --to asp|prolog|scasp|text
   aspml predict MODEL DATA.csv [--engine fast|clingo|prolog] [-o OUT.csv]
   aspml check   MODEL DATA.csv
   aspml explain MODEL DATA.csv --row N [--minimal] [--counterfactual] [--json]
+  aspml report  MODEL DATA.csv -o REPORT.html [--bench RESULTS.json]
+  aspml bench   --data-dir DIR [--datasets ...] [--learners ...] [--out PREFIX]
+
+`aspml COMMAND --help` shows each command's options and an example.
 
 A mistake (unreadable file, unknown column, malformed program) ends with one
 line on stderr and exit status 2, never a traceback.
@@ -45,6 +50,53 @@ def _read_table(path: str) -> pd.DataFrame:
         return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
     except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
         raise AspmlError(f"cannot read {path}: {e}") from None
+
+
+def _kinds(items) -> dict:
+    out = {}
+    for item in items or ():
+        col, sep, kind = item.rpartition("=")
+        if not sep or not col:
+            raise AspmlError(f"--kind {item!r}: write it as COLUMN=KIND")
+        out[col] = kind
+    return out
+
+
+def cmd_learn(args) -> int:
+    import inspect
+
+    from . import cli_learners as L
+    df = _read_table(args.data)
+    X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
+                                            args.ignore or (), _kinds(args.kind))
+    options = {o: getattr(args, o) for o in L.OPTIONS}
+    clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds)
+    fit_kw = {}
+    if args.trace:
+        if "trace" not in inspect.signature(clf.fit).parameters:
+            raise AspmlError(f"--trace works with fold-se and fold-rpp, not {args.learner}")
+        fit_kw["trace"] = lambda event: print(L.format_step(event))
+    try:
+        clf.fit(X, y, **fit_kw)
+    except AspmlError:
+        raise
+    except (ValueError, TypeError) as e:      # a bad learner option, told by the estimator
+        raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
+    program = clf.program_
+    hit = clf.decision(X)
+    truth = y == positive
+    tp = int(np.sum(hit & truth))
+    f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
+    print(f"{args.learner}: {program.n_rules} rules, {program.n_literals} literals from "
+          f"{len(X)} rows; on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}")
+    sys.stdout.write(program.to_text())
+    if args.output:
+        try:
+            program.save(args.output)
+        except OSError as e:
+            raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
+        print(f"saved to {args.output}")
+    return 0
 
 
 def cmd_export(args) -> int:
@@ -157,6 +209,39 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("model", help="a program file (.lp asp, .pl prolog, .scasp, .txt text)")
         p.add_argument("--from", dest="source", choices=["asp", "prolog", "scasp", "text"],
                        help="dialect of MODEL when its suffix does not say")
+
+    from . import cli_learners as L
+    raw = argparse.RawDescriptionHelpFormatter
+    le = sub.add_parser("learn", help="learn a program from a CSV table", formatter_class=raw,
+                        description="Learn a program from a CSV table and print it; -o saves it "
+                                    "(clingo text with a checksum line, read back by every "
+                                    "command and by aspml.load).\n\nlearners:\n" + L.describe(),
+                        epilog="examples:\n"
+                               "  aspml learn examples/birds/animals.csv --target flies "
+                               "--positive yes -o birds.lp\n"
+                               "  aspml learn examples/birds/animals.csv --target flies "
+                               "--learner fold-rpp --trace\n"
+                               "  aspml learn data.csv --target label --learner libre "
+                               "--n-estimators 50 --random-state 0 -o model.lp")
+    le.add_argument("data", help="a CSV file with a header line")
+    le.add_argument("--target", required=True, metavar="COLUMN", help="the column to predict")
+    le.add_argument("--positive", metavar="VALUE",
+                    help="the class the rules describe (default: the second of two values, "
+                         "sorted; required when the column holds more than two)")
+    le.add_argument("--learner", default="fold-se", metavar="NAME",
+                    help=f"one of {', '.join(L.available())} (default fold-se)")
+    for option, (_, kind, text) in L.OPTIONS.items():
+        le.add_argument("--" + option.replace("_", "-"), dest=option, type=kind, help=text)
+    le.add_argument("--param", action="append", metavar="KEY=VALUE",
+                    help="any other parameter of the learner (repeatable), e.g. heuristic=ig")
+    le.add_argument("--kind", action="append", metavar="COLUMN=KIND",
+                    help="read a column as numeric, categorical, mixed or boolean (repeatable)")
+    le.add_argument("--ignore", nargs="+", metavar="COLUMN", help="columns that are not features")
+    le.add_argument("--trace", action="store_true",
+                    help="print each learning step (FOLD learners): literal, heuristic value, "
+                         "exceptions")
+    le.add_argument("-o", "--output", metavar="MODEL.lp", help="save the learned program here")
+    le.set_defaults(run=cmd_learn)
 
     e = sub.add_parser("export", help="print a program in another dialect",
                        epilog="example: aspml export examples/birds/birds.lp --to prolog")
