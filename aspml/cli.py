@@ -200,6 +200,147 @@ def _json(v):
     return v.item() if isinstance(v, np.generic) else v
 
 
+def cmd_report(args) -> int:
+    import json
+
+    from .report import render
+    program = _read_program(args.model, args.source)
+    X = _read_table(args.data)
+    label = args.target or program.target.name
+    if args.target and args.target not in X.columns:
+        raise AspmlError(f"{args.data} has no column {args.target!r} "
+                         f"(its columns: {', '.join(X.columns)})")
+    bench = None
+    if args.bench:
+        try:
+            bench = json.loads(Path(args.bench).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise AspmlError(f"cannot read {args.bench}: {e.strerror or e}") from None
+        except (ValueError, UnicodeDecodeError):
+            raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes") from None
+        if not isinstance(bench, dict) or not isinstance(bench.get("results"), list):
+            raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes")
+    labels = X[label] if label in X.columns else None
+    page = render(program, X, labels, Path(args.model).name, Path(args.data).name, bench)
+    try:
+        Path(args.output).write_text(page, encoding="utf-8")
+    except OSError as e:
+        raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
+    print(f"wrote {args.output}")
+    return 0
+
+
+class _Progress:
+    """A tqdm bar on a terminal (stderr); nothing when stderr is not one, or when quiet."""
+
+    def __init__(self, total: int, quiet: bool, desc: str) -> None:
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, desc=desc, unit="fold", leave=False, file=sys.stderr)
+
+    def step(self, note: str) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(note, refresh=False)
+            self.bar.update(1)
+
+    def write(self, line: str, err: bool = False) -> None:
+        out = sys.stderr if err else sys.stdout
+        if self.bar is not None:
+            self.bar.clear()
+        print(line, file=out, flush=True)
+        if self.bar is not None:
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def cmd_bench(args) -> int:
+    from sklearn.model_selection import StratifiedKFold
+
+    from . import bench as B
+    data_dir = Path(args.data_dir)
+    manifest = B.read_manifest(data_dir)
+    overrides = {}
+    for item in args.positive or ():
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise AspmlError(f"--positive {item!r}: write it as DATASET=VALUE")
+        overrides[name] = value
+    names = args.datasets or [n for n, e in manifest.items() if B.usable(e, overrides.get(n))]
+    unknown = [n for n in names if n not in manifest]
+    if unknown:
+        raise AspmlError(f"{data_dir / 'MANIFEST.tsv'} has no dataset {unknown[0]!r} "
+                         f"(it has: {', '.join(manifest)})")
+    have = B.learners_available()
+    learners = args.learners or have
+    missing = [x for x in learners if x not in have]
+    if missing:
+        raise AspmlError(f"learner {missing[0]!r} is not available (available: {', '.join(have)})")
+    if args.folds < 2:
+        raise AspmlError(f"--folds {args.folds}: cross-validation needs at least 2 folds")
+    datasets = []
+    for n in names:
+        if not B.usable(manifest[n], overrides.get(n)):
+            raise AspmlError(f"{n}: positive value {manifest[n]['positive_value']!r} is not one "
+                             f"label; give one with --positive {n}=VALUE")
+        datasets.append(B.load_dataset(data_dir, manifest[n], overrides.get(n)))
+    if any(x in available_aspml() for x in learners):
+        import aspml            # compile the numba kernels once, before any fold is timed
+        aspml.FoldSE().fit(pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]}),
+                           [0, 1, 0, 1])
+    bar = _Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
+    results = []
+    bar.write(f"{args.folds}-fold stratified CV, seed {args.seed}\n\n{B.HEADER}")
+    try:
+        for data in datasets:
+            counts = np.bincount(data.y.astype(int), minlength=2)
+            if counts.min() < args.folds:
+                bar.write(f"skipped {data.name}: a class has fewer than {args.folds} rows", err=True)
+                continue
+            folds = list(StratifiedKFold(args.folds, shuffle=True, random_state=args.seed)
+                         .split(data.X, data.y))
+            for learner in learners:
+                if learner in B.EXTERNAL and len(data.X) > args.reference_max_rows:
+                    bar.write(f"skipped {learner} on {data.name}: more than "
+                              f"{args.reference_max_rows} rows", err=True)
+                    for _ in folds:
+                        bar.step(f"{data.name} {learner}")
+                    continue
+                scores = []
+                try:
+                    for tr, te in folds:
+                        pred, n_rules, n_lits, sec = B.run(learner, data, tr, te, args.seed)
+                        acc, f1 = B.fold_scores(pred, data.y[te])
+                        scores.append({"acc": acc, "f1": f1, "rules": n_rules,
+                                       "literals": n_lits, "train_s": sec})
+                        bar.step(f"{data.name} {learner}")
+                except Exception as e:  # noqa: BLE001 - one learner failing must not stop the run
+                    first = (str(e).splitlines() or [type(e).__name__])[0]
+                    bar.write(f"skipped {learner} on {data.name}: {type(e).__name__}: {first}",
+                              err=True)
+                    continue
+                r = B.summary(data.name, learner, scores)
+                results.append(r)
+                bar.write(B.markdown_row(r))
+    finally:
+        bar.close()
+    if args.out:
+        settings = {"folds": args.folds, "seed": args.seed, "data_dir": str(data_dir),
+                    "datasets": [d.name for d in datasets], "learners": learners,
+                    "positive": {d.name: d.positive for d in datasets}}
+        paths = B.write_results(results, settings, args.out)
+        print(f"\nwrote {paths[0]} and {paths[1]}")
+    return 0
+
+
+def available_aspml():
+    from .cli_learners import available
+    return available()
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="aspml", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -277,6 +418,55 @@ def build_parser() -> argparse.ArgumentParser:
                    help="features a counterfactual may not change")
     x.add_argument("--json", action="store_true", help="print JSON instead of text")
     x.set_defaults(run=cmd_explain)
+
+    r = sub.add_parser("report", help="one offline HTML page: rules, coverage, confusion matrix",
+                       formatter_class=raw,
+                       description="Write one self-contained HTML page (no script, no network): "
+                                   "the rules as text and ASP, each rule's coverage and precision "
+                                   "on DATA, the confusion matrix, and with --bench the plots of "
+                                   "F1 against rules per learner from aspml bench --out.",
+                       epilog="examples:\n"
+                              "  aspml report examples/birds/birds.lp examples/birds/birds.csv "
+                              "-o birds.html\n"
+                              "  aspml report model.lp data.csv --target label --bench "
+                              "results.json -o report.html")
+    common(r)
+    r.add_argument("data", help="a CSV file with a column per feature (and the label)")
+    r.add_argument("-o", "--output", required=True, metavar="REPORT.html")
+    r.add_argument("--target", metavar="COLUMN",
+                   help="the label column (default: the column named like the target)")
+    r.add_argument("--bench", metavar="RESULTS.json", help="results of aspml bench --out")
+    r.set_defaults(run=cmd_report)
+
+    b = sub.add_parser("bench", help="cross-validated comparison of the learners on datasets",
+                       formatter_class=raw,
+                       description="Cross-validate learners on the datasets of a manifest "
+                                   "(DIR/MANIFEST.tsv: name, label_column, positive_value, "
+                                   "categorical_columns, numeric_columns, files) and print a "
+                                   "table: accuracy, F1, rules, literals, training seconds. "
+                                   "Besides aspml's learners: foldrpp (reference FOLD-R++), "
+                                   "ripper (wittgenstein) and tree (scikit-learn, depth 5) when "
+                                   "installed.",
+                       epilog="examples:\n"
+                              "  aspml bench --data-dir ../shared/data --datasets heart breastw "
+                              "--learners fold-se fold-rpp --folds 3\n"
+                              "  aspml bench --data-dir ../shared/data --out results   "
+                              "# results.csv, results.json")
+    b.add_argument("--data-dir", required=True, metavar="DIR", help="folder with MANIFEST.tsv")
+    b.add_argument("--datasets", nargs="+", metavar="NAME",
+                   help="datasets of the manifest (default: every one with a positive value)")
+    b.add_argument("--learners", nargs="+", metavar="NAME",
+                   help="default: every available one (fold-se fold-rpp libre [mrs] and "
+                        "foldrpp ripper tree when installed)")
+    b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
+    b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
+    b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
+                   help="another positive class than the manifest's")
+    b.add_argument("--reference-max-rows", type=int, default=50_000, metavar="N",
+                   help="skip foldrpp, ripper and tree on larger datasets (default 50000)")
+    b.add_argument("--out", metavar="PREFIX", help="also write PREFIX.csv and PREFIX.json")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(run=cmd_bench)
     return ap
 
 
