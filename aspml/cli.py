@@ -101,7 +101,24 @@ def cmd_learn(args) -> int:
 
 def cmd_export(args) -> int:
     program = _read_program(args.model, args.source)
-    sys.stdout.write(program.print(args.to))
+    if not args.facts:
+        sys.stdout.write(program.print(args.to))
+        return 0
+    X = _read_table(args.facts)
+    if args.to == "asp":
+        from .asp import _prepare
+        from .data.table import DEFAULT_MISSING
+        program, _, _, facts = _prepare(program, X, DEFAULT_MISSING)
+        sys.stdout.write(program.to_asp() + "\n% rows of " + Path(args.facts).name + "\n" + facts)
+    elif args.to == "prolog":
+        from .data.facts import prolog_facts
+        from .evaluate import as_table
+        from .logic.printers import Naming
+        facts = prolog_facts(as_table(program, X), Naming.of(program).preds)
+        sys.stdout.write(program.to_prolog() + "\n% rows of " + Path(args.facts).name + "\n"
+                         + facts)
+    else:
+        raise AspmlError("--facts goes with --to asp or --to prolog")
     return 0
 
 
@@ -384,10 +401,17 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("-o", "--output", metavar="MODEL.lp", help="save the learned program here")
     le.set_defaults(run=cmd_learn)
 
-    e = sub.add_parser("export", help="print a program in another dialect",
-                       epilog="example: aspml export examples/birds/birds.lp --to prolog")
+    e = sub.add_parser("export", help="print a program in another dialect", formatter_class=raw,
+                       epilog="examples:\n"
+                              "  aspml export examples/birds/birds.lp --to prolog\n"
+                              "  aspml export examples/birds/birds.lp --to prolog --facts "
+                              "examples/birds/birds.csv > birds.pl\n"
+                              "  swipl -q -g \"forall(flies(R), writeln(R))\" -t halt birds.pl")
     common(e)
     e.add_argument("--to", required=True, choices=["asp", "prolog", "scasp", "text"])
+    e.add_argument("--facts", metavar="DATA.csv",
+                   help="append the rows of DATA.csv as facts (asp, prolog): a file clingo or "
+                        "swipl runs alone; row ids count from 0")
     e.set_defaults(run=cmd_export)
 
     p = sub.add_parser("predict", help="predict the rows of a CSV file",

@@ -107,6 +107,7 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
     (``{column: kind}``) overrides the inference.
     """
     import numpy as np
+    import pandas as pd
 
     columns = list(df.columns)
     if target not in columns:
@@ -119,7 +120,10 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
     df = df[keep].reset_index(drop=True)
     if len(df) == 0:
         raise AspmlError(f"no row of {path} has a value in column {target!r}")
-    values = sorted(df[target].unique())
+    df = df.assign(**{target: _numbers_if_all(df[target])})
+    values = sorted(df[target].unique(), key=lambda v: (isinstance(v, str), v))
+    if positive is not None and not isinstance(values[0], str):
+        positive = _numbers_if_all(pd.Series([positive])).iloc[0]
     if positive is None:
         if len(values) != 2:
             raise AspmlError(f"column {target!r} holds {len(values)} values; say which is the "
@@ -144,6 +148,16 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
             chosen[c] = "boolean"
     chosen.update(kinds or {})
     return X, y, positive, chosen
+
+
+def _numbers_if_all(labels):
+    """Labels that are all numbers (``0``, ``1``, ``2.5``) as numbers; others unchanged."""
+    from .data.table import _as_number
+    from .logic.values import normalize_value
+    nums = [_as_number(v) for v in labels]
+    if any(n is None for n in nums):
+        return labels
+    return labels.__class__([normalize_value(n) for n in nums], index=labels.index, dtype=object)
 
 
 def _show(values, limit: int = 8) -> str:
