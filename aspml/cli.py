@@ -508,6 +508,13 @@ def main(argv=None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # noqa: BLE001 - a bug of aspml: still one line, unless debugging
+        if os.environ.get("ASPML_DEBUG"):
+            raise
+        first = (str(e).splitlines() or [""])[0]
+        print(f"aspml {args.command}: unexpected error {type(e).__name__}: {first} "
+              "(this is a bug of aspml; ASPML_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

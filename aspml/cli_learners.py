@@ -124,6 +124,8 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
     values = sorted(df[target].unique(), key=lambda v: (isinstance(v, str), v))
     if positive is not None and not isinstance(values[0], str):
         positive = _numbers_if_all(pd.Series([positive])).iloc[0]
+    if len(values) < 2:
+        raise AspmlError(f"column {target!r} holds only {values[0]!r}: a classifier needs two classes")
     if positive is None:
         if len(values) != 2:
             raise AspmlError(f"column {target!r} holds {len(values)} values; say which is the "
@@ -132,11 +134,10 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
     elif positive not in values:
         raise AspmlError(f"--positive {positive!r} is not a value of column {target!r} "
                          f"(its values: {_show(values)})")
-    if len(values) < 2:
-        raise AspmlError(f"column {target!r} holds only {values[0]!r}: a classifier needs two classes")
     y = df[target].to_numpy(dtype=object)
-    if len(values) > 2:
-        y = np.where(y == positive, positive, f"not {positive}")
+    if len(values) > 2:               # the positive class against all others, as text labels
+        positive = str(positive)
+        y = np.where(df[target].astype(str).to_numpy() == positive, positive, f"not {positive}")
     features = [c for c in columns if c != target and c not in ignore]
     if not features:
         raise AspmlError(f"{path} has no feature column besides {target!r}")

@@ -44,9 +44,13 @@ def _e(value) -> str:
 
 
 def truth_of(labels: pd.Series, positive) -> tuple[np.ndarray, np.ndarray]:
-    """(known, is positive) for a label column read as text; the positive label may be a number."""
+    """(known, is positive) for a label column read as text; the positive label may be a
+    number, or None for a target without a label (then true / 1 / yes is positive)."""
     text = labels.astype(object)
     known = text.notna() & (text != "?") & (text != "")
+    if positive is None:                      # a target without a label: flies(X)
+        low = text.astype(str).str.strip().str.lower()
+        return known.to_numpy(), low.isin(["true", "1", "yes"]).to_numpy()
     hit = text == str(positive)
     if isinstance(positive, (int, float)) and not isinstance(positive, bool):
         hit |= pd.to_numeric(text, errors="coerce") == positive
@@ -197,7 +201,11 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
         precision = tp / (tp + fp) if tp + fp else 0.0
         recall = tp / (tp + fn) if tp + fn else 0.0
         f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
-        pos, neg = _e(t.positive), _e(t.negative if t.negative is not None else f"not {t.positive}")
+        if t.positive is None:
+            pos, neg = _e(t.name), _e(f"not {t.name}")
+        else:
+            pos = _e(t.positive)
+            neg = _e(t.negative if t.negative is not None else f"not {t.positive}")
         html += ["<h2>Confusion matrix</h2>",
                  f"<p>{int(known.sum())} labelled rows. Accuracy {(tp + tn) / known.sum():.3f}, "
                  f"precision {precision:.3f}, recall {recall:.3f}, F1 {f1:.3f}.</p>",

@@ -152,6 +152,21 @@ def test_learn_other_learners_and_options(tmp_path, capsys):
     assert code == 0 and 'IF penguin != "false" AND NOT superpenguin THEN ab1' in out
 
 
+def test_learn_one_class_against_the_others(tampered, capsys):
+    code, out, _ = run_main(capsys, "learn", tampered / "classes.csv", "--target", "c",
+                            "--positive", "1", "--tail", "0")
+    assert code == 0 and out.rstrip().endswith('ELSE c = "not 1"')
+
+
+def test_an_aspml_bug_is_still_one_line(capsys, monkeypatch):
+    from aspml import cli_learners
+    monkeypatch.delenv("ASPML_DEBUG", raising=False)
+    monkeypatch.setattr(cli_learners, "learning_data", lambda *a: 1 / 0)
+    code, _, err = run_main(capsys, *LEARN)
+    assert code == 1 and "unexpected error ZeroDivisionError" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_mrs_is_one_line_away(monkeypatch):
     from aspml import cli_learners
     assert "mrs" not in cli_learners.available() or hasattr(pkg, "MultiValueRuleSet")
@@ -173,6 +188,8 @@ def tampered(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00a,b\n\x80\x81,2\n")
     empty = tmp_path / "empty.csv"
     empty.write_text("")
+    (tmp_path / "one.csv").write_text("a,y\n1,p\n2,p\n")
+    (tmp_path / "classes.csv").write_text("x,c\n1,0\n2,1\n3,2\n4,1\n5,0\n6,2\n")
     return tmp_path
 
 
@@ -183,6 +200,10 @@ def tampered(tmp_path):
     (["learn", "{tmp}/bin.csv", "--target", "a"], "cannot read"),
     (["learn", "{tmp}/empty.csv", "--target", "a"], "cannot read"),
     ([*LEARN[:3], "name"], "say which is the positive class with --positive"),
+    (["learn", "{tmp}/one.csv", "--target", "y"], "holds only 'p': a classifier needs two classes"),
+    (["learn", "{tmp}/classes.csv", "--target", "c"], "holds 3 values; say which is the positive"),
+    (["learn", "{tmp}/classes.csv", "--target", "c", "--positive", "7"],
+     "--positive 7 is not a value of column 'c' (its values: 0, 1, 2)"),
     ([*LEARN, "--learner", "c4.5"], "unknown learner 'c4.5'"),
     ([*LEARN, "--n-estimators", "3"], "--n-estimators does not apply to fold-se"),
     ([*LEARN, "--param", "depth=3"], "--param depth: fold-se has no such parameter"),

@@ -115,3 +115,11 @@ def test_report_opens_in_headless_chromium(tmp_path, capsys):
     # a page with text, tables and plots: many distinct byte values, far from a blank page
     assert png.stat().st_size > 20_000
     assert len(set(raw)) > 50
+
+
+def test_target_without_a_label():
+    program = aspml.parse("flies(X) :- bird(X), not penguin(X).", "asp")
+    X = pd.DataFrame({"bird": ["true", "true", "false"], "penguin": ["false", "true", "false"],
+                      "flies": ["yes", "no", "no"]})
+    page = render(program, X, X["flies"], "m", "d")
+    assert "Accuracy 1.000" in page and "predicted not flies" in page
