@@ -208,6 +208,51 @@ def run(learner: str, data: Dataset, tr, te, seed):
     return run_aspml(learner, data, tr, te, seed)
 
 
+def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_rows: int,
+                   progress) -> list[dict]:
+    """Every learner on the same stratified folds of every dataset; one summary each.
+
+    ``progress`` (:class:`aspml.progress.Progress`) takes a step per fold and
+    prints each summary row as it is ready; a learner that fails on a dataset
+    is reported on stderr and left out, and the run goes on.
+    """
+    from sklearn.model_selection import StratifiedKFold
+    if any(x in available() for x in learners):
+        import aspml            # compile the numba kernels once, before any fold is timed
+        aspml.FoldSE().fit(pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]}),
+                           [0, 1, 0, 1])
+    results = []
+    for data in datasets:
+        if np.bincount(data.y.astype(int), minlength=2).min() < folds:
+            progress.write(f"skipped {data.name}: a class has fewer than {folds} rows", err=True)
+            continue
+        splits = list(StratifiedKFold(folds, shuffle=True, random_state=seed).split(data.X, data.y))
+        for learner in learners:
+            if learner in EXTERNAL and len(data.X) > max_rows:
+                progress.write(f"skipped {learner} on {data.name}: more than {max_rows} rows",
+                               err=True)
+                for _ in splits:
+                    progress.step(f"{data.name} {learner}")
+                continue
+            scores = []
+            try:
+                for tr, te in splits:
+                    pred, n_rules, n_lits, sec = run(learner, data, tr, te, seed)
+                    acc, f1 = fold_scores(pred, data.y[te])
+                    scores.append({"acc": acc, "f1": f1, "rules": n_rules, "literals": n_lits,
+                                   "train_s": sec})
+                    progress.step(f"{data.name} {learner}")
+            except Exception as e:  # noqa: BLE001 - one learner failing must not stop the run
+                first = (str(e).splitlines() or [type(e).__name__])[0]
+                progress.write(f"skipped {learner} on {data.name}: {type(e).__name__}: {first}",
+                               err=True)
+                continue
+            r = summary(data.name, learner, scores)
+            results.append(r)
+            progress.write(markdown_row(r))
+    return results
+
+
 def fold_scores(pred, truth) -> tuple[float, float]:
     tp = int(np.sum(pred & truth))
     f1 = 0.0 if tp == 0 else 2 * tp / (pred.sum() + truth.sum())

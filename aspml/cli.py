@@ -247,37 +247,9 @@ def cmd_report(args) -> int:
     return 0
 
 
-class _Progress:
-    """A tqdm bar on a terminal (stderr); nothing when stderr is not one, or when quiet."""
-
-    def __init__(self, total: int, quiet: bool, desc: str) -> None:
-        self.bar = None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-            self.bar = tqdm(total=total, desc=desc, unit="fold", leave=False, file=sys.stderr)
-
-    def step(self, note: str) -> None:
-        if self.bar is not None:
-            self.bar.set_postfix_str(note, refresh=False)
-            self.bar.update(1)
-
-    def write(self, line: str, err: bool = False) -> None:
-        out = sys.stderr if err else sys.stdout
-        if self.bar is not None:
-            self.bar.clear()
-        print(line, file=out, flush=True)
-        if self.bar is not None:
-            self.bar.refresh()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 def cmd_bench(args) -> int:
-    from sklearn.model_selection import StratifiedKFold
-
     from . import bench as B
+    from .progress import Progress
     data_dir = Path(args.data_dir)
     manifest = B.read_manifest(data_dir)
     overrides = {}
@@ -304,46 +276,13 @@ def cmd_bench(args) -> int:
             raise AspmlError(f"{n}: positive value {manifest[n]['positive_value']!r} is not one "
                              f"label; give one with --positive {n}=VALUE")
         datasets.append(B.load_dataset(data_dir, manifest[n], overrides.get(n)))
-    if any(x in available_aspml() for x in learners):
-        import aspml            # compile the numba kernels once, before any fold is timed
-        aspml.FoldSE().fit(pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]}),
-                           [0, 1, 0, 1])
-    bar = _Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
-    results = []
-    bar.write(f"{args.folds}-fold stratified CV, seed {args.seed}\n\n{B.HEADER}")
+    progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
+    progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}\n\n{B.HEADER}")
     try:
-        for data in datasets:
-            counts = np.bincount(data.y.astype(int), minlength=2)
-            if counts.min() < args.folds:
-                bar.write(f"skipped {data.name}: a class has fewer than {args.folds} rows", err=True)
-                continue
-            folds = list(StratifiedKFold(args.folds, shuffle=True, random_state=args.seed)
-                         .split(data.X, data.y))
-            for learner in learners:
-                if learner in B.EXTERNAL and len(data.X) > args.reference_max_rows:
-                    bar.write(f"skipped {learner} on {data.name}: more than "
-                              f"{args.reference_max_rows} rows", err=True)
-                    for _ in folds:
-                        bar.step(f"{data.name} {learner}")
-                    continue
-                scores = []
-                try:
-                    for tr, te in folds:
-                        pred, n_rules, n_lits, sec = B.run(learner, data, tr, te, args.seed)
-                        acc, f1 = B.fold_scores(pred, data.y[te])
-                        scores.append({"acc": acc, "f1": f1, "rules": n_rules,
-                                       "literals": n_lits, "train_s": sec})
-                        bar.step(f"{data.name} {learner}")
-                except Exception as e:  # noqa: BLE001 - one learner failing must not stop the run
-                    first = (str(e).splitlines() or [type(e).__name__])[0]
-                    bar.write(f"skipped {learner} on {data.name}: {type(e).__name__}: {first}",
-                              err=True)
-                    continue
-                r = B.summary(data.name, learner, scores)
-                results.append(r)
-                bar.write(B.markdown_row(r))
+        results = B.cross_validate(datasets, learners, args.folds, args.seed,
+                                   args.reference_max_rows, progress)
     finally:
-        bar.close()
+        progress.close()
     if args.out:
         settings = {"folds": args.folds, "seed": args.seed, "data_dir": str(data_dir),
                     "datasets": [d.name for d in datasets], "learners": learners,
@@ -351,11 +290,6 @@ def cmd_bench(args) -> int:
         paths = B.write_results(results, settings, args.out)
         print(f"\nwrote {paths[0]} and {paths[1]}")
     return 0
-
-
-def available_aspml():
-    from .cli_learners import available
-    return available()
 
 
 def build_parser() -> argparse.ArgumentParser:
