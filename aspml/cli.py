@@ -310,9 +310,9 @@ def build_parser() -> argparse.ArgumentParser:
                                     "command and by aspml.load).\n\nlearners:\n" + L.describe(),
                         epilog="examples:\n"
                                "  aspml learn examples/birds/animals.csv --target flies "
-                               "--positive yes -o birds.lp\n"
+                               "--positive yes --ignore name -o birds.lp\n"
                                "  aspml learn examples/birds/animals.csv --target flies "
-                               "--learner fold-rpp --trace\n"
+                               "--ignore name --ratio 1 --tail 0 --trace\n"
                                "  aspml learn data.csv --target label --learner libre "
                                "--n-estimators 50 --random-state 0 -o model.lp")
     le.add_argument("data", help="a CSV file with a header line")
@@ -323,7 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--learner", default="fold-se", metavar="NAME",
                     help=f"one of {', '.join(L.available())} (default fold-se)")
     for option, (_, kind, text) in L.OPTIONS.items():
-        le.add_argument("--" + option.replace("_", "-"), dest=option, type=kind, help=text)
+        le.add_argument("--" + option.replace("_", "-"), dest=option, type=kind, help=text,
+                        metavar="INT" if kind is int else "X")
     le.add_argument("--param", action="append", metavar="KEY=VALUE",
                     help="any other parameter of the learner (repeatable), e.g. heuristic=ig")
     le.add_argument("--kind", action="append", metavar="COLUMN=KIND",
@@ -348,7 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "swipl runs alone; row ids count from 0")
     e.set_defaults(run=cmd_export)
 
-    p = sub.add_parser("predict", help="predict the rows of a CSV file",
+    p = sub.add_parser("predict", help="predict the rows of a CSV file", formatter_class=raw,
                        epilog="example: aspml predict examples/birds/birds.lp examples/birds/birds.csv")
     common(p)
     p.add_argument("data", help="a CSV file with a column per feature")
@@ -356,13 +357,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write the predictions here (CSV) instead of stdout")
     p.set_defaults(run=cmd_predict)
 
-    c = sub.add_parser("check", help="fast path against clingo, and coverage per rule",
+    c = sub.add_parser("check", help="fast path against clingo, and coverage per rule", formatter_class=raw,
                        epilog="example: aspml check examples/birds/birds.lp examples/birds/birds.csv")
     common(c)
     c.add_argument("data", help="a CSV file with a column per feature")
     c.set_defaults(run=cmd_check)
 
-    x = sub.add_parser("explain", help="why (or why not) one row gets its answer",
+    x = sub.add_parser("explain", help="why (or why not) one row gets its answer", formatter_class=raw,
                        epilog="example: aspml explain examples/birds/birds.lp "
                               "examples/birds/birds.csv --row 1 --minimal --counterfactual")
     common(x)

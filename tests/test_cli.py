@@ -310,3 +310,29 @@ def test_bench_other_positive(manifest, capsys):
     code, out, _ = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "many",
                             "--positive", "many=pos", "--learners", "fold-se", "--folds", "2")
     assert code == 0 and "| many | fold-se |" in out
+
+
+def test_help_examples_that_use_the_shipped_examples_run(tmp_path, capsys):
+    """The examples in each command's --help that read files of examples/ really run."""
+    import shlex
+
+    from test_examples import run_aspml, workspace
+    cwd = workspace(tmp_path)
+    ran = 0
+    for command in subcommands():
+        code, out, _ = run_main(capsys, command, "--help")
+        lines = out.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("example"))
+        for line in lines[start:]:
+            line = line.removeprefix("example: ").split("#")[0]
+            words = shlex.split(line)
+            if words[:2] != ["aspml", command]:
+                continue
+            inputs = [w for w in words if w.endswith((".csv", ".lp")) and "/" in w]
+            if not inputs or not all(w.startswith("examples/") for w in inputs):
+                continue
+            target = words[-1] if len(words) > 2 and words[-2] == ">" else None
+            code, output = run_aspml(words[1:-2] if target else words[1:], cwd, target)
+            assert code == 0, f"{line}\n{output}"
+            ran += 1
+    assert ran >= 6
