@@ -81,7 +81,7 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None) -> Da
     df = df[~df[label].isin(["?", ""])].reset_index(drop=True)
     cats = [c for c in entry["categorical_columns"].split() if c in df.columns]
     nums = [c for c in entry["numeric_columns"].split() if c in df.columns]
-    X = df[cats + nums].copy()
+    X = df[[c for c in df.columns if c in cats or c in nums]].copy()    # the file's order
     kinds = {c: "categorical" for c in cats}
     for c in nums:
         values = X[c].replace({"?": None, "": None})
@@ -104,12 +104,38 @@ def learners_available() -> list[str]:
 
 # -- one training run per learner kind ------------------------------------------
 
-def run_aspml(name, data: Dataset, tr, te, seed):
+def parse_learner(spec: str) -> tuple[str, dict]:
+    """``"libre:max_rules=3,alpha=0.5"`` -> ``("libre", {"max_rules": 3, "alpha": 0.5})``.
+
+    Parameters go to aspml's learners only; a mistake is one AspmlError.
+    """
+    from .cli_learners import parse_value
+    name, _, rest = spec.partition(":")
+    params = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise AspmlError(f"learner {spec!r}: write parameters as NAME:KEY=VALUE,KEY=VALUE")
+        params[key.strip().replace("-", "_")] = parse_value(value)
+    if params:
+        have = available()
+        if name not in have:
+            raise AspmlError(f"learner {spec!r}: parameters go with aspml's learners "
+                             f"({', '.join(have)})")
+        accepted = have[name]().get_params()
+        unknown = [k for k in params if k not in accepted]
+        if unknown:
+            raise AspmlError(f"learner {spec!r}: {name} has no parameter {unknown[0]!r}")
+    return name, params
+
+
+def run_aspml(spec, data: Dataset, tr, te, seed):
+    name, extra = parse_learner(spec)
     cls = available()[name]
     params = {"kinds": data.kinds, "positive": True}
     if "random_state" in cls().get_params():
         params["random_state"] = seed
-    clf = cls(**params)
+    clf = cls(**{**params, **extra})
     t = time.perf_counter()
     clf.fit(data.X.iloc[tr], data.y[tr])
     seconds = time.perf_counter() - t

@@ -265,7 +265,7 @@ def cmd_bench(args) -> int:
                          f"(it has: {', '.join(manifest)})")
     have = B.learners_available()
     learners = args.learners or have
-    missing = [x for x in learners if x not in have]
+    missing = [x for x in learners if B.parse_learner(x)[0] not in have]
     if missing:
         raise AspmlError(f"learner {missing[0]!r} is not available (available: {', '.join(have)})")
     if args.folds < 2:
@@ -410,13 +410,16 @@ def build_parser() -> argparse.ArgumentParser:
                               "  aspml bench --data-dir ../shared/data --datasets heart breastw "
                               "--learners fold-se fold-rpp --folds 3\n"
                               "  aspml bench --data-dir ../shared/data --out results   "
-                              "# results.csv, results.json")
+                              "# results.csv, results.json\n"
+                              "  aspml bench --data-dir ../shared/data --datasets heart --positive "
+                              "heart=present --learners libre libre:max_rules=3")
     b.add_argument("--data-dir", required=True, metavar="DIR", help="folder with MANIFEST.tsv")
     b.add_argument("--datasets", nargs="+", metavar="NAME",
                    help="datasets of the manifest (default: every one with a positive value)")
     b.add_argument("--learners", nargs="+", metavar="NAME",
                    help="default: every available one (fold-se fold-rpp libre [mrs] and "
-                        "foldrpp ripper tree when installed)")
+                        "foldrpp ripper tree when installed); NAME:KEY=VALUE,... sets "
+                        "parameters of an aspml learner, e.g. libre:max_rules=3")
     b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
     b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",

@@ -300,10 +300,18 @@ def test_bench_progress_bar_on_a_terminal(manifest, capsys, monkeypatch):
     (["--learners", "c4.5"], "learner 'c4.5' is not available"),
     (["--folds", "1"], "needs at least 2 folds"),
     (["--positive", "tiny"], "write it as DATASET=VALUE"),
+    (["--learners", "fold-se:depth=2"], "fold-se has no parameter 'depth'"),
+    (["--learners", "fold-se:ratio"], "write parameters as NAME:KEY=VALUE"),
 ])
 def test_bench_mistakes(args, message, manifest, capsys):
     code, _, err = run_main(capsys, "bench", "--data-dir", manifest, *args)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_bench_learner_parameters(manifest, capsys):
+    code, out, _ = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "tiny",
+                            "--learners", "fold-se", "fold-se:ratio=1,tail=0", "--folds", "2")
+    assert code == 0 and "| tiny | fold-se:ratio=1,tail=0 |" in out
 
 
 def test_bench_other_positive(manifest, capsys):
