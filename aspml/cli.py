@@ -156,19 +156,45 @@ def cmd_predict(args) -> int:
     return 0
 
 
+def _labels_of(args, program, X):
+    """The label column for precision (``--target``, else the column named like the target)."""
+    if args.target and args.target not in X.columns:
+        raise AspmlError(f"{args.data} has no column {args.target!r} "
+                         f"(its columns: {', '.join(X.columns)})")
+    label = args.target or program.target.name
+    return X[label] if label in X.columns else None
+
+
 def cmd_check(args) -> int:
     from . import asp
     from .evaluate import evaluate
+    from .report import rule_rows, truth_of
     program = _read_program(args.model, args.source)
     X = _read_table(args.data)
+    labels = _labels_of(args, program, X)
     target, cov, _ = evaluate(program, X)
     reference = asp.predict(program, X)
     agree = bool(np.array_equal(target, reference))
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
     print(f"{int(target.sum())} rows derive the target")
+    if labels is not None:
+        known, truth = truth_of(labels, program.target.positive)
+        p, y = target[known], truth[known]
+        tp = int(np.sum(p & y))
+        precision = tp / p.sum() if p.any() else 0.0
+        recall = tp / y.sum() if y.any() else 0.0
+        f1 = 2 * tp / (p.sum() + y.sum()) if tp else 0.0
+        print(f"{int(known.sum())} labelled rows ({labels.name}): accuracy {np.mean(p == y):.3f}, "
+              f"precision {precision:.3f}, recall {recall:.3f}, F1 {f1:.3f}")
+        rows = rule_rows(program, X, known, truth)
     for i, rule in enumerate(program.rules):
         n = int(cov[:, i].sum())
-        print(f"  rule {i + 1} ({rule.head or program.target.name}): covers {n} row{'s' if n != 1 else ''}")
+        line = f"  rule {i + 1} ({rule.head or program.target.name}): covers {n} row{'s' if n != 1 else ''}"
+        if labels is not None and rows[i]["precision"] is not None:
+            r = rows[i]
+            line += (f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']} "
+                     f"{'positive' if r['argues'] == 'positive' else 'negative'})")
+        print(line)
     return 0 if agree else 1
 
 
@@ -357,10 +383,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write the predictions here (CSV) instead of stdout")
     p.set_defaults(run=cmd_predict)
 
-    c = sub.add_parser("check", help="fast path against clingo, and coverage per rule", formatter_class=raw,
+    c = sub.add_parser("check", help="fast path against clingo; coverage and precision per rule", formatter_class=raw,
                        epilog="example: aspml check examples/birds/birds.lp examples/birds/birds.csv")
     common(c)
     c.add_argument("data", help="a CSV file with a column per feature")
+    c.add_argument("--target", metavar="COLUMN",
+                   help="the label column, for precision per rule (default: the column named "
+                        "like the target, when there is one)")
     c.set_defaults(run=cmd_check)
 
     x = sub.add_parser("explain", help="why (or why not) one row gets its answer", formatter_class=raw,

@@ -344,3 +344,14 @@ def test_help_examples_that_use_the_shipped_examples_run(tmp_path, capsys):
             assert code == 0, f"{line}\n{output}"
             ran += 1
     assert ran >= 6
+
+
+def test_check_gives_precision_when_the_data_has_labels(tmp_path, capsys):
+    model = tmp_path / "m.lp"
+    run_main(capsys, *LEARN, "-o", model)
+    code, out, _ = run_main(capsys, "check", model, ANIMALS)
+    assert code == 0
+    assert "10 labelled rows (flies): accuracy 1.000, precision 1.000" in out
+    assert "  rule 2 (ab1): covers 3 rows, precision 1.000 (3/3 negative)" in out
+    code, _, err = run_main(capsys, "check", model, ANIMALS, "--target", "nope")
+    assert code == 2 and "has no column 'nope'" in err
