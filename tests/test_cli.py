@@ -189,6 +189,7 @@ def tampered(tmp_path):
     empty = tmp_path / "empty.csv"
     empty.write_text("")
     (tmp_path / "one.csv").write_text("a,y\n1,p\n2,p\n")
+    (tmp_path / "bad_value.csv").write_text("bird,penguin,superpenguin\nmaybe,false,false\n")
     (tmp_path / "classes.csv").write_text("x,c\n1,0\n2,1\n3,2\n4,1\n5,0\n6,2\n")
     return tmp_path
 
@@ -213,6 +214,8 @@ def tampered(tmp_path):
     ([*LEARN, "--kind", "bird=weird"], "kind 'weird' is not one of"),
     ([*LEARN, "-o", "/nonexistent/dir/m.lp"], "cannot write /nonexistent/dir/m.lp"),
     (["predict", "{tmp}/changed.lp", str(ANIMALS)], "was changed after it was saved"),
+    (["predict", str(BIRDS / "birds.lp"), "{tmp}/bad_value.csv"],
+     "column 'bird' is boolean but holds 'maybe'"),
     (["check", "{tmp}/cut.lp", str(ANIMALS)], "unexpected end of program"),
     (["check", "{tmp}/half.lp", str(ANIMALS)], "was changed after it was saved"),
     (["export", "{tmp}/changed.lp", "--to", "prolog"], "was changed after it was saved"),
