@@ -29,7 +29,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; 
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: .6em 0; }
 th, td { border: 1px solid #bbb; padding: .25em .6em; text-align: left; vertical-align: top; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 pre { background: #f6f6f6; border: 1px solid #ddd; padding: .8em; overflow-x: auto;
       white-space: pre-wrap; word-break: break-all; }
 .cm td { width: 7em; text-align: center; font-size: 1.1em; }
@@ -194,6 +194,10 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
             f"<p>Target <code>{_e(text_head(program, _default_rule()))}</code>; "
             f"{program.n_rules} rules, {program.n_literals} literals; {len(X)} rows"
             + (f"; learned by {_e(prov['learner'])}" if "learner" in prov else "") + ".</p>"]
+    if prov:
+        html.append("<details><summary>Provenance</summary><table>"
+                    + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in prov.items())
+                    + "</table></details>")
     if labels is not None and known.any():
         p, y = prediction[known], truth[known]
         tp, fp = int(np.sum(p & y)), int(np.sum(p & ~y))
