@@ -134,7 +134,8 @@ class _Search:
             if rule is None:
                 break
             covered = self.rule_mask(rule) & pos
-            self._step("covered", depth, tp=int(covered.sum()), kept=bool(covered.sum() >= least))
+            if self.trace:
+                self._step("covered", depth, tp=int(covered.sum()), kept=bool(covered.sum() >= least))
             if covered.sum() < least:
                 break
             pos &= ~covered
@@ -146,34 +147,38 @@ class _Search:
         literals: list = []
         pos, neg = pos.copy(), neg.copy()
         view = _narrow(view, pos | neg)
-        self._step("rule", depth, tp=int(pos.sum()), fp=int(neg.sum()))
+        if self.trace:
+            self._step("rule", depth, tp=int(pos.sum()), fp=int(neg.sum()))
         while True:
             lit, score = (self.best_literal(pos, neg, used + literals, view) if neg.any()
                           else (None, None))
             if lit is None:
-                self._step("stop", depth, tp=int(pos.sum()), fp=int(neg.sum()),
-                           kept=bool(literals or not neg.any()))
+                if self.trace:
+                    self._step("stop", depth, tp=int(pos.sum()), fp=int(neg.sum()),
+                               kept=bool(literals or not neg.any()))
                 # no literal improves the rule: it stays a default rule without exceptions
                 return _Rule(literals) if literals or not neg.any() else None
             literals.append(lit)
             m = self.mask(lit)
             pos &= m
             neg &= m
-            self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
-                       fp=int(neg.sum()))
+            if self.trace:
+                self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
+                           fp=int(neg.sum()))
             view = _narrow(view, pos | neg)
             if neg.sum() < self.ratio * pos.sum():
                 break
         rule = _Rule(literals)
         if neg.any() and (self.max_depth is None or depth < self.max_depth):
-            self._step("exceptions", depth, tp=int(pos.sum()), fp=int(neg.sum()))
+            if self.trace:
+                self._step("exceptions", depth, tp=int(pos.sum()), fp=int(neg.sum()))
             rule.exceptions = self.learn_rule_set(neg, pos, used + literals, depth + 1, view)
         return rule
 
     def _step(self, step: str, depth: int, **info) -> None:
-        """Tell the trace callback (if any) about one learning step; never prints."""
-        if self.trace is not None:
-            self.trace({"step": step, "depth": depth, **info})
+        """Tell the trace callback about one learning step (callers check ``self.trace``
+        first, so an untraced search counts nothing extra); never prints."""
+        self.trace({"step": step, "depth": depth, **info})
 
 
 _TIGHTER = {"<=": min, "<": min, ">": max, ">=": max}
