@@ -47,9 +47,15 @@ def _read_program(path: str, dialect: str | None):
 
 def _read_table(path: str) -> pd.DataFrame:
     try:
-        return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+        table = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+        header = pd.read_csv(path, dtype=str, keep_default_na=False, header=None, nrows=1)
     except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
         raise AspmlError(f"cannot read {path}: {e}") from None
+    names = header.iloc[0].tolist()
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:                                   # pandas would rename them a, a.1: refuse
+        raise AspmlError(f"{path} names the column(s) {twice} more than once; rename them")
+    return table
 
 
 def _kinds(items) -> dict:

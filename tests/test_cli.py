@@ -190,6 +190,7 @@ def tampered(tmp_path):
     empty.write_text("")
     (tmp_path / "one.csv").write_text("a,y\n1,p\n2,p\n")
     (tmp_path / "bad_value.csv").write_text("bird,penguin,superpenguin\nmaybe,false,false\n")
+    (tmp_path / "twice.csv").write_text("a,a,y\n1,2,p\n3,4,n\n")
     (tmp_path / "classes.csv").write_text("x,c\n1,0\n2,1\n3,2\n4,1\n5,0\n6,2\n")
     return tmp_path
 
@@ -202,6 +203,7 @@ def tampered(tmp_path):
     (["learn", "{tmp}/empty.csv", "--target", "a"], "cannot read"),
     ([*LEARN[:3], "name"], "say which is the positive class with --positive"),
     (["learn", "{tmp}/one.csv", "--target", "y"], "holds only 'p': a classifier needs two classes"),
+    (["learn", "{tmp}/twice.csv", "--target", "y"], "names the column(s) ['a'] more than once"),
     (["learn", "{tmp}/classes.csv", "--target", "c"], "holds 3 values; say which is the positive"),
     (["learn", "{tmp}/classes.csv", "--target", "c", "--positive", "7"],
      "--positive 7 is not a value of column 'c' (its values: 0, 1, 2)"),
