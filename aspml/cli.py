@@ -302,6 +302,8 @@ def cmd_bench(args) -> int:
         raise AspmlError(f"learner {missing[0]!r} is not available (available: {', '.join(have)})")
     if args.folds < 2:
         raise AspmlError(f"--folds {args.folds}: cross-validation needs at least 2 folds")
+    if args.out and not Path(args.out).resolve().parent.is_dir():
+        raise AspmlError(f"cannot write {args.out}.csv/.json: no folder {Path(args.out).parent}")
     datasets = []
     for n in names:
         if not B.usable(manifest[n], overrides.get(n)):

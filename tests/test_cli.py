@@ -304,6 +304,7 @@ def test_bench_progress_bar_on_a_terminal(manifest, capsys, monkeypatch):
     (["--datasets", "many"], "is not one label; give one with --positive many=VALUE"),
     (["--learners", "c4.5"], "learner 'c4.5' is not available"),
     (["--folds", "1"], "needs at least 2 folds"),
+    (["--out", "/nonexistent/dir/res"], "cannot write /nonexistent/dir/res.csv/.json"),
     (["--positive", "tiny"], "write it as DATASET=VALUE"),
     (["--learners", "fold-se:depth=2"], "fold-se has no parameter 'depth'"),
     (["--learners", "fold-se:ratio"], "write parameters as NAME:KEY=VALUE"),
