@@ -112,7 +112,9 @@ def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: 
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" '
                      f'stroke="#ddd"/><text x="{left - 6}" y="{y + 4:.1f}" font-size="11" '
                      f'text-anchor="end">{f:.2f}</text>')
-    ticks = [t for t in (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if t <= x_max]
+    ticks = [0] + [m * 10**k for k in range(7) for m in (1, 2, 5) if m * 10**k <= x_max]
+    if len(ticks) > 9:                     # a wide range: powers of ten only
+        ticks = [t for t in ticks if t == 0 or str(t).startswith("1")]
     for t in ticks:
         x = lx(t)
         parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + ph}" stroke="#eee"/>'
