@@ -16,11 +16,13 @@ that need ``swipl`` or ``../shared/data`` are skipped when those are absent.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -67,12 +69,19 @@ def _argv(command: str) -> tuple[list[str], str | None]:
     return words, target
 
 
+@functools.lru_cache(maxsize=None)
+def _installed_is_this_checkout() -> bool:
+    """Whether a new interpreter outside the repository imports this checkout's aspml."""
+    probe = subprocess.run([sys.executable, "-c", "import importlib.util; "
+                            "print(importlib.util.find_spec('aspml').origin)"],
+                           cwd=Path(tempfile.gettempdir()), capture_output=True, text=True)
+    return Path(probe.stdout.strip()).resolve().parent == (ROOT / "aspml").resolve()
+
+
 def _package_path(tmp: Path) -> str | None:
     """A folder holding only ``aspml`` -> this checkout's package, when the installed aspml is
     another checkout's (a development worktree); None when it is this one (a fresh install)."""
-    probe = subprocess.run([sys.executable, "-c", "import aspml; print(aspml.__file__)"],
-                           cwd=tmp, capture_output=True, text=True)
-    if Path(probe.stdout.strip()).resolve().parent == (ROOT / "aspml").resolve():
+    if _installed_is_this_checkout():
         return None
     pkg = tmp / "pkg"
     pkg.mkdir(exist_ok=True)
@@ -191,7 +200,6 @@ def test_every_example_has_a_tested_readme():
 
 
 if __name__ == "__main__":          # print what the commands of a README print now
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         cwd = workspace(Path(tmp))
         pkg = _package_path(Path(tmp))
