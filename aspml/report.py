@@ -140,8 +140,18 @@ def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: 
     return "".join(parts)
 
 
+def _result(r) -> dict | None:
+    """One bench result with numbers where numbers belong, or None (a malformed entry)."""
+    if not isinstance(r, dict) or "data" not in r or "learner" not in r:
+        return None
+    try:
+        return {**r, "f1": float(r["f1"]), "rules": float(r["rules"])}
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def bench_section(bench: dict) -> str:
-    results = [r for r in bench.get("results", []) if isinstance(r, dict)]
+    results = [x for x in map(_result, bench.get("results", [])) if x is not None]
     if not results:
         return "<h2>Learners compared</h2><p>The bench file holds no results.</p>"
     s = bench.get("settings", {})

@@ -53,6 +53,13 @@ def test_hostile_strings_are_escaped():
     assert "<script" not in page and "src=" not in page   # no script, nothing fetched
 
 
+def test_malformed_bench_entries_are_left_out():
+    bench = {"results": [{"data": "a", "learner": "b", "f1": "x", "rules": 1}, 7, {},
+                         {"data": "a", "learner": "c", "f1": 0.5, "rules": "2"}]}
+    page = render(hostile_program(), hostile_table(), None, "m", "d", bench)
+    assert page.count("<svg") == 2 and page.count("<circle") == 2 * 2   # c only: point + legend
+
+
 def test_report_numbers():
     page = render(hostile_program(), hostile_table(), hostile_table()["lab<b>el"], "m", "d")
     # rows: 7 red (the exception fires) -> no, label yes: fn; 9 -> yes: tp; 1 -> no: tn;
