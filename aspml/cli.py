@@ -1,10 +1,15 @@
 """aspml: logic programs with default exceptions as classifiers.
 
+  aspml learn   DATA.csv --target COL [--positive VAL] [--learner NAME] [-o MODEL.lp]
   aspml export  MODEL [--from DIALECT] --to asp|prolog|scasp|text
   aspml predict MODEL DATA.csv [--engine fast|clingo|prolog] [-o OUT.csv]
   aspml check   MODEL DATA.csv
   aspml explain MODEL DATA.csv --row N [--minimal] [--counterfactual] [--json]
   aspml simplify MODEL --rho R [--epsilon E] [--reference DATA.csv] [-o OUT] [--html OUT.html]
+  aspml report  MODEL DATA.csv -o REPORT.html [--bench RESULTS.json]
+  aspml bench   --data-dir DIR [--datasets ...] [--learners ...] [--out PREFIX]
+
+`aspml COMMAND --help` shows each command's options and an example.
 
 A mistake (unreadable file, unknown column, malformed program) ends with one
 line on stderr and exit status 2, never a traceback.
@@ -43,14 +48,84 @@ def _read_program(path: str, dialect: str | None):
 
 def _read_table(path: str) -> pd.DataFrame:
     try:
-        return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+        table = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+        header = pd.read_csv(path, dtype=str, keep_default_na=False, header=None, nrows=1)
     except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
         raise AspmlError(f"cannot read {path}: {e}") from None
+    names = header.iloc[0].tolist()
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:                                   # pandas would rename them a, a.1: refuse
+        raise AspmlError(f"{path} names the column(s) {twice} more than once; rename them")
+    return table
+
+
+def _kinds(items) -> dict:
+    out = {}
+    for item in items or ():
+        col, sep, kind = item.rpartition("=")
+        if not sep or not col:
+            raise AspmlError(f"--kind {item!r}: write it as COLUMN=KIND")
+        out[col] = kind
+    return out
+
+
+def cmd_learn(args) -> int:
+    import inspect
+
+    from . import cli_learners as L
+    df = _read_table(args.data)
+    X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
+                                            args.ignore or (), _kinds(args.kind))
+    options = {o: getattr(args, o) for o in L.OPTIONS}
+    clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds)
+    fit_kw = {}
+    if args.trace:
+        if "trace" not in inspect.signature(clf.fit).parameters:
+            raise AspmlError(f"--trace works with fold-se and fold-rpp, not {args.learner}")
+        fit_kw["trace"] = lambda event: print(L.format_step(event))
+    try:
+        clf.fit(X, y, **fit_kw)
+    except AspmlError:
+        raise
+    except (ValueError, TypeError) as e:      # a bad learner option, told by the estimator
+        raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
+    program = clf.program_
+    hit = clf.decision(X)
+    truth = y == positive
+    tp = int(np.sum(hit & truth))
+    f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
+    print(f"{args.learner}: {program.n_rules} rules, {program.n_literals} literals from "
+          f"{len(X)} rows; on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}")
+    sys.stdout.write(program.to_text())
+    if args.output:
+        try:
+            program.save(args.output)
+        except OSError as e:
+            raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
+        print(f"saved to {args.output}")
+    return 0
 
 
 def cmd_export(args) -> int:
     program = _read_program(args.model, args.source)
-    sys.stdout.write(program.print(args.to))
+    if not args.facts:
+        sys.stdout.write(program.print(args.to))
+        return 0
+    X = _read_table(args.facts)
+    if args.to == "asp":
+        from .asp import _prepare
+        from .data.table import DEFAULT_MISSING
+        program, _, _, facts = _prepare(program, X, DEFAULT_MISSING)
+        sys.stdout.write(program.to_asp() + "\n% rows of " + Path(args.facts).name + "\n" + facts)
+    elif args.to == "prolog":
+        from .data.facts import prolog_facts
+        from .evaluate import as_table
+        from .logic.printers import Naming
+        facts = prolog_facts(as_table(program, X), Naming.of(program).preds)
+        sys.stdout.write(program.to_prolog() + "\n% rows of " + Path(args.facts).name + "\n"
+                         + facts)
+    else:
+        raise AspmlError("--facts goes with --to asp or --to prolog")
     return 0
 
 
@@ -88,19 +163,45 @@ def cmd_predict(args) -> int:
     return 0
 
 
+def _labels_of(args, program, X):
+    """The label column for precision (``--target``, else the column named like the target)."""
+    if args.target and args.target not in X.columns:
+        raise AspmlError(f"{args.data} has no column {args.target!r} "
+                         f"(its columns: {', '.join(X.columns)})")
+    label = args.target or program.target.name
+    return X[label] if label in X.columns else None
+
+
 def cmd_check(args) -> int:
     from . import asp
     from .evaluate import evaluate
+    from .report import rule_rows, truth_of
     program = _read_program(args.model, args.source)
     X = _read_table(args.data)
+    labels = _labels_of(args, program, X)
     target, cov, _ = evaluate(program, X)
     reference = asp.predict(program, X)
     agree = bool(np.array_equal(target, reference))
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
     print(f"{int(target.sum())} rows derive the target")
+    if labels is not None:
+        known, truth = truth_of(labels, program.target.positive)
+        p, y = target[known], truth[known]
+        tp = int(np.sum(p & y))
+        precision = tp / p.sum() if p.any() else 0.0
+        recall = tp / y.sum() if y.any() else 0.0
+        f1 = 2 * tp / (p.sum() + y.sum()) if tp else 0.0
+        print(f"{int(known.sum())} labelled rows ({labels.name}): accuracy {np.mean(p == y):.3f}, "
+              f"precision {precision:.3f}, recall {recall:.3f}, F1 {f1:.3f}")
+        rows = rule_rows(program, X, known, truth)
     for i, rule in enumerate(program.rules):
         n = int(cov[:, i].sum())
-        print(f"  rule {i + 1} ({rule.head or program.target.name}): covers {n} row{'s' if n != 1 else ''}")
+        line = f"  rule {i + 1} ({rule.head or program.target.name}): covers {n} row{'s' if n != 1 else ''}"
+        if labels is not None and rows[i]["precision"] is not None:
+            r = rows[i]
+            line += (f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']} "
+                     f"{'positive' if r['argues'] == 'positive' else 'negative'})")
+        print(line)
     return 0 if agree else 1
 
 
@@ -154,6 +255,83 @@ def _json(v):
     return v.item() if isinstance(v, np.generic) else v
 
 
+def cmd_report(args) -> int:
+    import json
+
+    from .report import render
+    program = _read_program(args.model, args.source)
+    X = _read_table(args.data)
+    label = args.target or program.target.name
+    if args.target and args.target not in X.columns:
+        raise AspmlError(f"{args.data} has no column {args.target!r} "
+                         f"(its columns: {', '.join(X.columns)})")
+    bench = None
+    if args.bench:
+        try:
+            bench = json.loads(Path(args.bench).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise AspmlError(f"cannot read {args.bench}: {e.strerror or e}") from None
+        except (ValueError, UnicodeDecodeError):
+            raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes") from None
+        if not isinstance(bench, dict) or not isinstance(bench.get("results"), list):
+            raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes")
+    labels = X[label] if label in X.columns else None
+    page = render(program, X, labels, Path(args.model).name, Path(args.data).name, bench)
+    try:
+        Path(args.output).write_text(page, encoding="utf-8")
+    except OSError as e:
+        raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
+    print(f"wrote {args.output}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from . import bench as B
+    from .progress import Progress
+    data_dir = Path(args.data_dir)
+    manifest = B.read_manifest(data_dir)
+    overrides = {}
+    for item in args.positive or ():
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise AspmlError(f"--positive {item!r}: write it as DATASET=VALUE")
+        overrides[name] = value
+    names = args.datasets or [n for n, e in manifest.items() if B.usable(e, overrides.get(n))]
+    unknown = [n for n in names if n not in manifest]
+    if unknown:
+        raise AspmlError(f"{data_dir / 'MANIFEST.tsv'} has no dataset {unknown[0]!r} "
+                         f"(it has: {', '.join(manifest)})")
+    have = B.learners_available()
+    learners = args.learners or have
+    missing = [x for x in learners if B.parse_learner(x)[0] not in have]
+    if missing:
+        raise AspmlError(f"learner {missing[0]!r} is not available (available: {', '.join(have)})")
+    if args.folds < 2:
+        raise AspmlError(f"--folds {args.folds}: cross-validation needs at least 2 folds")
+    if args.out and not Path(args.out).resolve().parent.is_dir():
+        raise AspmlError(f"cannot write {args.out}.csv/.json: no folder {Path(args.out).parent}")
+    datasets = []
+    for n in names:
+        if not B.usable(manifest[n], overrides.get(n)):
+            raise AspmlError(f"{n}: positive value {manifest[n]['positive_value']!r} is not one "
+                             f"label; give one with --positive {n}=VALUE")
+        datasets.append(B.load_dataset(data_dir, manifest[n], overrides.get(n)))
+    progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
+    progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}\n\n{B.HEADER}")
+    try:
+        results = B.cross_validate(datasets, learners, args.folds, args.seed,
+                                   args.reference_max_rows, progress)
+    finally:
+        progress.close()
+    if args.out:
+        settings = {"folds": args.folds, "seed": args.seed, "data_dir": str(data_dir),
+                    "datasets": [d.name for d in datasets], "learners": learners,
+                    "positive": {d.name: d.positive for d in datasets}}
+        paths = B.write_results(results, settings, args.out)
+        print(f"\nwrote {paths[0]} and {paths[1]}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="aspml", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -164,13 +342,54 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--from", dest="source", choices=["asp", "prolog", "scasp", "text"],
                        help="dialect of MODEL when its suffix does not say")
 
-    e = sub.add_parser("export", help="print a program in another dialect",
-                       epilog="example: aspml export examples/birds/birds.lp --to prolog")
+    from . import cli_learners as L
+    raw = argparse.RawDescriptionHelpFormatter
+    le = sub.add_parser("learn", help="learn a program from a CSV table", formatter_class=raw,
+                        description="Learn a program from a CSV table and print it; -o saves it "
+                                    "(clingo text with a checksum line, read back by every "
+                                    "command and by aspml.load).\n\nlearners:\n" + L.describe(),
+                        epilog="examples:\n"
+                               "  aspml learn examples/birds/animals.csv --target flies "
+                               "--positive yes --ignore name -o birds.lp\n"
+                               "  aspml learn examples/birds/animals.csv --target flies "
+                               "--ignore name --ratio 1 --tail 0 --trace\n"
+                               "  aspml learn data.csv --target label --learner libre "
+                               "--n-estimators 50 --random-state 0 -o model.lp")
+    le.add_argument("data", help="a CSV file with a header line")
+    le.add_argument("--target", required=True, metavar="COLUMN", help="the column to predict")
+    le.add_argument("--positive", metavar="VALUE",
+                    help="the class the rules describe (default: the second of two values, "
+                         "sorted; required when the column holds more than two)")
+    le.add_argument("--learner", default="fold-se", metavar="NAME",
+                    help=f"one of {', '.join(L.available())} (default fold-se)")
+    for option, (_, kind, text) in L.OPTIONS.items():
+        le.add_argument("--" + option.replace("_", "-"), dest=option, type=kind, help=text,
+                        metavar="INT" if kind is int else "X")
+    le.add_argument("--param", action="append", metavar="KEY=VALUE",
+                    help="any other parameter of the learner (repeatable), e.g. heuristic=ig")
+    le.add_argument("--kind", action="append", metavar="COLUMN=KIND",
+                    help="read a column as numeric, categorical, mixed or boolean (repeatable)")
+    le.add_argument("--ignore", nargs="+", metavar="COLUMN", help="columns that are not features")
+    le.add_argument("--trace", action="store_true",
+                    help="print each learning step (FOLD learners): literal, heuristic value, "
+                         "exceptions")
+    le.add_argument("-o", "--output", metavar="MODEL.lp", help="save the learned program here")
+    le.set_defaults(run=cmd_learn)
+
+    e = sub.add_parser("export", help="print a program in another dialect", formatter_class=raw,
+                       epilog="examples:\n"
+                              "  aspml export examples/birds/birds.lp --to prolog\n"
+                              "  aspml export examples/birds/birds.lp --to prolog --facts "
+                              "examples/birds/birds.csv > birds.pl\n"
+                              "  swipl -q -g \"forall(flies(R), writeln(R))\" -t halt birds.pl")
     common(e)
     e.add_argument("--to", required=True, choices=["asp", "prolog", "scasp", "text"])
+    e.add_argument("--facts", metavar="DATA.csv",
+                   help="append the rows of DATA.csv as facts (asp, prolog): a file clingo or "
+                        "swipl runs alone; row ids count from 0")
     e.set_defaults(run=cmd_export)
 
-    p = sub.add_parser("predict", help="predict the rows of a CSV file",
+    p = sub.add_parser("predict", help="predict the rows of a CSV file", formatter_class=raw,
                        epilog="example: aspml predict examples/birds/birds.lp examples/birds/birds.csv")
     common(p)
     p.add_argument("data", help="a CSV file with a column per feature")
@@ -178,13 +397,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write the predictions here (CSV) instead of stdout")
     p.set_defaults(run=cmd_predict)
 
-    c = sub.add_parser("check", help="fast path against clingo, and coverage per rule",
+    c = sub.add_parser("check", help="fast path against clingo; coverage and precision per rule", formatter_class=raw,
                        epilog="example: aspml check examples/birds/birds.lp examples/birds/birds.csv")
     common(c)
     c.add_argument("data", help="a CSV file with a column per feature")
+    c.add_argument("--target", metavar="COLUMN",
+                   help="the label column, for precision per rule (default: the column named "
+                        "like the target, when there is one)")
     c.set_defaults(run=cmd_check)
 
-    x = sub.add_parser("explain", help="why (or why not) one row gets its answer",
+    x = sub.add_parser("explain", help="why (or why not) one row gets its answer", formatter_class=raw,
                        epilog="example: aspml explain examples/birds/birds.lp "
                               "examples/birds/birds.csv --row 1 --minimal --counterfactual")
     common(x)
@@ -201,10 +423,70 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .generalize.command import add_arguments
     g = sub.add_parser("simplify", help="a smaller descriptive model of a large rule set",
-                       epilog="example: aspml simplify tree.joblib --rho 0.8 "
-                              "--reference train.csv --html model.html")
+                       formatter_class=raw,
+                       description="Unite congruent rules of a large rule set (an aspml program, "
+                                   "a JSON rule list, or a scikit-learn tree or forest saved with "
+                                   "joblib) into a descriptive model whose rules keep a coherence "
+                                   "(and, with --reference, a fidelity) of at least --rho.",
+                       epilog="examples:\n"
+                              "  aspml simplify examples/walk/walk_time.json --rho 1 --epsilon 10 "
+                              "--hierarchy\n"
+                              "  aspml simplify tree.joblib --rho 0.8 --reference train.csv "
+                              "--html model.html")
     add_arguments(g)
     g.set_defaults(run=cmd_simplify)
+
+    r = sub.add_parser("report", help="one offline HTML page: rules, coverage, confusion matrix",
+                       formatter_class=raw,
+                       description="Write one self-contained HTML page (no script, no network): "
+                                   "the rules as text and ASP, each rule's coverage and precision "
+                                   "on DATA, the confusion matrix, and with --bench the plots of "
+                                   "F1 against rules per learner from aspml bench --out.",
+                       epilog="examples:\n"
+                              "  aspml report examples/birds/birds.lp examples/birds/birds.csv "
+                              "-o birds.html\n"
+                              "  aspml report model.lp data.csv --target label --bench "
+                              "results.json -o report.html")
+    common(r)
+    r.add_argument("data", help="a CSV file with a column per feature (and the label)")
+    r.add_argument("-o", "--output", required=True, metavar="REPORT.html")
+    r.add_argument("--target", metavar="COLUMN",
+                   help="the label column (default: the column named like the target)")
+    r.add_argument("--bench", metavar="RESULTS.json", help="results of aspml bench --out")
+    r.set_defaults(run=cmd_report)
+
+    b = sub.add_parser("bench", help="cross-validated comparison of the learners on datasets",
+                       formatter_class=raw,
+                       description="Cross-validate learners on the datasets of a manifest "
+                                   "(DIR/MANIFEST.tsv: name, label_column, positive_value, "
+                                   "categorical_columns, numeric_columns, files) and print a "
+                                   "table: accuracy, F1, rules, literals, training seconds. "
+                                   "Besides aspml's learners: foldrpp (reference FOLD-R++), "
+                                   "ripper (wittgenstein) and tree (scikit-learn, depth 5) when "
+                                   "installed.",
+                       epilog="examples:\n"
+                              "  aspml bench --data-dir ../shared/data --datasets heart breastw "
+                              "--learners fold-se fold-rpp --folds 3\n"
+                              "  aspml bench --data-dir ../shared/data --out results   "
+                              "# results.csv, results.json\n"
+                              "  aspml bench --data-dir ../shared/data --datasets heart --positive "
+                              "heart=present --learners libre libre:max_rules=3")
+    b.add_argument("--data-dir", required=True, metavar="DIR", help="folder with MANIFEST.tsv")
+    b.add_argument("--datasets", nargs="+", metavar="NAME",
+                   help="datasets of the manifest (default: every one with a positive value)")
+    b.add_argument("--learners", nargs="+", metavar="NAME",
+                   help="default: every available one (fold-se fold-rpp libre [mrs] and "
+                        "foldrpp ripper tree when installed); NAME:KEY=VALUE,... sets "
+                        "parameters of an aspml learner, e.g. libre:max_rules=3")
+    b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
+    b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
+    b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
+                   help="another positive class than the manifest's")
+    b.add_argument("--reference-max-rows", type=int, default=50_000, metavar="N",
+                   help="skip foldrpp, ripper and tree on larger datasets (default 50000)")
+    b.add_argument("--out", metavar="PREFIX", help="also write PREFIX.csv and PREFIX.json")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(run=cmd_bench)
     return ap
 
 
@@ -222,6 +504,13 @@ def main(argv=None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # noqa: BLE001 - a bug of aspml: still one line, unless debugging
+        if os.environ.get("ASPML_DEBUG"):
+            raise
+        first = (str(e).splitlines() or [""])[0]
+        print(f"aspml {args.command}: unexpected error {type(e).__name__}: {first} "
+              "(this is a bug of aspml; ASPML_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

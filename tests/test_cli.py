@@ -1,7 +1,15 @@
-"""The aspml command: real subprocesses, one clear line on a mistake, no traceback."""
+"""The aspml command: every subcommand, one clear line on a mistake, no traceback.
 
+Most tests call ``aspml.cli.main`` (the console script's function) in this
+process, which is much faster than a new interpreter per command; a few run
+``python -m aspml`` in a real subprocess (exit status, stderr, a closed pipe).
+"""
+
+import contextlib
+import io
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -10,9 +18,16 @@ from conftest import ROOT
 BIRDS = ROOT / "examples" / "birds"
 
 
-def aspml(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "aspml.cli", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT, **kw)
+def aspml(*args):
+    """``aspml ARGS`` in this process: returncode, stdout, stderr."""
+    from aspml.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as e:
+            code = e.code
+    return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
 def test_export_predict_check():
@@ -64,3 +79,300 @@ def test_explain_command():
     assert "These values alone are enough" in out.stdout and "To get the other answer" in out.stdout
     bad = aspml("explain", BIRDS / "birds.lp", BIRDS / "birds.csv", "--row", "7")
     assert bad.returncode == 2 and "--row 7 is not a row" in bad.stderr
+
+
+# -- in process: every subcommand, its help, its mistakes ------------------------------
+
+import csv  # noqa: E402
+import json  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import aspml as pkg  # noqa: E402  (aspml() above runs the command)
+from aspml.cli import build_parser, main  # noqa: E402
+
+ANIMALS = BIRDS / "animals.csv"
+LEARN = ["learn", str(ANIMALS), "--target", "flies", "--ignore", "name", "--ratio", "1",
+         "--tail", "0"]
+
+
+def run_main(capsys, *args):
+    """(exit code, stdout, stderr) of ``aspml ARGS`` run in this process."""
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def subcommands():
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    return sorted(action.choices)
+
+
+@pytest.mark.parametrize("command", subcommands())
+def test_every_subcommand_has_help_with_an_example(command, capsys):
+    code, out, _ = run_main(capsys, command, "--help")
+    assert code == 0 and "example" in out and f"aspml {command}" in out
+
+
+def test_learn_save_and_reuse(tmp_path, capsys):
+    model = tmp_path / "birds.lp"
+    code, out, err = run_main(capsys, *LEARN, "-o", model)
+    assert code == 0 and err == ""
+    assert out.splitlines()[1:4] == ['IF bird AND NOT ab1 THEN flies = "yes"',
+                                    "IF penguin AND NOT superpenguin THEN ab1",
+                                    'ELSE flies = "no"']
+    p = pkg.load(model)                        # the saved model loads back exactly
+    assert p.target == pkg.Target("flies", "yes", "no") and p.n_rules == 2
+    assert dict(p.provenance)["learner"] == "FoldSE" and dict(p.provenance)["ratio"] == 1.0
+    code, out, _ = run_main(capsys, "predict", model, ANIMALS, "--engine", "clingo")
+    assert out.split() == ["row,flies"] + [f"{i},{v}" for i, v in enumerate(
+        ["yes"] * 4 + ["no"] * 3 + ["yes", "no", "no"])]
+    code, out, _ = run_main(capsys, "check", model, ANIMALS)
+    assert code == 0 and "agree on every row: True" in out
+
+
+def test_learn_trace_prints_each_step(capsys):
+    code, out, _ = run_main(capsys, *LEARN[:-2], "--trace", "--learner", "fold-rpp")
+    assert code == 0
+    assert "start a default rule: 5 example(s) to cover, 5 to exclude" in out
+    assert "add bird  (heuristic " in out
+    assert "3 wrongly covered: learn exceptions for them" in out
+    assert "start an exception (depth 2)" in out
+
+
+def test_trace_callback_changes_nothing():
+    X = pd.read_csv(ANIMALS, dtype=str).drop(columns=["name", "flies"])
+    y = pd.read_csv(ANIMALS, dtype=str)["flies"]
+    steps = []
+    a = pkg.FoldSE(ratio=1, tail=0).fit(X, y, trace=steps.append).program_
+    b = pkg.FoldSE(ratio=1, tail=0).fit(X, y).program_
+    assert a == b and {s["step"] for s in steps} == {"rule", "literal", "exceptions", "covered"}
+    lit = next(s for s in steps if s["step"] == "literal")
+    assert isinstance(lit["literal"], pkg.Literal) and isinstance(lit["score"], float)
+
+
+def test_learn_other_learners_and_options(tmp_path, capsys):
+    cpu = ROOT / "examples" / "libre_cpu_mem" / "cpu_mem.csv"
+    code, out, _ = run_main(capsys, "learn", cpu, "--target", "Label", "--learner", "libre",
+                            "--n-estimators", "1", "--max-features", "2", "--random-state", "0",
+                            "--param", 'cut_points={"CPU": [81, 95], "MEM": [85]}')
+    assert code == 0 and "IF CPU in [95, inf) THEN Label = 1" in out   # numeric labels stay numbers
+    code, out, _ = run_main(capsys, *LEARN, "--learner", "fold-se", "--param", "heuristic=ig",
+                            "--kind", "penguin=categorical")
+    assert code == 0 and 'IF penguin != "false" AND NOT superpenguin THEN ab1' in out
+
+
+def test_learn_one_class_against_the_others(tampered, capsys):
+    code, out, _ = run_main(capsys, "learn", tampered / "classes.csv", "--target", "c",
+                            "--positive", "1", "--tail", "0")
+    assert code == 0 and out.rstrip().endswith('ELSE c = "not 1"')
+
+
+def test_an_aspml_bug_is_still_one_line(capsys, monkeypatch):
+    from aspml import cli_learners
+    monkeypatch.delenv("ASPML_DEBUG", raising=False)
+    monkeypatch.setattr(cli_learners, "learning_data", lambda *a: 1 / 0)
+    code, _, err = run_main(capsys, *LEARN)
+    assert code == 1 and "unexpected error ZeroDivisionError" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_mrs_is_one_line_away(monkeypatch):
+    from aspml import cli_learners
+    assert "mrs" not in cli_learners.available() or hasattr(pkg, "MultiValueRuleSet")
+    monkeypatch.setattr(pkg, "MultiValueRuleSet", pkg.FoldSE, raising=False)
+    assert "mrs" in cli_learners.available()
+
+
+@pytest.fixture
+def tampered(tmp_path):
+    model = tmp_path / "m.lp"
+    pkg.parse("IF age > 50 THEN label = 1", "text").save(model)
+    changed = tmp_path / "changed.lp"
+    changed.write_text(model.read_text().replace("50", "40"))
+    cut = tmp_path / "cut.lp"
+    cut.write_text(model.read_text().rpartition("% aspml-sha256")[0][:-10])
+    half = tmp_path / "half.lp"
+    half.write_text(model.read_text()[:-30])
+    binary = tmp_path / "bin.csv"
+    binary.write_bytes(b"\xff\xfe\x00a,b\n\x80\x81,2\n")
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    (tmp_path / "one.csv").write_text("a,y\n1,p\n2,p\n")
+    (tmp_path / "bad_value.csv").write_text("bird,penguin,superpenguin\nmaybe,false,false\n")
+    (tmp_path / "twice.csv").write_text("a,a,y\n1,2,p\n3,4,n\n")
+    (tmp_path / "classes.csv").write_text("x,c\n1,0\n2,1\n3,2\n4,1\n5,0\n6,2\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args, message", [
+    ([*LEARN[:2], "--target", "nope"], "has no column 'nope'"),
+    ([*LEARN, "--positive", "maybe"], "--positive 'maybe' is not a value of column 'flies'"),
+    (["learn", "missing.csv", "--target", "x"], "cannot read missing.csv"),
+    (["learn", "{tmp}/bin.csv", "--target", "a"], "cannot read"),
+    (["learn", "{tmp}/empty.csv", "--target", "a"], "cannot read"),
+    ([*LEARN[:3], "name"], "say which is the positive class with --positive"),
+    (["learn", "{tmp}/one.csv", "--target", "y"], "holds only 'p': a classifier needs two classes"),
+    (["learn", "{tmp}/twice.csv", "--target", "y"], "names the column(s) ['a'] more than once"),
+    (["learn", "{tmp}/classes.csv", "--target", "c"], "holds 3 values; say which is the positive"),
+    (["learn", "{tmp}/classes.csv", "--target", "c", "--positive", "7"],
+     "--positive 7 is not a value of column 'c' (its values: 0, 1, 2)"),
+    ([*LEARN, "--learner", "c4.5"], "unknown learner 'c4.5'"),
+    ([*LEARN, "--n-estimators", "3"], "--n-estimators does not apply to fold-se"),
+    ([*LEARN, "--param", "depth=3"], "--param depth: fold-se has no such parameter"),
+    ([*LEARN, "--param", "oops"], "write it as KEY=VALUE"),
+    ([*LEARN, "--ratio", "-1"], "ratio must be a number >= 0"),
+    ([*LEARN[:6], "--learner", "libre", "--trace"], "--trace works with fold-se and fold-rpp"),
+    ([*LEARN, "--kind", "bird=weird"], "kind 'weird' is not one of"),
+    ([*LEARN, "-o", "/nonexistent/dir/m.lp"], "cannot write /nonexistent/dir/m.lp"),
+    (["predict", "{tmp}/changed.lp", str(ANIMALS)], "was changed after it was saved"),
+    (["predict", str(BIRDS / "birds.lp"), "{tmp}/bad_value.csv"],
+     "column 'bird' is boolean but holds 'maybe'"),
+    (["check", "{tmp}/cut.lp", str(ANIMALS)], "unexpected end of program"),
+    (["check", "{tmp}/half.lp", str(ANIMALS)], "was changed after it was saved"),
+    (["export", "{tmp}/changed.lp", "--to", "prolog"], "was changed after it was saved"),
+    (["export", str(BIRDS / "birds.lp"), "--to", "text", "--facts", str(ANIMALS)],
+     "--facts goes with --to asp or --to prolog"),
+    (["report", "{tmp}/m.lp", str(ANIMALS), "-o", "{tmp}/r.html"], "no column(s) ['age']"),
+    (["report", str(BIRDS / "birds.lp"), str(ANIMALS), "--target", "nope", "-o", "{tmp}/r.html"],
+     "has no column 'nope'"),
+    (["report", str(BIRDS / "birds.lp"), str(ANIMALS), "--bench", str(ANIMALS), "-o", "{tmp}/r.html"],
+     "is not the JSON that aspml bench --out writes"),
+    (["report", str(BIRDS / "birds.lp"), str(ANIMALS), "-o", "/nonexistent/dir/r.html"],
+     "cannot write"),
+    (["bench", "--data-dir", "{tmp}/nowhere"], "cannot read"),
+])
+def test_mistakes_are_one_line(args, message, tampered, capsys):
+    args = [a.replace("{tmp}", str(tampered)) for a in args]
+    code, _, err = run_main(capsys, *args)
+    assert code == 2, err
+    assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_python_m_aspml_one_line_on_a_mistake():
+    out = subprocess.run([sys.executable, "-m", "aspml", "learn", str(ANIMALS), "--target", "nope"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("aspml learn: ") and len(out.stderr.strip().splitlines()) == 1
+
+
+# -- bench on a tiny manifest ------------------------------------------------------------
+
+@pytest.fixture
+def manifest(tmp_path):
+    rng = np.random.default_rng(0)
+    for name in ("small", "tiny"):
+        n = 60
+        df = pd.DataFrame({"x": rng.integers(0, 100, n), "c": rng.choice(["a", "b", "?"], n)})
+        df["y"] = np.where((df.x > 50) | (df.c == "a"), "pos", "neg")
+        (tmp_path / name).mkdir()
+        df.to_csv(tmp_path / name / f"{name}.csv", index=False)
+    rows = [["name", "label_column", "positive_value", "categorical_columns", "numeric_columns",
+             "files"],
+            ["small", "y", "pos", "c", "x", "small/small.csv"],
+            ["tiny", "y", "pos", "c", "x", "tiny/tiny.csv"],
+            ["many", "y", "a|b|c (multi-class)", "c", "x", "tiny/tiny.csv"]]
+    with open(tmp_path / "MANIFEST.tsv", "w", newline="") as fh:
+        csv.writer(fh, delimiter="\t").writerows(rows)
+    return tmp_path
+
+
+def test_bench_table_csv_json(manifest, tmp_path, capsys):
+    out = tmp_path / "res"
+    code, text, err = run_main(capsys, "bench", "--data-dir", manifest, "--learners", "fold-se",
+                               "fold-rpp", "--folds", "3", "--out", out)
+    assert code == 0, err
+    lines = [line for line in text.splitlines() if line.startswith("| small") or
+             line.startswith("| tiny")]
+    assert len(lines) == 4                              # "many" is multi-class: left out
+    assert "\r" not in err and "fold/s" not in err        # no progress bar off a terminal
+    table = pd.read_csv(f"{out}.csv")
+    assert list(table.columns) == ["data", "learner", "acc", "f1", "rules", "literals", "train_s"]
+    assert set(table.learner) == {"fold-se", "fold-rpp"} and (table.f1 > 0.8).all()
+    saved = json.loads(open(f"{out}.json").read())
+    assert saved["settings"]["folds"] == 3 and len(saved["results"][0]["folds"]) == 3
+    # the report draws those results
+    page = tmp_path / "r.html"
+    code, _, _ = run_main(capsys, "report", BIRDS / "birds.lp", BIRDS / "birds.csv",
+                          "--bench", f"{out}.json", "-o", page)
+    assert code == 0 and page.read_text().count("<svg") == 3    # all datasets + one per dataset
+
+
+def test_bench_progress_bar_on_a_terminal(manifest, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, _, err = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "tiny",
+                            "--learners", "fold-se", "--folds", "2")
+    assert code == 0 and "bench" in err
+    code, _, err = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "tiny",
+                            "--learners", "fold-se", "--folds", "2", "--quiet")
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--datasets", "nope"], "has no dataset 'nope'"),
+    (["--datasets", "many"], "is not one label; give one with --positive many=VALUE"),
+    (["--learners", "c4.5"], "learner 'c4.5' is not available"),
+    (["--folds", "1"], "needs at least 2 folds"),
+    (["--out", "/nonexistent/dir/res"], "cannot write /nonexistent/dir/res.csv/.json"),
+    (["--positive", "tiny"], "write it as DATASET=VALUE"),
+    (["--learners", "fold-se:depth=2"], "fold-se has no parameter 'depth'"),
+    (["--learners", "fold-se:ratio"], "write parameters as NAME:KEY=VALUE"),
+])
+def test_bench_mistakes(args, message, manifest, capsys):
+    code, _, err = run_main(capsys, "bench", "--data-dir", manifest, *args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_bench_learner_parameters(manifest, capsys):
+    code, out, _ = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "tiny",
+                            "--learners", "fold-se", "fold-se:ratio=1,tail=0", "--folds", "2")
+    assert code == 0 and "| tiny | fold-se:ratio=1,tail=0 |" in out
+
+
+def test_bench_other_positive(manifest, capsys):
+    code, out, _ = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "many",
+                            "--positive", "many=pos", "--learners", "fold-se", "--folds", "2")
+    assert code == 0 and "| many | fold-se |" in out
+
+
+def test_help_examples_that_use_the_shipped_examples_run(tmp_path, capsys):
+    """The examples in each command's --help that read files of examples/ really run."""
+    import shlex
+
+    from test_examples import run_aspml, workspace
+    cwd = workspace(tmp_path)
+    ran = 0
+    for command in subcommands():
+        code, out, _ = run_main(capsys, command, "--help")
+        lines = out.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("example"))
+        for line in lines[start:]:
+            line = line.removeprefix("example: ").split("#")[0]
+            words = shlex.split(line)
+            if words[:2] != ["aspml", command]:
+                continue
+            inputs = [w for w in words if w.endswith((".csv", ".lp")) and "/" in w]
+            if not inputs or not all(w.startswith("examples/") for w in inputs):
+                continue
+            target = words[-1] if len(words) > 2 and words[-2] == ">" else None
+            code, output = run_aspml(words[1:-2] if target else words[1:], cwd, target)
+            assert code == 0, f"{line}\n{output}"
+            ran += 1
+    assert ran >= 6
+
+
+def test_check_gives_precision_when_the_data_has_labels(tmp_path, capsys):
+    model = tmp_path / "m.lp"
+    run_main(capsys, *LEARN, "-o", model)
+    code, out, _ = run_main(capsys, "check", model, ANIMALS)
+    assert code == 0
+    assert "10 labelled rows (flies): accuracy 1.000, precision 1.000" in out
+    assert "  rule 2 (ab1): covers 3 rows, precision 1.000 (3/3 negative)" in out
+    code, _, err = run_main(capsys, "check", model, ANIMALS, "--target", "nope")
+    assert code == 2 and "has no column 'nope'" in err

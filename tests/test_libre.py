@@ -322,3 +322,17 @@ def test_program_means_what_the_chosen_points_cover(seed):
                 discretization_threshold=[0.0, 2.0, 6.0][seed % 3]).fit(X, y)
     assert np.array_equal(clf.decision(X), clf._points_cover)
     assert np.array_equal(aspml.asp.predict(clf.program_, X), clf._points_cover)
+
+
+@pytest.mark.parametrize("widths", [[3], [2, 5, 4], [300, 400, 500]])
+def test_distinct_records_match_numpy_unique(widths):
+    """Both ways of counting (by key, and by sorting when the key space is large)."""
+    from aspml.kernels.boundary import distinct_records
+    rng = np.random.default_rng(len(widths))
+    codes = np.stack([rng.integers(0, w, 500) for w in widths], axis=1).astype(np.int64)
+    y = rng.random(500) < 0.3
+    records, pos, neg = distinct_records(codes, np.array(widths, dtype=np.int64), y)
+    uniq, inverse = np.unique(codes, axis=0, return_inverse=True)
+    assert np.array_equal(records, uniq)                # the same order: first feature first
+    assert np.array_equal(pos, np.bincount(inverse.ravel()[y], minlength=len(uniq)))
+    assert np.array_equal(pos + neg, np.bincount(inverse.ravel(), minlength=len(uniq)))

@@ -29,12 +29,12 @@ def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int 
     if v.size == 0:
         return np.zeros(0)
     uniq, inv = np.unique(v, return_inverse=True)
-    counts = np.zeros((len(uniq), 2))
-    np.add.at(counts, (inv, t.astype(int)), 1)
     if len(uniq) == 1:
         return np.zeros(0)
-    alive = merge(counts[:, 0].copy(), counts[:, 1].copy(), float(threshold),
-                  0 if max_bins is None else int(max_bins))
+    inv = inv.ravel()
+    pos = np.bincount(inv[t.astype(bool)], minlength=len(uniq)).astype(float)
+    neg = np.bincount(inv, minlength=len(uniq)) - pos
+    alive = merge(neg, pos, float(threshold), 0 if max_bins is None else int(max_bins))
     return uniq[alive][1:].astype(float)
 
 

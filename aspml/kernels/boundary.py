@@ -287,3 +287,50 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
         if uncovered[x]:                         # covered by an earlier, more general point
             _retire(x, pos_zeros, uncovered, s0)
     return points[:n_points].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def distinct_records(codes, widths, y):
+    """The distinct rows of ``codes`` (bins per feature), in the order of their
+    mixed-radix key (first feature most significant), with how many rows of each
+    class each stands for: ``(records, positives, negatives)``."""
+    n, n_f = codes.shape
+    radix = np.ones(n_f, dtype=np.int64)
+    for f in range(n_f - 2, -1, -1):
+        radix[f] = radix[f + 1] * widths[f + 1]
+    keys = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        for f in range(n_f):
+            keys[r] += codes[r, f] * radix[f]
+    space = radix[0] * widths[0]
+    if space <= max(4 * n, 1 << 20):              # count by key: no sort
+        pos = np.zeros(space, dtype=np.int64)
+        every = np.zeros(space, dtype=np.int64)
+        for r in range(n):
+            every[keys[r]] += 1
+            if y[r]:
+                pos[keys[r]] += 1
+        present = np.flatnonzero(every)
+        pos_count = pos[present]
+        neg_count = every[present] - pos_count
+    else:
+        order = np.argsort(keys)
+        present = np.empty(n, dtype=np.int64)
+        pos_count = np.zeros(n, dtype=np.int64)
+        neg_count = np.zeros(n, dtype=np.int64)
+        k = -1
+        for q in range(n):
+            r = order[q]
+            if k < 0 or keys[r] != present[k]:
+                k += 1
+                present[k] = keys[r]
+            if y[r]:
+                pos_count[k] += 1
+            else:
+                neg_count[k] += 1
+        present, pos_count, neg_count = present[:k + 1], pos_count[:k + 1], neg_count[:k + 1]
+    records = np.empty((present.shape[0], n_f), dtype=np.int64)
+    for i in range(present.shape[0]):
+        for f in range(n_f):
+            records[i, f] = (present[i] // radix[f]) % widths[f]
+    return records, pos_count, neg_count

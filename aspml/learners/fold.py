@@ -53,8 +53,9 @@ class _Search:
     """The FOLD recursion over one encoded training table."""
 
     def __init__(self, table, names, heuristic: int, negated: bool, ratio: float,
-                 min_tp: int, min_rule: int, max_depth: int | None) -> None:
+                 min_tp: int, min_rule: int, max_depth: int | None, trace=None) -> None:
         self.names = names
+        self.trace = trace            # None, or a callable that receives one dict per step
         self.heuristic = heuristic
         self.negated = negated
         self.ratio = ratio
@@ -91,8 +92,10 @@ class _Search:
                 hit = col.is_num & (col.num > lit.value)
         return hit if lit.op in (LE, GT) else ~hit
 
-    def best_literal(self, pos: np.ndarray, neg: np.ndarray, used: list, view) -> _Lit | None:
-        """The best valid literal over all features for these active examples (or None).
+    def best_literal(self, pos: np.ndarray, neg: np.ndarray, used: list, view):
+        """The best valid literal over all features for these active examples, and its score.
+
+        ``(None, -inf)`` when no literal is valid.
 
         ``view`` holds each feature's sorted numbers restricted to (a superset
         of) the active rows, so the scan costs O(active rows).
@@ -108,8 +111,8 @@ class _Search:
                                            int(pos.sum()), int(neg.sum()), self.heuristic,
                                            self.negated, self.min_tp, b_feat, b_ops, b_vals)
         if score == -np.inf:
-            return None
-        return _Lit(int(f), int(op), float(value))
+            return None, score
+        return _Lit(int(f), int(op), float(value)), float(score)
 
     # -- rules ----------------------------------------------------------
     def rule_mask(self, rule: _Rule) -> np.ndarray:
@@ -131,6 +134,8 @@ class _Search:
             if rule is None:
                 break
             covered = self.rule_mask(rule) & pos
+            if self.trace:
+                self._step("covered", depth, tp=int(covered.sum()), kept=bool(covered.sum() >= least))
             if covered.sum() < least:
                 break
             pos &= ~covered
@@ -142,22 +147,38 @@ class _Search:
         literals: list = []
         pos, neg = pos.copy(), neg.copy()
         view = _narrow(view, pos | neg)
+        if self.trace:
+            self._step("rule", depth, tp=int(pos.sum()), fp=int(neg.sum()))
         while True:
-            lit = self.best_literal(pos, neg, used + literals, view) if neg.any() else None
+            lit, score = (self.best_literal(pos, neg, used + literals, view) if neg.any()
+                          else (None, None))
             if lit is None:
+                if self.trace:
+                    self._step("stop", depth, tp=int(pos.sum()), fp=int(neg.sum()),
+                               kept=bool(literals or not neg.any()))
                 # no literal improves the rule: it stays a default rule without exceptions
                 return _Rule(literals) if literals or not neg.any() else None
             literals.append(lit)
             m = self.mask(lit)
             pos &= m
             neg &= m
+            if self.trace:
+                self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
+                           fp=int(neg.sum()))
             view = _narrow(view, pos | neg)
             if neg.sum() < self.ratio * pos.sum():
                 break
         rule = _Rule(literals)
         if neg.any() and (self.max_depth is None or depth < self.max_depth):
+            if self.trace:
+                self._step("exceptions", depth, tp=int(pos.sum()), fp=int(neg.sum()))
             rule.exceptions = self.learn_rule_set(neg, pos, used + literals, depth + 1, view)
         return rule
+
+    def _step(self, step: str, depth: int, **info) -> None:
+        """Tell the trace callback about one learning step (callers check ``self.trace``
+        first, so an untraced search counts nothing extra); never prints."""
+        self.trace({"step": step, "depth": depth, **info})
 
 
 _TIGHTER = {"<=": min, "<": min, ">": max, ">=": max}
@@ -288,12 +309,39 @@ class FoldSE(LogicClassifier):
             raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
+    def fit(self, X, y, trace=None):
+        """Learn the program; ``trace`` (optional) is called with one dict per learning step.
+
+        Steps, each with ``step``, ``depth`` (0: default rules, 1: their
+        exceptions, ...) and the rule's current true/false positives ``tp``,
+        ``fp`` (at an exception's depth, the roles are swapped):
+        ``rule`` (a rule is started), ``literal`` (``literal``: the aspml
+        Literal chosen, ``score``: its heuristic value), ``exceptions`` (the
+        rule's remaining ``fp`` are learned as exceptions), ``stop`` (no valid
+        literal; ``kept`` says whether the rule stays), ``covered`` (the
+        finished rule covers ``tp`` positives; ``kept``: enough to keep it).
+        The learner itself never prints.
+        """
+        self._trace = trace
+        try:
+            return super().fit(X, y)
+        finally:
+            self._trace = None
+
     def _learn(self, table, y):
         heuristic, negated, tail = self._settings()
         names = list(self.schema_.names)
         min_tp = math.ceil(tail * table.n_rows)
+        trace = getattr(self, "_trace", None)
+        if trace is not None:
+            user = trace
+
+            def trace(event):
+                if "literal" in event:
+                    event = {**event, "literal": _literal(event["literal"], table, names)}
+                user(event)
         search = _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
-                         self.max_depth)
+                         self.max_depth, trace)
         learned = search.learn_rule_set(y.copy(), ~y, [], 0)
         return self._program(learned, table, names)
 
@@ -303,15 +351,7 @@ class FoldSE(LogicClassifier):
         counter = [0]   # exceptions named so far
 
         def literal(lit: _Lit):
-            name = names[lit.feature]
-            if table[name].kind == "boolean":
-                return Flag(name, lit.op == EQ)
-            if lit.op in (EQ, NE):
-                return Compare(name, _OPS[lit.op], table[name].categories[int(lit.value)])
-            value = normalize_value(lit.value)
-            if lit.op in (NOT_LE, NOT_GT):
-                return NotCompare(name, _OPS[lit.op], value)
-            return Compare(name, _OPS[lit.op], value)
+            return _literal(lit, table, names)
 
         # breadth first: the rules of one head together, exceptions numbered in printing order
         queue = [([_fold_single_literal_exceptions(r) for r in learned], None, rules_out)]
@@ -343,6 +383,19 @@ class FoldRpp(FoldSE):
     def _settings(self):
         _check_ratio(self.ratio)
         return IG, False, 0.0
+
+
+def _literal(lit: _Lit, table, names: list):
+    """The aspml Literal of a search literal."""
+    name = names[lit.feature]
+    if table[name].kind == "boolean":
+        return Flag(name, lit.op == EQ)
+    if lit.op in (EQ, NE):
+        return Compare(name, _OPS[lit.op], table[name].categories[int(lit.value)])
+    value = normalize_value(lit.value)
+    if lit.op in (NOT_LE, NOT_GT):
+        return NotCompare(name, _OPS[lit.op], value)
+    return Compare(name, _OPS[lit.op], value)
 
 
 def _check_ratio(ratio) -> None:

@@ -30,7 +30,7 @@ import joblib
 import numpy as np
 
 from ..data.discretize import bins_of, chimerge
-from ..kernels.boundary import find_boundary
+from ..kernels.boundary import distinct_records, find_boundary
 from ..kernels.cover import greedy_cover, pack, row_sets, rule_masks, unpack
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
@@ -60,9 +60,8 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
         edges = [None, *cuts.tolist(), None]
         bins += [_Bin("num", edges[k], edges[k + 1]) for k in range(len(cuts) + 1)]
         code = np.where(col.is_num, bins_of(np.where(col.is_num, col.num, np.nan), cuts), code)
-    for c, value in enumerate(col.categories):
-        code[col.code == c] = len(bins)
-        bins.append(_Bin("cat", value=value))
+    code = np.where(col.code >= 0, len(bins) + col.code, code)
+    bins += [_Bin("cat", value=value) for value in col.categories]
     if (code < 0).any():
         code[code < 0] = len(bins)
         bins.append(_Bin("missing"))
@@ -78,22 +77,8 @@ def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic
     each with its majority label.
     """
     offsets = np.cumsum([0] + list(widths[:-1]))
-    # one integer per record (mixed radix over the bins) makes de-duplication a 1-D unique
-    radix = np.cumprod([1] + list(widths[::-1][:-1]))[::-1].astype(np.int64)  # first column first
-    keys = codes @ radix
-    space = int(np.prod(widths, dtype=np.float64))
-    if space <= max(4 * len(keys), 1 << 20):        # count by key: no sort
-        every = np.bincount(keys, minlength=space)
-        present = np.flatnonzero(every)
-        pos_count = np.bincount(keys[y], minlength=space)[present]
-        neg_count = every[present] - pos_count
-        uniq = (present[:, None] // radix[None, :]) % np.asarray(widths, dtype=np.int64)[None, :]
-    else:
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        uniq = codes[first]
-        inverse = inverse.ravel()
-        pos_count = np.bincount(inverse, weights=y.astype(float), minlength=len(uniq))
-        neg_count = np.bincount(inverse, weights=(~y).astype(float), minlength=len(uniq))
+    uniq, pos_count, neg_count = distinct_records(np.ascontiguousarray(codes, dtype=np.int64),
+                                                  np.asarray(widths, dtype=np.int64), y)
     positive = pos_count > neg_count            # a distinct record takes its majority label
     zeros = (uniq + offsets[None, :]).astype(np.int64)
     pos, neg = zeros[positive], zeros[~positive]
@@ -191,12 +176,18 @@ class Libre(LogicClassifier):
 
     def _learn(self, table, y):
         self._check()
+        # one pool for the whole fit: the kernels release the GIL, so threads suffice
+        # (a joblib backend such as "dask" set by the caller takes over)
+        with joblib.Parallel(n_jobs=self.n_jobs, prefer="threads") as pool:
+            return self._learn_in(pool, table, y)
+
+    def _learn_in(self, pool, table, y):
         names = list(self.schema_.names)
         cuts = dict(self.cut_points or {})
         unknown = [f for f in cuts if f not in names]
         if unknown:
             raise ValueError(f"cut_points names unknown feature(s) {unknown}")
-        binned = joblib.Parallel(n_jobs=self.n_jobs, prefer="threads")(
+        binned = pool(
             joblib.delayed(_feature_bins)(table[n], y, float(self.discretization_threshold),
                                           cuts.get(n), self.max_bins) for n in names)
         bins = [b for b, _ in binned]
@@ -214,7 +205,7 @@ class Libre(LogicClassifier):
         # so threads suffice (a joblib backend such as "dask" set by the caller takes over)
         jobs = [(t, s) for t in range(len(folds)) for s in subsets]
         fold_codes = [codes[rows] for rows in folds]
-        results = joblib.Parallel(n_jobs=self.n_jobs, prefer="threads")(
+        results = pool(
             joblib.delayed(_weak_learner)(fold_codes[t][:, s], [widths[f] for f in s],
                                           y[folds[t]], heuristic) for t, s in jobs)
         offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
@@ -234,7 +225,7 @@ class Libre(LogicClassifier):
             va[folds[t]] = False
             return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va])
 
-        done = joblib.Parallel(n_jobs=self.n_jobs, prefer="threads")(
+        done = pool(
             joblib.delayed(cover)(t) for t in range(len(folds)))
         allowed, order, _ = done[0]
         steps = _cv_steps([curve for _, _, curve in done[1:]]) if len(folds) > 1 else None

@@ -1,0 +1,320 @@
+"""``aspml bench``: cross-validated comparison of rule learners on manifest datasets.
+
+A manifest is a tab-separated file (``MANIFEST.tsv`` in the data folder) with,
+per dataset, the columns ``name``, ``label_column``, ``positive_value``,
+``categorical_columns``, ``numeric_columns`` (space-separated) and ``files``
+(CSV files relative to the folder, concatenated).  Values ``?`` and empty
+cells are missing; rows without a label are left out; a numeric column that
+also holds strings is read as ``mixed``.  Datasets whose positive value is not
+one label (``(multi-class)``, ``(regression)``) are skipped unless
+``positive`` overrides it.
+
+Learners: aspml's own (``fold-se``, ``fold-rpp``, ``libre``, ``mrs`` when
+present), and, when their packages are importable, the reference FOLD-R++
+(``foldrpp``), wittgenstein's RIPPER (``ripper``) and a scikit-learn decision
+tree of depth 5 (``tree``; rules = leaves that predict the positive class,
+literals = the sum of their depths).  Every learner sees the same stratified
+folds; reported per (dataset, learner): mean accuracy, F1 of the positive
+class, rules, literals and training seconds per fold.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import math
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .cli_learners import available
+from .errors import AspmlError
+
+EXTERNAL = {"foldrpp": "foldrpp", "ripper": "wittgenstein", "tree": "sklearn"}
+MEASURES = ("acc", "f1", "rules", "literals", "train_s")
+
+
+@dataclass
+class Dataset:
+    name: str
+    X: pd.DataFrame
+    y: np.ndarray          # bool: the positive class
+    kinds: dict
+    label: str
+    positive: str
+
+
+def read_manifest(data_dir: Path) -> dict:
+    path = Path(data_dir) / "MANIFEST.tsv"
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh, delimiter="\t"))
+    except OSError as e:
+        raise AspmlError(f"cannot read {path}: {e.strerror or e}") from None
+    need = {"name", "label_column", "positive_value", "categorical_columns", "numeric_columns",
+            "files"}
+    if not rows or not need <= set(rows[0]):
+        raise AspmlError(f"{path} is not a manifest: it needs the columns {sorted(need)}")
+    return {r["name"]: r for r in rows}
+
+
+def usable(entry: dict, positive: str | None = None) -> bool:
+    return positive is not None or "(" not in entry["positive_value"]
+
+
+def load_dataset(data_dir: Path, entry: dict, positive: str | None = None) -> Dataset:
+    frames = []
+    for f in entry["files"].split():
+        try:
+            frames.append(pd.read_csv(Path(data_dir) / f, dtype=str, keep_default_na=False))
+        except (OSError, pd.errors.ParserError, UnicodeDecodeError) as e:
+            raise AspmlError(f"cannot read {Path(data_dir) / f}: {e}") from None
+    df = pd.concat(frames, ignore_index=True)
+    label = entry["label_column"]
+    positive = positive if positive is not None else entry["positive_value"]
+    if label not in df.columns:
+        raise AspmlError(f"{entry['name']}: no column {label!r} in {entry['files']}")
+    df = df[~df[label].isin(["?", ""])].reset_index(drop=True)
+    cats = [c for c in entry["categorical_columns"].split() if c in df.columns]
+    nums = [c for c in entry["numeric_columns"].split() if c in df.columns]
+    X = df[[c for c in df.columns if c in cats or c in nums]].copy()    # the file's order
+    kinds = {c: "categorical" for c in cats}
+    for c in nums:
+        values = X[c].replace({"?": None, "": None})
+        as_num = pd.to_numeric(values, errors="coerce")
+        if as_num.notna().sum() == values.notna().sum():
+            X[c] = as_num
+            kinds[c] = "numeric"
+        else:
+            kinds[c] = "mixed"
+    y = (df[label] == positive).to_numpy()
+    if not y.any():
+        raise AspmlError(f"{entry['name']}: no row has {label} = {positive!r}")
+    return Dataset(entry["name"], X, y, kinds, label, positive)
+
+
+def learners_available() -> list[str]:
+    have = list(available())
+    return have + [k for k, module in EXTERNAL.items() if importlib.util.find_spec(module)]
+
+
+# -- one training run per learner kind ------------------------------------------
+
+def parse_learner(spec: str) -> tuple[str, dict]:
+    """``"libre:max_rules=3,alpha=0.5"`` -> ``("libre", {"max_rules": 3, "alpha": 0.5})``.
+
+    Parameters go to aspml's learners only; a mistake is one AspmlError.
+    """
+    from .cli_learners import parse_value
+    name, _, rest = spec.partition(":")
+    params = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise AspmlError(f"learner {spec!r}: write parameters as NAME:KEY=VALUE,KEY=VALUE")
+        params[key.strip().replace("-", "_")] = parse_value(value)
+    if params:
+        have = available()
+        if name not in have:
+            raise AspmlError(f"learner {spec!r}: parameters go with aspml's learners "
+                             f"({', '.join(have)})")
+        accepted = have[name]().get_params()
+        unknown = [k for k in params if k not in accepted]
+        if unknown:
+            raise AspmlError(f"learner {spec!r}: {name} has no parameter {unknown[0]!r}")
+    return name, params
+
+
+def run_aspml(spec, data: Dataset, tr, te, seed):
+    name, extra = parse_learner(spec)
+    cls = available()[name]
+    params = {"kinds": data.kinds, "positive": True}
+    if "random_state" in cls().get_params():
+        params["random_state"] = seed
+    clf = cls(**{**params, **extra})
+    t = time.perf_counter()
+    clf.fit(data.X.iloc[tr], data.y[tr])
+    seconds = time.perf_counter() - t
+    p = clf.program_
+    return clf.decision(data.X.iloc[te]), p.n_rules, p.n_literals, seconds
+
+
+def run_foldrpp(data: Dataset, tr, te, seed):
+    import foldrpp
+
+    from .logic.parser import parse
+    cats = [c for c, k in data.kinds.items() if k in ("categorical", "boolean")]
+    nums = [c for c in data.X.columns if c not in cats]
+    frame = data.X.copy()
+    frame["label"] = np.where(data.y, "pos", "neg")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "data.csv"
+        frame.to_csv(path, index=False, na_rep="?")
+        model = foldrpp.Foldrpp(cats, nums, "label", "pos")
+        rows = model.load_data(str(path))
+    t = time.perf_counter()
+    model.fit([rows[i] for i in tr], ratio=0.5)
+    seconds = time.perf_counter() - t
+    pred = np.array(model.predict([rows[i] for i in te]), dtype=bool)
+    try:
+        program = parse("\n".join(model.asp()), "scasp")
+        n_rules, n_lits = program.n_rules, program.n_literals
+    except AspmlError:
+        n_rules, n_lits = len(model.asp()), math.nan
+    return pred, n_rules, n_lits, seconds
+
+
+def _plain_frame(data: Dataset) -> pd.DataFrame:
+    X = data.X.copy()
+    for c, k in data.kinds.items():
+        if k != "numeric":
+            X[c] = X[c].astype(object).where(X[c].notna() & (X[c] != "?"), None).astype(str)
+    return X
+
+
+def run_ripper(data: Dataset, tr, te, seed):
+    import warnings
+
+    import wittgenstein
+    X = _plain_frame(data)
+    clf = wittgenstein.RIPPER(random_state=seed)
+    t = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X.iloc[tr].reset_index(drop=True), data.y[tr], pos_class=True)
+        seconds = time.perf_counter() - t
+        pred = np.asarray(clf.predict(X.iloc[te].reset_index(drop=True)), dtype=bool)
+    rules = clf.ruleset_.rules
+    return pred, len(rules), sum(len(r.conds) for r in rules), seconds
+
+
+def run_tree(data: Dataset, tr, te, seed):
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.tree import DecisionTreeClassifier
+    X = _plain_frame(data)
+    nums = [c for c, k in data.kinds.items() if k == "numeric"]
+    cats = [c for c in X.columns if c not in nums]
+    prep = ColumnTransformer([("num", SimpleImputer(strategy="median"), nums),
+                              ("cat", OneHotEncoder(handle_unknown="ignore"), cats)])
+    tree = DecisionTreeClassifier(max_depth=5, random_state=seed)
+    clf = make_pipeline(prep, tree)
+    t = time.perf_counter()
+    clf.fit(X.iloc[tr], data.y[tr])
+    seconds = time.perf_counter() - t
+    pred = np.asarray(clf.predict(X.iloc[te]), dtype=bool)
+    t_ = tree.tree_
+    depth = np.zeros(t_.node_count, dtype=int)
+    for node in range(t_.node_count):          # children come after their parent
+        for child in (t_.children_left[node], t_.children_right[node]):
+            if child >= 0:
+                depth[child] = depth[node] + 1
+    leaves = t_.children_left < 0
+    positive_class = list(tree.classes_).index(True) if True in tree.classes_ else None
+    if positive_class is None:
+        return pred, 0, 0, seconds
+    positive = leaves & (t_.value[:, 0, :].argmax(axis=1) == positive_class)
+    return pred, int(positive.sum()), int(depth[positive].sum()), seconds
+
+
+def run(learner: str, data: Dataset, tr, te, seed):
+    """(predictions on te, rules, literals, training seconds) of one learner on one fold."""
+    if learner == "foldrpp":
+        return run_foldrpp(data, tr, te, seed)
+    if learner == "ripper":
+        return run_ripper(data, tr, te, seed)
+    if learner == "tree":
+        return run_tree(data, tr, te, seed)
+    return run_aspml(learner, data, tr, te, seed)
+
+
+def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_rows: int,
+                   progress) -> list[dict]:
+    """Every learner on the same stratified folds of every dataset; one summary each.
+
+    ``progress`` (:class:`aspml.progress.Progress`) takes a step per fold and
+    prints each summary row as it is ready; a learner that fails on a dataset
+    is reported on stderr and left out, and the run goes on.
+    """
+    from sklearn.model_selection import StratifiedKFold
+    if any(x in available() for x in learners):
+        import aspml            # compile the numba kernels once, before any fold is timed
+        aspml.FoldSE().fit(pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]}),
+                           [0, 1, 0, 1])
+    results = []
+    for data in datasets:
+        if np.bincount(data.y.astype(int), minlength=2).min() < folds:
+            progress.write(f"skipped {data.name}: a class has fewer than {folds} rows", err=True)
+            continue
+        splits = list(StratifiedKFold(folds, shuffle=True, random_state=seed).split(data.X, data.y))
+        for learner in learners:
+            if learner in EXTERNAL and len(data.X) > max_rows:
+                progress.write(f"skipped {learner} on {data.name}: more than {max_rows} rows",
+                               err=True)
+                for _ in splits:
+                    progress.step(f"{data.name} {learner}")
+                continue
+            scores = []
+            try:
+                for tr, te in splits:
+                    pred, n_rules, n_lits, sec = run(learner, data, tr, te, seed)
+                    acc, f1 = fold_scores(pred, data.y[te])
+                    scores.append({"acc": acc, "f1": f1, "rules": n_rules, "literals": n_lits,
+                                   "train_s": sec})
+                    progress.step(f"{data.name} {learner}")
+            except Exception as e:  # noqa: BLE001 - one learner failing must not stop the run
+                first = (str(e).splitlines() or [type(e).__name__])[0]
+                progress.write(f"skipped {learner} on {data.name}: {type(e).__name__}: {first}",
+                               err=True)
+                continue
+            r = summary(data.name, learner, scores)
+            results.append(r)
+            progress.write(markdown_row(r))
+    return results
+
+
+def fold_scores(pred, truth) -> tuple[float, float]:
+    tp = int(np.sum(pred & truth))
+    f1 = 0.0 if tp == 0 else 2 * tp / (pred.sum() + truth.sum())
+    return float(np.mean(pred == truth)), float(f1)
+
+
+def summary(data: str, learner: str, folds: list[dict]) -> dict:
+    out = {"data": data, "learner": learner}
+    for m in MEASURES:
+        out[m] = float(np.mean([f[m] for f in folds]))
+    out["folds"] = folds
+    return out
+
+
+def markdown_row(r: dict) -> str:
+    return (f"| {r['data']} | {r['learner']} | {r['acc']:.3f} | {r['f1']:.3f} | {r['rules']:.1f} | "
+            f"{r['literals']:.1f} | {r['train_s']:.4f} |")
+
+
+HEADER = ("| data | learner | accuracy | F1 | rules | literals | train s/fold |\n"
+          "|---|---|---|---|---|---|---|")
+
+
+def write_results(results: list[dict], settings: dict, prefix: str) -> list[str]:
+    import json
+    base = prefix[:-5] if prefix.endswith(".json") else prefix[:-4] if prefix.endswith(".csv") \
+        else prefix
+    paths = [base + ".csv", base + ".json"]
+    try:
+        with open(paths[0], "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(["data", "learner", *MEASURES])
+            for r in results:
+                w.writerow([r["data"], r["learner"], *(f"{r[m]:.6g}" for m in MEASURES)])
+        with open(paths[1], "w", encoding="utf-8") as fh:
+            json.dump({"settings": settings, "results": results}, fh, indent=1)
+    except OSError as e:
+        raise AspmlError(f"cannot write {base}.csv/.json: {e.strerror or e}") from None
+    return paths

@@ -1,0 +1,189 @@
+"""The learners the ``aspml`` command knows, in one place.
+
+``LEARNERS`` maps a command-line name to the estimator's name in ``aspml``
+and a one-line summary.  A learner whose class is not (yet) in ``aspml`` is
+left out, so adding one is one line here.  ``OPTIONS`` maps the command's
+learner options (``--ratio``, ``--n-estimators`` ...) to estimator parameters;
+``--param key=value`` reaches any other parameter.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import aspml
+
+from .errors import AspmlError
+
+LEARNERS = {
+    "fold-se": ("FoldSE", "FOLD-SE: few, short default rules with exceptions (the default)"),
+    "fold-rpp": ("FoldRpp", "FOLD-R++: information gain, more rules, close to the reference"),
+    "libre": ("Libre", "LIBRE: bottom-up interval rules, strong on a rare positive class"),
+    "mrs": ("MultiValueRuleSet", "Multi-value Rule Sets: conditions on sets of values"),
+}
+
+# command-line option -> (estimator parameter, type, help)
+OPTIONS = {
+    "ratio": ("ratio", float, "FOLD: learn exceptions once false positives <= RATIO x true positives"),
+    "tail": ("tail", float, "FOLD-SE: a rule must cover at least this share of the rows"),
+    "max_depth": ("max_depth", int, "FOLD: deepest nesting of exceptions"),
+    "n_estimators": ("n_estimators", int, "LIBRE: number of weak learners"),
+    "max_features": ("max_features", int, "LIBRE: features per weak learner"),
+    "max_rules": ("max_rules", int, "LIBRE/MRS: at most this many rules"),
+    "random_state": ("random_state", int, "seed of a randomised learner"),
+}
+
+
+def available() -> dict:
+    """Command-line name -> estimator class, for the learners this aspml has."""
+    out = {}
+    for name, (cls_name, _) in LEARNERS.items():
+        cls = getattr(aspml, cls_name, None)
+        if cls is not None:
+            out[name] = cls
+    return out
+
+
+def describe() -> str:
+    """The learners for ``--help``: one line each."""
+    have = available()
+    return "\n".join(f"  {name:9s} {summary}" for name, (_, summary) in LEARNERS.items()
+                     if name in have)
+
+
+def parse_value(text: str):
+    """A ``--param`` value: a Python literal (``3``, ``0.5``, ``None``, ``'H2'``) or the text."""
+    low = text.strip().lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def estimator(name: str, options: dict, params: list[str], positive, target: str, kinds: dict):
+    """The estimator ``name`` with its options set; a mistake is one clear AspmlError."""
+    have = available()
+    if name not in have:
+        known = ", ".join(have)
+        raise AspmlError(f"unknown learner {name!r}; this aspml has: {known}")
+    cls = have[name]
+    accepted = cls().get_params()
+    chosen: dict = {}
+    for option, value in options.items():
+        if value is None:
+            continue
+        param = OPTIONS[option][0]
+        if param not in accepted:
+            raise AspmlError(f"--{option.replace('_', '-')} does not apply to {name} "
+                             f"(its parameters: {', '.join(sorted(accepted))})")
+        chosen[param] = value
+    for item in params or ():
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise AspmlError(f"--param {item!r}: write it as KEY=VALUE")
+        if key not in accepted:
+            raise AspmlError(f"--param {key}: {name} has no such parameter "
+                             f"(its parameters: {', '.join(sorted(accepted))})")
+        chosen[key] = parse_value(value)
+    for key, value in (("positive", positive), ("target", target), ("kinds", kinds)):
+        if key in accepted and key not in chosen:
+            chosen[key] = value
+    return cls(**chosen)
+
+
+_FLAGS = {"true", "false"}
+
+
+def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
+    """(X, y, positive label, kinds) from a CSV table read as text; mistakes are one line.
+
+    Rows without a label (empty or ``?``) are left out.  A column that holds
+    only ``true``/``false`` (any case) is a Boolean feature; ``kinds``
+    (``{column: kind}``) overrides the inference.
+    """
+    import numpy as np
+    import pandas as pd
+
+    columns = list(df.columns)
+    if target not in columns:
+        raise AspmlError(f"{path} has no column {target!r} (its columns: {', '.join(columns)})")
+    for c in [*ignore, *(kinds or {})]:
+        if c not in columns:
+            raise AspmlError(f"{path} has no column {c!r} (its columns: {', '.join(columns)})")
+    labels = df[target]
+    keep = labels.notna() & (labels != "?")
+    df = df[keep].reset_index(drop=True)
+    if len(df) == 0:
+        raise AspmlError(f"no row of {path} has a value in column {target!r}")
+    df = df.assign(**{target: _numbers_if_all(df[target])})
+    values = sorted(df[target].unique(), key=lambda v: (isinstance(v, str), v))
+    if positive is not None and not isinstance(values[0], str):
+        positive = _numbers_if_all(pd.Series([positive])).iloc[0]
+    if len(values) < 2:
+        raise AspmlError(f"column {target!r} holds only {values[0]!r}: a classifier needs two classes")
+    if positive is None:
+        if len(values) != 2:
+            raise AspmlError(f"column {target!r} holds {len(values)} values; say which is the "
+                             f"positive class with --positive (one of: {_show(values)})")
+        positive = values[1]
+    elif positive not in values:
+        raise AspmlError(f"--positive {positive!r} is not a value of column {target!r} "
+                         f"(its values: {_show(values)})")
+    y = df[target].to_numpy(dtype=object)
+    if len(values) > 2:               # the positive class against all others, as text labels
+        positive = str(positive)
+        y = np.where(df[target].astype(str).to_numpy() == positive, positive, f"not {positive}")
+    features = [c for c in columns if c != target and c not in ignore]
+    if not features:
+        raise AspmlError(f"{path} has no feature column besides {target!r}")
+    X = df[features]
+    chosen = {}
+    for c in features:
+        distinct = {str(v).strip().lower() for v in X[c].dropna().unique()} - {"?"}
+        if distinct and distinct <= _FLAGS:
+            chosen[c] = "boolean"
+    chosen.update(kinds or {})
+    return X, y, positive, chosen
+
+
+def _numbers_if_all(labels):
+    """Labels that are all numbers (``0``, ``1``, ``2.5``) as numbers; others unchanged."""
+    from .data.table import _as_number
+    from .logic.values import normalize_value
+    nums = [_as_number(v) for v in labels]
+    if any(n is None for n in nums):
+        return labels
+    return labels.__class__([normalize_value(n) for n in nums], index=labels.index, dtype=object)
+
+
+def _show(values, limit: int = 8) -> str:
+    shown = ", ".join(repr(v) for v in values[:limit])
+    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
+
+
+def format_step(event: dict) -> str:
+    """One learning step of ``fit(..., trace=...)`` as a line for people."""
+    from .logic.printers import text_literal
+    depth = event["depth"]
+    pad = "  " * depth
+    what = "a default rule" if depth == 0 else f"an exception (depth {depth})"
+    step = event["step"]
+    if step == "rule":
+        return (f"{pad}start {what}: {event['tp']} example(s) to cover, "
+                f"{event['fp']} to exclude")
+    if step == "literal":
+        return (f"{pad}  add {text_literal(event['literal'])}  (heuristic {event['score'] + 0.0:.4f}): "
+                f"covers {event['tp']}, wrongly {event['fp']}")
+    if step == "exceptions":
+        return f"{pad}  {event['fp']} wrongly covered: learn exceptions for them"
+    if step == "stop":
+        return f"{pad}  no literal helps: rule {'kept' if event['kept'] else 'dropped'}"
+    if step == "covered":
+        tail = "" if event["kept"] else " (too few: dropped)"
+        return f"{pad}  rule done: covers {event['tp']} example(s){tail}"
+    return f"{pad}{event}"

@@ -1,0 +1,132 @@
+"""aspml report: one self-contained page, hostile strings escaped, opened in headless Chromium."""
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import zlib
+
+import pandas as pd
+import pytest
+
+import aspml
+from aspml.cli import main
+from aspml.report import render, scatter_svg
+
+HOSTILE = '<script>alert("x")</script> & </pre>'
+
+
+def hostile_program():
+    """A program whose feature, value and labels are markup."""
+    from aspml import Compare, NotAtom, Program, Rule, Target
+    return Program((Rule(None, (Compare(HOSTILE, ">", 5), NotAtom("ab1"))),
+                    Rule("ab1", (Compare("colour", "==", "</td><td>red"),))),
+                   Target("lab<b>el", "<i>yes</i>", "no&amp;"))
+
+
+def hostile_table():
+    return pd.DataFrame({HOSTILE: ["7", "9", "1", "8"],
+                         "colour": ["</td><td>red", "blue", "blue", "green"],
+                         "lab<b>el": ["<i>yes</i>", "<i>yes</i>", "no&amp;", "no&amp;"]})
+
+
+BENCH = {"settings": {"folds": 3, "seed": 0},
+         "results": [{"data": "heart", "learner": "fold-se", "acc": .75, "f1": .77, "rules": 8.6,
+                      "literals": 25.0, "train_s": .004},
+                     {"data": "heart", "learner": "<svg onload=alert(1)>", "acc": .7, "f1": .72,
+                      "rules": 4.7, "literals": 12.0, "train_s": .1},
+                     {"data": "breastw", "learner": "fold-se", "acc": .93, "f1": .90,
+                      "rules": 4.0, "literals": 8.7, "train_s": .003}]}
+
+
+def test_hostile_strings_are_escaped():
+    page = render(hostile_program(), hostile_table(), hostile_table()["lab<b>el"], "m<x>.lp",
+                  "d&.csv", BENCH)
+    assert "<script" not in page and "<svg onload" not in page and "<i>" not in page
+    assert "&lt;script&gt;" in page and "m&lt;x&gt;.lp" in page
+    assert "</td><td>red" not in page
+    # the structure stayed: every table and pre closes what it opens
+    for tag in ("table", "pre", "svg", "tr"):
+        assert page.count(f"<{tag}") == page.count(f"</{tag}>"), tag
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "<script" not in page and "src=" not in page   # no script, nothing fetched
+
+
+def test_malformed_bench_entries_are_left_out():
+    bench = {"results": [{"data": "a", "learner": "b", "f1": "x", "rules": 1}, 7, {},
+                         {"data": "a", "learner": "c", "f1": 0.5, "rules": "2"}]}
+    page = render(hostile_program(), hostile_table(), None, "m", "d", bench)
+    assert page.count("<svg") == 2 and page.count("<circle") == 2 * 2   # c only: point + legend
+
+
+def test_report_numbers():
+    page = render(hostile_program(), hostile_table(), hostile_table()["lab<b>el"], "m", "d")
+    # rows: 7 red (the exception fires) -> no, label yes: fn; 9 -> yes: tp; 1 -> no: tn;
+    # 8 -> yes, label no: fp
+    assert "Accuracy 0.500, precision 0.500, recall 0.500, F1 0.500" in page
+    assert "0.500 (1/2)" in page          # the default rule fires on rows 1 and 3
+    assert "0.000 (0/1)" in page          # the exception fires on row 0, a positive row
+
+
+def test_scatter_svg_handles_nan_and_zero():
+    svg = scatter_svg([("a", 0.0, 1.0, "t"), ("b", float("nan"), 0.5, "n"), ("a", 300.0, 0.2, "x")],
+                      "t")
+    assert svg.startswith("<svg") and svg.count("<circle") == 2 + 2   # 2 points + 2 legend dots
+
+
+def _png_pixels(path):
+    """(width, height, raw decompressed scanlines) of a PNG file, with the standard library."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height = struct.unpack(">II", body[:8])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    return width, height, zlib.decompress(idat)
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    if os.environ.get("ASPML_REQUIRE_CHROMIUM"):
+        pytest.fail("chromium is required (ASPML_REQUIRE_CHROMIUM) but not installed")
+    pytest.skip("chromium is not installed")
+
+
+def test_report_opens_in_headless_chromium(tmp_path, capsys):
+    browser = chromium()
+    model, data, bench = tmp_path / "model.lp", tmp_path / "data.csv", tmp_path / "bench.json"
+    hostile_program().save(model)
+    hostile_table().to_csv(data, index=False)
+    bench.write_text(json.dumps(BENCH))
+    out = tmp_path / "report.html"
+    assert main(["report", str(model), str(data), "--bench", str(bench), "-o", str(out)]) == 0
+    png = tmp_path / "shot.png"
+    proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                           "--disable-background-networking", "--disable-component-update",
+                           "--disable-sync", "--disable-quic",
+                           f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={png}",
+                           "--window-size=1200,900", out.as_uri()],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert png.is_file(), proc.stderr[-2000:]
+    width, height, raw = _png_pixels(png)
+    assert (width, height) == (1200, 900)
+    # a page with text, tables and plots: many distinct byte values, far from a blank page
+    assert png.stat().st_size > 20_000
+    assert len(set(raw)) > 50
+
+
+def test_target_without_a_label():
+    program = aspml.parse("flies(X) :- bird(X), not penguin(X).", "asp")
+    X = pd.DataFrame({"bird": ["true", "true", "false"], "penguin": ["false", "true", "false"],
+                      "flies": ["yes", "no", "no"]})
+    page = render(program, X, X["flies"], "m", "d")
+    assert "Accuracy 1.000" in page and "predicted not flies" in page
