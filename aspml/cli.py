@@ -83,12 +83,21 @@ def cmd_learn(args) -> int:
         if "trace" not in inspect.signature(clf.fit).parameters:
             raise AspmlError(f"--trace works with fold-se and fold-rpp, not {args.learner}")
         fit_kw["trace"] = lambda event: print(L.format_step(event))
+    bar = None
+    if not args.quiet and not args.trace and sys.stderr.isatty() \
+            and "progress" in inspect.signature(clf.fit).parameters:
+        from .progress import Progress
+        bar = Progress(0, False, f"learn {args.learner}", unit="step")
+        fit_kw["progress"] = bar.at
     try:
         clf.fit(X, y, **fit_kw)
     except AspmlError:
         raise
     except (ValueError, TypeError) as e:      # a bad learner option, told by the estimator
         raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
+    finally:
+        if bar is not None:
+            bar.close()
     program = clf.program_
     hit = clf.decision(X)
     truth = y == positive
@@ -374,6 +383,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")
     le.add_argument("-o", "--output", metavar="MODEL.lp", help="save the learned program here")
+    le.add_argument("--quiet", action="store_true",
+                    help="no progress bar (there is one only when stderr is a terminal)")
     le.set_defaults(run=cmd_learn)
 
     e = sub.add_parser("export", help="print a program in another dialect", formatter_class=raw,

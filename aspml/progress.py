@@ -13,11 +13,18 @@ import sys
 class Progress:
     """A tqdm bar on a terminal (stderr); nothing when stderr is not one, or when quiet."""
 
-    def __init__(self, total: int, quiet: bool, desc: str) -> None:
+    def __init__(self, total: int, quiet: bool, desc: str, unit: str = "fold") -> None:
         self.bar = None
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
-            self.bar = tqdm(total=total, desc=desc, unit="fold", leave=False, file=sys.stderr)
+            self.bar = tqdm(total=total, desc=desc, unit=unit, leave=False, file=sys.stderr)
+
+    def at(self, done: int, total: int, note: str = "") -> None:
+        """A learner's ``progress(done, total, note)`` callback: move the bar there."""
+        if self.bar is not None:
+            self.bar.total = total
+            self.bar.set_postfix_str(note, refresh=False)
+            self.bar.update(done - self.bar.n)
 
     def step(self, note: str) -> None:
         if self.bar is not None:

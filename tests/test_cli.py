@@ -376,3 +376,37 @@ def test_check_gives_precision_when_the_data_has_labels(tmp_path, capsys):
     assert "  rule 2 (ab1): covers 3 rows, precision 1.000 (3/3 negative)" in out
     code, _, err = run_main(capsys, "check", model, ANIMALS, "--target", "nope")
     assert code == 2 and "has no column 'nope'" in err
+
+
+@pytest.mark.parametrize("learner", ["fold-se", "libre", "mrs"])
+def test_learn_progress_bar_on_a_terminal(learner, capsys, monkeypatch, tmp_path):
+    """Each learner tells its progress; the bar shows on a terminal only, not with --quiet."""
+    rng = np.random.default_rng(0)
+    data = tmp_path / "d.csv"
+    frame = pd.DataFrame({"a": rng.uniform(0, 10, 300).round(1), "b": rng.choice(list("xyz"), 300)})
+    frame["y"] = np.where((frame.a > 6) | (frame.b == "x"), "yes", "no")
+    frame.to_csv(data, index=False)
+    args = ["learn", data, "--target", "y", "--positive", "yes", "--learner", learner]
+    if learner != "fold-se":
+        args += ["--random-state", "0"]
+    code, out, err = run_main(capsys, *args)
+    assert code == 0 and err == ""                              # not a terminal: no bar
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, out_tty, err = run_main(capsys, *args)
+    assert code == 0 and f"learn {learner}" in err and out_tty == out
+    code, _, err = run_main(capsys, *args, "--quiet")
+    assert code == 0 and err == ""
+
+
+def test_learners_report_progress_up_to_the_end():
+    import aspml
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"a": rng.uniform(0, 10, 400), "b": rng.choice(list("xyz"), 400)})
+    y = (X.a > 6) | (X.b == "x")
+    for clf in (aspml.FoldSE(), aspml.Libre(n_estimators=5, random_state=0),
+                aspml.MultiValueRuleSet(n_iter=200, random_state=0)):
+        seen = []
+        program = clf.fit(X, y, progress=lambda d, t, note: seen.append((d, t))).program_
+        assert seen and all(0 <= d <= t for d, t in seen), type(clf).__name__
+        assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+        assert program == type(clf)(**clf.get_params()).fit(X, y).program_    # no change

@@ -214,3 +214,37 @@ if __name__ == "__main__":          # print what the commands of a README print 
                 if code:
                     print(f"[exit {code}]")
             print("```")
+
+
+def python_blocks(path: Path) -> list[tuple[int, str]]:
+    """(line number, source) of each ```python block, in order."""
+    out, current, start = [], None, 0
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if current is None:
+            if line.strip() == "```python":
+                current, start = [], n
+            continue
+        if line.strip() == "```":
+            out.append((start, "\n".join(current) + "\n"))
+            current = None
+        else:
+            current.append(line)
+    return out
+
+
+def test_readme_python_blocks_run_in_order(tmp_path, monkeypatch):
+    """The README's Python blocks, run one after the other in one namespace (a later
+    block may use what an earlier one made), in a fresh folder."""
+    if not have_swipl():
+        if os.environ.get("ASPML_REQUIRE_SWIPL"):
+            pytest.fail("swipl is required (ASPML_REQUIRE_SWIPL) but not installed")
+        pytest.skip("the tour runs the program in SWI-Prolog")
+    monkeypatch.chdir(tmp_path)
+    blocks_ = python_blocks(ROOT / "README.md")
+    assert len(blocks_) >= 4
+    namespace: dict = {"__name__": "readme"}
+    for line, source in blocks_:
+        try:
+            exec(compile(source, f"README.md, block at line {line}", "exec"), namespace)
+        except Exception as error:  # pragma: no cover - the message names the block
+            raise AssertionError(f"README.md block at line {line} fails: {error!r}") from error

@@ -121,11 +121,24 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         missing = getattr(self, "missing", None)
         return DEFAULT_MISSING if missing is None else tuple(missing)
 
-    def fit(self, X, y):
-        table, target = self._training_data(X, y)
-        self.program_ = self._learn(table, target)
-        self._fit_probabilities(table, target)
+    def fit(self, X, y, progress=None):
+        """Learn the program from ``X`` and ``y``.  ``progress`` (optional) is called as
+        ``progress(done, total, note)`` from time to time during long work (the
+        command's progress bar uses it); the learner itself never prints."""
+        self._progress = progress
+        try:
+            table, target = self._training_data(X, y)
+            self.program_ = self._learn(table, target)
+            self._fit_probabilities(table, target)
+        finally:
+            self._progress = None
         return self
+
+    def _report(self, done, total, note="") -> None:
+        """Tell the caller's ``progress`` callback how far the learning is."""
+        progress = getattr(self, "_progress", None)
+        if progress is not None:
+            progress(int(done), int(total), note)
 
     def _learn(self, table, y: np.ndarray):  # pragma: no cover - abstract
         """Learn a Program from the encoded training table and the boolean target."""

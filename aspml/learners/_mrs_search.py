@@ -186,13 +186,17 @@ class Search:
                          else np.zeros((0, d.words), dtype=np.uint64))
 
     # -- the walk -----------------------------------------------------------
-    def run(self):
+    def run(self, on_step=None):
+        """The annealing walk; ``on_step(t)`` hears every hundredth of the iterations."""
         d, h, rng = self.d, self.h, self.rng
+        every = max(1, self.n_iter // 100)
         rules: list = []
         cur = self.best_post
         best_rules = []
         ft = lambda l: mm.feature_term(l, h.theta)
         for t in range(self.n_iter):
+            if on_step is not None and t % every == 0:
+                on_step(t)
             temp = self.t0 ** (1.0 - t / self.n_iter)
             cov = self.coverage(rules)
             fn_bits = d.pos_any & ~cov

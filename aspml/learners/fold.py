@@ -309,7 +309,7 @@ class FoldSE(LogicClassifier):
             raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
-    def fit(self, X, y, trace=None):
+    def fit(self, X, y, trace=None, progress=None):
         """Learn the program; ``trace`` (optional) is called with one dict per learning step.
 
         Steps, each with ``step``, ``depth`` (0: default rules, 1: their
@@ -320,11 +320,12 @@ class FoldSE(LogicClassifier):
         rule's remaining ``fp`` are learned as exceptions), ``stop`` (no valid
         literal; ``kept`` says whether the rule stays), ``covered`` (the
         finished rule covers ``tp`` positives; ``kept``: enough to keep it).
-        The learner itself never prints.
+        ``progress(done, total, note)`` hears how many positives the default
+        rules cover so far.  The learner itself never prints.
         """
         self._trace = trace
         try:
-            return super().fit(X, y)
+            return super().fit(X, y, progress=progress)
         finally:
             self._trace = None
 
@@ -333,10 +334,15 @@ class FoldSE(LogicClassifier):
         names = list(self.schema_.names)
         min_tp = math.ceil(tail * table.n_rows)
         trace = getattr(self, "_trace", None)
-        if trace is not None:
-            user = trace
+        if trace is not None or getattr(self, "_progress", None) is not None:
+            user, total, done = trace, int(y.sum()), [0]
 
             def trace(event):
+                if event["step"] == "covered" and event["depth"] == 0 and event["kept"]:
+                    done[0] += event["tp"]          # positives covered by the default rules
+                    self._report(done[0], total, "positives covered")
+                if user is None:
+                    return
                 if "literal" in event:
                     event = {**event, "literal": _literal(event["literal"], table, names)}
                 user(event)

@@ -205,9 +205,16 @@ class Libre(LogicClassifier):
         # so threads suffice (a joblib backend such as "dask" set by the caller takes over)
         jobs = [(t, s) for t in range(len(folds)) for s in subsets]
         fold_codes = [codes[rows] for rows in folds]
-        results = pool(
-            joblib.delayed(_weak_learner)(fold_codes[t][:, s], [widths[f] for f in s],
-                                          y[folds[t]], heuristic) for t, s in jobs)
+        steps = len(jobs) + len(folds) + 1
+        self._report(1, steps, "bins")
+        results = []
+        chunk = max(8, 4 * max(1, joblib.effective_n_jobs(self.n_jobs)))
+        for start in range(0, len(jobs), chunk):     # in chunks, so progress can be told
+            results += pool(
+                joblib.delayed(_weak_learner)(fold_codes[t][:, s], [widths[f] for f in s],
+                                              y[folds[t]], heuristic)
+                for t, s in jobs[start:start + chunk])
+            self._report(1 + len(results), steps, "weak learners")
         offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
         layout = _Layout(bins, names, offsets)
         per_fold = [[] for _ in folds]
@@ -227,6 +234,7 @@ class Libre(LogicClassifier):
 
         done = pool(
             joblib.delayed(cover)(t) for t in range(len(folds)))
+        self._report(steps, steps, "set cover")
         allowed, order, _ = done[0]
         steps = _cv_steps([curve for _, _, curve in done[1:]]) if len(folds) > 1 else None
         order = order[:steps]      # the greedy order does not depend on where it stops

@@ -186,7 +186,7 @@ class MultiValueRuleSet(LogicClassifier):
         search = Search(items, h, n_iter=int(self.n_iter), min_support=float(self.min_support),
                         max_length=int(self.max_length), n_candidates=int(self.n_candidates),
                         exploration=float(self.exploration), t0=float(self.t0), rng=rng)
-        found = search.run()
+        found = search.run(lambda t: self._report(t, search.n_iter, "annealing"))
         cov = np.unpackbits(search.coverage(found).view(np.uint8), bitorder="little")
         self._train_cover = cov[inverse].astype(bool)   # the learner's own coverage, per row
         self.posterior_ = search.posterior(found)
