@@ -19,7 +19,6 @@ the fast path's predictions (``--no-clingo`` skips that).
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import resource
 import sys
@@ -39,26 +38,13 @@ POSITIVE = {"heloc": "Good"}
 
 
 def load(data_dir: Path, name: str):
-    """(X, y, kinds, path, categorical, numeric, label, positive) for a manifest dataset."""
-    manifest = {r["name"]: r for r in csv.DictReader(open(data_dir / "MANIFEST.tsv"), delimiter="\t")}
-    m = manifest[name]
-    path = data_dir / m["files"].split()[0]
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    label, positive = m["label_column"], POSITIVE.get(name, m["positive_value"])
-    df = df[~df[label].isin(["?", ""])].reset_index(drop=True)
-    cats, nums = m["categorical_columns"].split(), m["numeric_columns"].split()
-    X = df[[c for c in df.columns if c in cats or c in nums]].copy()
-    kinds = {c: "categorical" for c in cats if c in X}
-    for c in nums:
-        values = X[c].replace({"?": None, "": None})
-        as_num = pd.to_numeric(values, errors="coerce")
-        if as_num.notna().sum() == values.notna().sum():
-            X[c] = as_num
-            kinds[c] = "numeric"
-        else:
-            kinds[c] = "mixed"          # numbers and strings: FOLD-SE's mixed regime
-    y = (df[label] == positive).to_numpy()
-    return X, y, kinds, path, cats, nums, label, positive
+    """(X, y, kinds, path, categorical, numeric, label, positive) for a manifest dataset
+    (the table as ``aspml bench`` reads it, plus what the reference FOLD-R++ needs)."""
+    from aspml.bench import load_dataset, read_manifest
+    m = read_manifest(data_dir)[name]
+    d = load_dataset(data_dir, m, POSITIVE.get(name))
+    return (d.X, d.y, d.kinds, data_dir / m["files"].split()[0], m["categorical_columns"].split(),
+            m["numeric_columns"].split(), d.label, d.positive)
 
 
 def f1(pred, y):

@@ -1,7 +1,12 @@
 import os
 import shutil
+import struct
+import subprocess
+import tempfile
+import zlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,3 +32,78 @@ def data_dir():
     if not DATA.is_dir():
         pytest.skip("../shared/data is not present")
     return DATA
+
+
+# -- headless Chromium, for the pages aspml writes (report, descriptive models) -----------
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    if os.environ.get("ASPML_REQUIRE_CHROMIUM"):
+        pytest.fail("chromium is required (ASPML_REQUIRE_CHROMIUM) but not installed")
+    pytest.skip("chromium is not installed")
+
+
+def png_pixels(path):
+    """(width, height, distinct colours, share of non-white pixels) of an 8-bit RGB(A) PNG."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    assert depth == 8 and colour in (2, 6)
+    ch = 3 if colour == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * ch
+    img = np.zeros((h, stride), dtype=np.int32)
+    prev = np.zeros(stride, dtype=np.int32)
+    for y in range(h):                                        # undo the PNG row filters
+        f = raw[y * (stride + 1)]
+        line = np.frombuffer(raw, np.uint8, stride, y * (stride + 1) + 1).astype(np.int32)
+        out = np.zeros(stride, dtype=np.int32)
+        for x in range(stride):
+            a = out[x - ch] if x >= ch else 0
+            b = prev[x]
+            c = prev[x - ch] if x >= ch else 0
+            if f == 0:
+                pred = 0
+            elif f == 1:
+                pred = a
+            elif f == 2:
+                pred = b
+            elif f == 3:
+                pred = (a + b) // 2
+            else:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            out[x] = (line[x] + pred) & 0xFF
+        img[y] = out
+        prev = out
+    px = img.reshape(h, w, ch)[:, :, :3]
+    colours = len({tuple(p) for p in px[::4, ::4].reshape(-1, 3).tolist()})
+    nonwhite = float((px.sum(axis=2) < 720).mean())
+    return w, h, colours, nonwhite
+
+
+def screenshot(page, png, size):
+    """Open ``page`` (a path) in headless Chromium with a fresh profile and save a PNG of
+    ``size`` (width, height); skip without Chromium unless ASPML_REQUIRE_CHROMIUM is set."""
+    browser = chromium()
+    with tempfile.TemporaryDirectory() as profile:
+        proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--no-first-run", "--disable-background-networking",
+                               "--disable-component-update", "--disable-sync", "--disable-quic",
+                               f"--user-data-dir={profile}", f"--screenshot={png}",
+                               f"--window-size={size[0]},{size[1]}", Path(page).as_uri()],
+                              capture_output=True, text=True, timeout=120)
+    assert Path(png).is_file(), proc.stderr[-2000:]
+    return png

@@ -4,13 +4,8 @@ definitions and clingo, rules read from scikit-learn, the pictures in a real bro
 and ``aspml simplify``."""
 
 import math
-import os
-import shutil
-import struct
 import subprocess
 import sys
-import tempfile
-import zlib
 
 import numpy as np
 import pandas as pd
@@ -26,7 +21,7 @@ from aspml.generalize import (BoxRule, coherence, encoding, condition_distance,
                               unite_predictions)
 from aspml.generalize.command import rules_from_json
 from aspml.kernels import generalize as K
-from conftest import ROOT
+from conftest import ROOT, png_pixels, screenshot
 
 WALK = ROOT / "examples" / "walk" / "walk_time.json"
 SETTINGS = settings(max_examples=40, deadline=None,
@@ -397,66 +392,7 @@ def test_bad_input_is_one_clear_error(call, message):
 # pictures: rendered and opened in headless Chromium
 # ---------------------------------------------------------------------------
 
-def _chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    if os.environ.get("ASPML_REQUIRE_CHROMIUM"):
-        pytest.fail("chromium is required (ASPML_REQUIRE_CHROMIUM) but not installed")
-    pytest.skip("chromium is not installed")
-
-
-def _png_pixels(path):
-    """(width, height, distinct colours, share of non-white pixels) of an 8-bit RGB(A) PNG."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat = 8, b""
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    assert depth == 8 and colour in (2, 6)
-    ch = 3 if colour == 2 else 4
-    raw = zlib.decompress(idat)
-    stride = w * ch
-    img = np.zeros((h, stride), dtype=np.int32)
-    prev = np.zeros(stride, dtype=np.int32)
-    for y in range(h):                                        # undo the PNG row filters
-        f = raw[y * (stride + 1)]
-        line = np.frombuffer(raw, np.uint8, stride, y * (stride + 1) + 1).astype(np.int32)
-        out = np.zeros(stride, dtype=np.int32)
-        for x in range(stride):
-            a = out[x - ch] if x >= ch else 0
-            b = prev[x]
-            c = prev[x - ch] if x >= ch else 0
-            if f == 0:
-                pred = 0
-            elif f == 1:
-                pred = a
-            elif f == 2:
-                pred = b
-            elif f == 3:
-                pred = (a + b) // 2
-            else:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-            out[x] = (line[x] + pred) & 0xFF
-        img[y] = out
-        prev = out
-    px = img.reshape(h, w, ch)[:, :, :3]
-    colours = len({tuple(p) for p in px[::4, ::4].reshape(-1, 3).tolist()})
-    nonwhite = float((px.sum(axis=2) < 720).mean())
-    return w, h, colours, nonwhite
-
-
 def test_html_opens_in_chromium_and_draws(tmp_path):
-    chromium = _chromium()
     from sklearn.tree import DecisionTreeClassifier
     X, y = _xy(3)
     m = aspml.generalize(DecisionTreeClassifier(max_depth=5, random_state=0).fit(X, y), rho=0.7,
@@ -466,16 +402,8 @@ def test_html_opens_in_chromium_and_draws(tmp_path):
     text = page.read_text()
     assert "<svg" in text and "Glyph view" in text and "<details>" in text
     assert "http://" not in text.replace("http://www.w3.org", "") and "<script" not in text
-    shot = tmp_path / "shot.png"
-    with tempfile.TemporaryDirectory() as profile:
-        proc = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                               "--no-first-run", "--disable-background-networking",
-                               "--disable-component-update", "--disable-sync", "--disable-quic",
-                               f"--user-data-dir={profile}", f"--screenshot={shot}",
-                               "--window-size=800,600", page.as_uri()],
-                              capture_output=True, text=True, timeout=120)
-    assert shot.exists(), proc.stderr[-2000:]
-    w, h, colours, nonwhite = _png_pixels(shot)
+    shot = screenshot(page, tmp_path / "shot.png", (800, 600))
+    w, h, colours, nonwhite = png_pixels(shot)
     assert (w, h) == (800, 600)
     assert colours >= 6 and 0.02 < nonwhite < 0.9           # text, bars and frames, not a blank page
 
