@@ -37,6 +37,19 @@ from .errors import AspmlError
 EXTERNAL = {"foldrpp": "foldrpp", "ripper": "wittgenstein", "tree": "sklearn"}
 MEASURES = ("acc", "f1", "rules", "literals", "train_s")
 
+# The learners' own tables use other positive classes than MANIFEST.tsv for some
+# datasets (LIBRE's and MRS's papers, the FOLD table's heloc); the default run
+# adds them as ``NAME@POSITIVE`` entries, so that one run holds every table's figures.
+ISSUE_VARIANTS = ("adult@>50K", "balance@B", "heart@present", "sonar@Rock", "credit_card@1",
+                  "heloc@Good")
+DEFAULT_EXTRA_LEARNERS = ("libre:max_rules=3",)     # the LIBRE table's "libre 3" column
+
+
+def split_dataset(spec: str) -> tuple[str, str | None]:
+    """``"heart@present"`` -> ``("heart", "present")``; ``"heart"`` -> ``("heart", None)``."""
+    name, sep, positive = spec.partition("@")
+    return name, (positive if sep else None)
+
 
 @dataclass
 class Dataset:
@@ -100,6 +113,12 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None) -> Da
 def learners_available() -> list[str]:
     have = list(available())
     return have + [k for k, module in EXTERNAL.items() if importlib.util.find_spec(module)]
+
+
+def default_learners() -> list[str]:
+    """Every available learner, and the extra settings the learners' tables report."""
+    have = learners_available()
+    return have + [x for x in DEFAULT_EXTRA_LEARNERS if x.partition(":")[0] in have]
 
 
 # -- one training run per learner kind ------------------------------------------

@@ -305,13 +305,15 @@ def cmd_bench(args) -> int:
         if not sep:
             raise AspmlError(f"--positive {item!r}: write it as DATASET=VALUE")
         overrides[name] = value
-    names = args.datasets or [n for n, e in manifest.items() if B.usable(e, overrides.get(n))]
-    unknown = [n for n in names if n not in manifest]
+    names = args.datasets or (
+        [n for n, e in manifest.items() if B.usable(e, overrides.get(n))]
+        + [v for v in B.ISSUE_VARIANTS if B.split_dataset(v)[0] in manifest])
+    unknown = [n for n in names if B.split_dataset(n)[0] not in manifest]
     if unknown:
         raise AspmlError(f"{data_dir / 'MANIFEST.tsv'} has no dataset {unknown[0]!r} "
                          f"(it has: {', '.join(manifest)})")
     have = B.learners_available()
-    learners = args.learners or have
+    learners = args.learners or B.default_learners()
     missing = [x for x in learners if B.parse_learner(x)[0] not in have]
     if missing:
         raise AspmlError(f"learner {missing[0]!r} is not available (available: {', '.join(have)})")
@@ -321,10 +323,14 @@ def cmd_bench(args) -> int:
         raise AspmlError(f"cannot write {args.out}.csv/.json: no folder {Path(args.out).parent}")
     datasets = []
     for n in names:
-        if not B.usable(manifest[n], overrides.get(n)):
-            raise AspmlError(f"{n}: positive value {manifest[n]['positive_value']!r} is not one "
-                             f"label; give one with --positive {n}=VALUE")
-        datasets.append(B.load_dataset(data_dir, manifest[n], overrides.get(n)))
+        base, positive = B.split_dataset(n)
+        positive = positive if positive is not None else overrides.get(n)
+        if not B.usable(manifest[base], positive):
+            raise AspmlError(f"{n}: positive value {manifest[base]['positive_value']!r} is not "
+                             f"one label; give one with --positive {n}=VALUE or as {n}@VALUE")
+        data = B.load_dataset(data_dir, manifest[base], positive)
+        data.name = n
+        datasets.append(data)
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
     progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}\n\n{B.HEADER}")
     try:
@@ -342,6 +348,7 @@ def cmd_bench(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .bench import ISSUE_VARIANTS
     ap = argparse.ArgumentParser(prog="aspml", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -484,11 +491,13 @@ def build_parser() -> argparse.ArgumentParser:
                               "heart=present --learners libre libre:max_rules=3")
     b.add_argument("--data-dir", required=True, metavar="DIR", help="folder with MANIFEST.tsv")
     b.add_argument("--datasets", nargs="+", metavar="NAME",
-                   help="datasets of the manifest (default: every one with a positive value)")
+                   help="datasets of the manifest, NAME@VALUE for another positive class "
+                        "(default: every one with a positive value, and the positive classes "
+                        "of the learners' tables: " + " ".join(ISSUE_VARIANTS) + ")")
     b.add_argument("--learners", nargs="+", metavar="NAME",
-                   help="default: every available one (fold-se fold-rpp libre [mrs] and "
-                        "foldrpp ripper tree when installed); NAME:KEY=VALUE,... sets "
-                        "parameters of an aspml learner, e.g. libre:max_rules=3")
+                   help="default: every available one (fold-se fold-rpp libre mrs, and "
+                        "foldrpp ripper tree when installed) and libre:max_rules=3; "
+                        "NAME:KEY=VALUE,... sets parameters of an aspml learner")
     b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
     b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",

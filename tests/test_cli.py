@@ -410,3 +410,14 @@ def test_learners_report_progress_up_to_the_end():
         assert seen and all(0 <= d <= t for d, t in seen), type(clf).__name__
         assert [d for d, _ in seen] == sorted(d for d, _ in seen)
         assert program == type(clf)(**clf.get_params()).fit(X, y).program_    # no change
+
+
+def test_bench_dataset_with_another_positive_class(manifest, capsys):
+    """NAME@VALUE: the same dataset with another positive class, beside the manifest's."""
+    code, out, err = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "tiny",
+                              "tiny@neg", "--learners", "fold-se", "--folds", "2")
+    assert code == 0, err
+    rows = [line for line in out.splitlines() if line.startswith("| tiny")]
+    assert [r.split("|")[1].strip() for r in rows] == ["tiny", "tiny@neg"]
+    code, _, err = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "nope@x")
+    assert code == 2 and "has no dataset 'nope@x'" in err
