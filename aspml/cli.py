@@ -31,19 +31,38 @@ SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "tex
 
 
 def _read_program(path: str, dialect: str | None):
+    """A program file: a saved model (checked against its checksum) or program text.
+
+    A ``.lp`` file with aspml's header but no checksum line is refused: it is
+    a saved model cut short (or an export, which ``--from asp`` reads as it is).
+    """
+    from .errors import ParseError
     from .logic.parser import parse
+    from .logic.store import CHECK_PREFIX, loads
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise AspmlError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise AspmlError(f"{path} is not a program file: it is not text (a program is "
+                         f".lp, .pl, .scasp or .txt text)") from None
+    if not text.strip():
+        raise AspmlError(f"{path} is empty: there is no program in it")
+    given = dialect
     dialect = dialect or SUFFIX_DIALECT.get(p.suffix)
     if dialect is None:
         raise AspmlError(f"cannot tell the dialect of {path}; give --from asp|prolog|scasp|text")
-    from .logic.store import CHECK_PREFIX, loads
     if dialect == "asp" and CHECK_PREFIX in text:
         return loads(text, path)                 # a saved model: check it was not altered
-    return parse(text, dialect)
+    if dialect == "asp" and given is None and "% aspml: {" in text:
+        raise AspmlError(f"{path} has aspml's header but no '{CHECK_PREFIX.strip()}' line at its "
+                         f"end: a saved model cut short (an exported program loads with "
+                         f"--from asp)")
+    try:
+        return parse(text, dialect)
+    except ParseError as e:
+        raise AspmlError(f"{path}: {e}") from None
 
 
 def _read_table(path: str) -> pd.DataFrame:
@@ -57,6 +76,23 @@ def _read_table(path: str) -> pd.DataFrame:
     if twice:                                   # pandas would rename them a, a.1: refuse
         raise AspmlError(f"{path} names the column(s) {twice} more than once; rename them")
     return table
+
+
+def _rounded(X: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """The numbers of ``X`` (text cells that read as numbers) rounded to ``digits`` decimals."""
+    X = X.copy()
+    for c in X.columns:
+        numbers = pd.to_numeric(X[c], errors="coerce")
+        is_number = numbers.notna() & np.isfinite(numbers)
+        if is_number.any():
+            X[c] = X[c].astype(object)
+            X.loc[is_number, c] = [np.format_float_positional(v, trim="-")
+                                   for v in numbers[is_number].round(digits)]
+    return X
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _kinds(items) -> dict:
@@ -76,6 +112,10 @@ def cmd_learn(args) -> int:
     df = _read_table(args.data)
     X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
                                             args.ignore or (), _kinds(args.kind))
+    if args.digits is not None:
+        if not 0 <= args.digits <= 9:
+            raise AspmlError(f"--digits {args.digits}: give 0 to 9 decimals")
+        X = _rounded(X, args.digits)
     options = {o: getattr(args, o) for o in L.OPTIONS}
     clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds)
     fit_kw = {}
@@ -103,14 +143,19 @@ def cmd_learn(args) -> int:
     truth = y == positive
     tp = int(np.sum(hit & truth))
     f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
-    print(f"{args.learner}: {program.n_rules} rules, {program.n_literals} literals from "
-          f"{len(X)} rows; on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}")
+    print(f"{args.learner}: {_count(program.n_rules, 'rule')}, "
+          f"{_count(program.n_literals, 'literal')} from {_count(len(X), 'row')}; "
+          f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}")
     sys.stdout.write(program.to_text())
     if args.output:
+        from .errors import ScaleError
         try:
             program.save(args.output)
         except OSError as e:
             raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
+        except ScaleError as e:
+            raise AspmlError(f"{str(e).splitlines()[0]} (learn with --digits N to round the "
+                             f"data first)") from None
         print(f"saved to {args.output}")
     return 0
 
@@ -154,7 +199,10 @@ def _labels(program, y: np.ndarray) -> np.ndarray:
     if t.positive is None:
         return y
     negative = t.negative if t.negative is not None else f"not {t.positive}"
-    return np.where(y, t.positive, negative)
+    out = np.empty(len(y), dtype=object)       # labels of any types: 1 and "not 1"
+    out[:] = negative
+    out[np.asarray(y, dtype=bool)] = t.positive
+    return out
 
 
 def cmd_predict(args) -> int:
@@ -223,6 +271,10 @@ def cmd_explain(args) -> int:
     X = _read_table(args.data)
     if not 0 <= args.row < len(X):
         raise AspmlError(f"--row {args.row} is not a row of {args.data} (0 to {len(X) - 1})")
+    absent = [f for f in program.features_used if f not in X.columns]
+    if absent:
+        raise AspmlError(f"{args.data} has no column(s) {absent}; the program needs "
+                         f"{list(program.features_used)}")
     row = X.iloc[args.row]
     e = explain(program, row, minimal=args.minimal)
     cf = None
@@ -349,8 +401,10 @@ def cmd_bench(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from .bench import ISSUE_VARIANTS
+    from . import __version__
     ap = argparse.ArgumentParser(prog="aspml", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"aspml {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
 
     def common(p):
@@ -386,6 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--kind", action="append", metavar="COLUMN=KIND",
                     help="read a column as numeric, categorical, mixed or boolean (repeatable)")
     le.add_argument("--ignore", nargs="+", metavar="COLUMN", help="columns that are not features")
+    le.add_argument("--digits", type=int, metavar="N",
+                    help="round numbers to N decimals before learning (data written with "
+                         "many digits gives thresholds clingo's 32-bit integers cannot hold)")
     le.add_argument("--trace", action="store_true",
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")

@@ -207,6 +207,10 @@ def tampered(tmp_path):
     (tmp_path / "bad_value.csv").write_text("bird,penguin,superpenguin\nmaybe,false,false\n")
     (tmp_path / "twice.csv").write_text("a,a,y\n1,2,p\n3,4,n\n")
     (tmp_path / "classes.csv").write_text("x,c\n1,0\n2,1\n3,2\n4,1\n5,0\n6,2\n")
+    (tmp_path / "nocheck.lp").write_text(model.read_text().rpartition("% aspml-sha256")[0])
+    (tmp_path / "empty.lp").write_text("\n")
+    (tmp_path / "bin.lp").write_bytes(b"\x80\x81\xff joblib")
+    (tmp_path / "garbage.lp").write_text("a,b\n1,2\n")
     return tmp_path
 
 
@@ -233,7 +237,14 @@ def tampered(tmp_path):
     (["predict", "{tmp}/changed.lp", str(ANIMALS)], "was changed after it was saved"),
     (["predict", str(BIRDS / "birds.lp"), "{tmp}/bad_value.csv"],
      "column 'bird' is boolean but holds 'maybe'"),
-    (["check", "{tmp}/cut.lp", str(ANIMALS)], "unexpected end of program"),
+    (["check", "{tmp}/cut.lp", str(ANIMALS)], "a saved model cut short"),
+    (["predict", "{tmp}/nocheck.lp", str(ANIMALS)], "no '% aspml-sha256:' line at its end"),
+    (["predict", "{tmp}/empty.lp", str(ANIMALS)], "is empty: there is no program in it"),
+    (["predict", "{tmp}/bin.lp", str(ANIMALS)], "is not a program file: it is not text"),
+    (["export", "{tmp}/bin.lp", "--to", "text"], "is not a program file: it is not text"),
+    (["predict", "{tmp}/garbage.lp", str(ANIMALS)], "garbage.lp: line 1, column"),
+    (["explain", "{tmp}/m.lp", str(ANIMALS), "--row", "0"], "no column(s) ['age']"),
+    (["learn", *LEARN[1:], "--digits", "12"], "--digits 12: give 0 to 9 decimals"),
     (["check", "{tmp}/half.lp", str(ANIMALS)], "was changed after it was saved"),
     (["export", "{tmp}/changed.lp", "--to", "prolog"], "was changed after it was saved"),
     (["export", str(BIRDS / "birds.lp"), "--to", "text", "--facts", str(ANIMALS)],
@@ -421,3 +432,35 @@ def test_bench_dataset_with_another_positive_class(manifest, capsys):
     assert [r.split("|")[1].strip() for r in rows] == ["tiny", "tiny@neg"]
     code, _, err = run_main(capsys, "bench", "--data-dir", manifest, "--datasets", "nope@x")
     assert code == 2 and "has no dataset 'nope@x'" in err
+
+
+def test_an_export_loads_with_from_asp_and_numeric_labels_predict(tmp_path, capsys):
+    """An exported program (aspml's header, no checksum) is read when --from asp says so;
+    a program whose positive label is a number and has no negative label predicts."""
+    program = pkg.parse("IF age > 50 THEN label = 1", "text")
+    export = tmp_path / "export.lp"
+    export.write_text(program.to_asp())
+    data = tmp_path / "ages.csv"
+    data.write_text("age\n60\n20\n")
+    code, out, err = run_main(capsys, "predict", export, data, "--from", "asp")
+    assert code == 0, err
+    assert out.splitlines() == ["row,label", "0,1", "1,not 1"]
+
+
+def test_learn_digits_rounds_the_data_so_the_model_saves(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"z1": rng.normal(size=120), "z2": rng.normal(size=120)})
+    frame["y"] = np.where(frame.z1 + frame.z2 > 0, "yes", "no")
+    data = tmp_path / "z.csv"
+    frame.to_csv(data, index=False)
+    args = ["learn", data, "--target", "y", "--positive", "yes", "-o", tmp_path / "z.lp"]
+    code, _, err = run_main(capsys, *args)
+    assert code == 2 and "learn with --digits N" in err
+    code, _, err = run_main(capsys, *args, "--digits", "3")
+    assert code == 0, err
+    assert pkg.load(tmp_path / "z.lp").n_rules > 0
+
+
+def test_version(capsys):
+    code, out, _ = run_main(capsys, "--version")
+    assert code == 0 and out.startswith("aspml ")

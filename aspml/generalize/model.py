@@ -216,7 +216,7 @@ class DescriptiveModel:
             positive = self.positive
         if positive is None:
             if len(classes) != 1:
-                raise AspmlError(f"say which class the Program defines: positive= one of {classes}")
+                raise AspmlError(f"say which class the Program defines (positive=, or --positive on the command line): one of {classes}")
             positive = classes[0]
         if positive not in classes:
             raise AspmlError(f"no rule predicts {positive!r}; the classes are {classes}")

@@ -89,8 +89,6 @@ def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic
 
 
 class Libre(LogicClassifier):
-    _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
-
     """LIBRE rule ensembles, strong where the positive class is rare.
 
     Parameters
@@ -129,8 +127,12 @@ class Libre(LogicClassifier):
     cut_points : dict or None
         ``{feature: [c1, c2, ...]}`` fixes a numeric feature's bins to
         ``(-inf, c1), [c1, c2), ..., [ck, inf)`` instead of ChiMerge.
-    positive, kinds, missing, target : as for every aspml learner.
+    positive, kinds, missing, target : as for every aspml learner (see ``FoldSE``):
+        the class the rules describe, column kinds, missing-value tokens, the
+        target predicate's name.
     """
+
+    _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
