@@ -115,6 +115,9 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
     for c in [*ignore, *(kinds or {})]:
         if c not in columns:
             raise AspmlError(f"{path} has no column {c!r} (its columns: {', '.join(columns)})")
+    if target in ignore or target in (kinds or {}):
+        raise AspmlError(f"{target!r} is the --target column: it is not a feature to "
+                         f"{'ignore' if target in ignore else 'give a kind'}")
     labels = df[target]
     keep = labels.notna() & (labels != "?")
     df = df[keep].reset_index(drop=True)

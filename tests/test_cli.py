@@ -464,3 +464,8 @@ def test_learn_digits_rounds_the_data_so_the_model_saves(tmp_path, capsys):
 def test_version(capsys):
     code, out, _ = run_main(capsys, "--version")
     assert code == 0 and out.startswith("aspml ")
+
+
+def test_the_target_column_is_not_a_feature_to_ignore(capsys):
+    code, _, err = run_main(capsys, *LEARN, "--ignore", "flies")
+    assert code == 2 and "is the --target column" in err

@@ -210,7 +210,7 @@ class Counterfactual:
 
 def _show(v) -> str:
     from ..explain import _show as show
-    return show(v)
+    return v if isinstance(v, str) and v == OTHER else show(v)   # not a value to quote
 
 
 def counterfactual(program: Program, row, target=True, immutable=(), ranges=None,

@@ -120,7 +120,10 @@ def _sklearn_predict(model, X, feature_names):
     cols = _feature_names(model, feature_names)
     missing = [c for c in cols if c not in X.columns]
     if missing:
-        raise AspmlError(f"the reference data has no column(s) {missing}")
+        hint = ("" if getattr(model, "feature_names_in_", None) is not None else
+                "; the model was fitted without column names: give them with "
+                "feature_names= (--feature-names on the command line)")
+        raise AspmlError(f"the reference data has no column(s) {missing}{hint}")
     frame = X[cols].apply(pd.to_numeric, errors="coerce")
     if getattr(model, "feature_names_in_", None) is None:
         frame = frame.to_numpy()
