@@ -501,3 +501,13 @@ def test_html_escapes_hostile_names():
     page = aspml.generalize(rules, rho=1).to_html(title=evil)
     assert "<script" not in page and "</td>\"" not in page
     assert "&lt;script&gt;" in page
+
+
+def test_a_saved_descriptive_model_is_a_rule_list_simplify_reads(tmp_path):
+    """`simplify -o x.json` writes rules with "if"/"then", so `simplify x.json` reads them back."""
+    out = tmp_path / "s.json"
+    done = aspml_cli("simplify", WALK, "--rho", "0.6", "--epsilon", "10", "-o", out)
+    assert done.returncode == 0, done.stderr
+    again = aspml_cli("simplify", out, "--rho", "1", "--epsilon", "10")
+    assert again.returncode == 0, again.stderr
+    assert "2 rules" in again.stdout.splitlines()[0]

@@ -176,13 +176,17 @@ class DescriptiveModel:
         return out
 
     def to_dict(self) -> dict:
+        """JSON-ready; its ``rules`` carry ``if``/``then`` as ``aspml simplify`` reads a rule
+        list, so a saved descriptive model can be simplified again."""
         def enc(r):
             return {"id": r.id, "union": r.is_union, "text": self.rule_text(r),
+                    "if": {c.feature: _condition_json(c) for c in r.rule.conditions},
+                    "then": _jsonable(r.prediction),
                     "prediction": _jsonable(r.prediction), "cc": r.cc, "fidelity": r.fidelity,
                     "covered": list(r.covered), "exceptions": list(r.exceptions),
                     "members": list(r.members), "children": list(r.children), "depth": r.depth}
-        return {"rho": self.rho, "epsilon": self.epsilon, "task": self.task, "stats": self.stats(),
-                "rules": [enc(r) for r in self.rules],
+        return {"target": self.target, "rho": self.rho, "epsilon": self.epsilon,
+                "task": self.task, "stats": self.stats(), "rules": [enc(r) for r in self.rules],
                 "hierarchy": [enc(n) for n in self._nodes.values()]}
 
     def to_html(self, title: str | None = None) -> str:
@@ -270,3 +274,11 @@ def _jsonable(p):
 
 
 __all__ = ["DescriptiveModel", "DescriptiveRule", "format_prediction"]
+
+
+def _condition_json(c):
+    """A condition as a JSON rule list writes it: a value list, or an interval object."""
+    if isinstance(c, InSet):
+        return sorted((_jsonable(v) for v in c.members), key=lambda v: (isinstance(v, str), v))
+    return {"lo": _jsonable(c.lo), "hi": _jsonable(c.hi), "lo_closed": c.lo_closed,
+            "hi_closed": c.hi_closed}
