@@ -180,7 +180,7 @@ class Libre(LogicClassifier):
         self._check()
         # one pool for the whole fit: the kernels release the GIL, so threads suffice
         # (a joblib backend such as "dask" set by the caller takes over)
-        with joblib.Parallel(n_jobs=self.n_jobs, prefer="threads") as pool:
+        with joblib.Parallel(n_jobs=self.n_jobs, prefer="threads", return_as="generator") as pool:
             return self._learn_in(pool, table, y)
 
     def _learn_in(self, pool, table, y):
@@ -189,9 +189,9 @@ class Libre(LogicClassifier):
         unknown = [f for f in cuts if f not in names]
         if unknown:
             raise ValueError(f"cut_points names unknown feature(s) {unknown}")
-        binned = pool(
+        binned = list(pool(
             joblib.delayed(_feature_bins)(table[n], y, float(self.discretization_threshold),
-                                          cuts.get(n), self.max_bins) for n in names)
+                                          cuts.get(n), self.max_bins) for n in names))
         bins = [b for b, _ in binned]
         codes = np.stack([c for _, c in binned], axis=1)
         widths = [len(b) for b in bins]
@@ -210,12 +210,10 @@ class Libre(LogicClassifier):
         steps = len(jobs) + len(folds) + 1
         self._report(1, steps, "bins")
         results = []
-        chunk = max(8, 4 * max(1, joblib.effective_n_jobs(self.n_jobs)))
-        for start in range(0, len(jobs), chunk):     # in chunks, so progress can be told
-            results += pool(
-                joblib.delayed(_weak_learner)(fold_codes[t][:, s], [widths[f] for f in s],
-                                              y[folds[t]], heuristic)
-                for t, s in jobs[start:start + chunk])
+        for points in pool(joblib.delayed(_weak_learner)(fold_codes[t][:, s], [widths[f] for f in s],
+                                                         y[folds[t]], heuristic)
+                           for t, s in jobs):
+            results.append(points)                   # in order, as they finish
             self._report(1 + len(results), steps, "weak learners")
         offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
         layout = _Layout(bins, names, offsets)
@@ -234,8 +232,8 @@ class Libre(LogicClassifier):
             va[folds[t]] = False
             return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va])
 
-        done = pool(
-            joblib.delayed(cover)(t) for t in range(len(folds)))
+        done = list(pool(
+            joblib.delayed(cover)(t) for t in range(len(folds))))
         self._report(steps, steps, "set cover")
         allowed, order, _ = done[0]
         steps = _cv_steps([curve for _, _, curve in done[1:]]) if len(folds) > 1 else None
