@@ -56,6 +56,27 @@ def _zero_counts(zeros, n_bits):
 
 
 @numba.njit(cache=True)
+def _search_state(pos_zeros, neg_zeros, n_bits):
+    """What FindBoundary keeps: the negatives by bit, |D+_i^0|, |S_i^0| (the uncovered
+    positives only), which positives are uncovered, and room for the points."""
+    neg_start, neg_members = _by_bit(neg_zeros, n_bits)
+    d_plus0 = _zero_counts(pos_zeros, n_bits)
+    n_pos = pos_zeros.shape[0]
+    return (neg_start, neg_members, d_plus0, d_plus0.copy(), np.ones(n_pos, dtype=np.bool_),
+            np.zeros((n_pos, n_bits), dtype=np.bool_))
+
+
+@numba.njit(cache=True)
+def _seed(zeros_of_x, p, in_i):
+    """Start a point at the positive record: 1 everywhere but its zeros; all of its 1s
+    are candidates to flip off."""
+    p[:] = True
+    for z in zeros_of_x:
+        p[z] = False
+    in_i[:] = p
+
+
+@numba.njit(cache=True)
 def _retire(k, pos_zeros, uncovered, s0):
     """Positive ``k`` is covered (or gives no point): it leaves S and |S_i^0|."""
     uncovered[k] = False
@@ -102,11 +123,8 @@ def find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order):
     """Algorithm 1 with every distance kept up to date (either heuristic)."""
     n_pos, n_f = pos_zeros.shape
     n_neg = neg_zeros.shape[0]
-    neg_start, neg_members = _by_bit(neg_zeros, n_bits)
-    d_plus0 = _zero_counts(pos_zeros, n_bits)
-    s0 = d_plus0.copy()                     # |S_i^0|: the uncovered positives only
-    uncovered = np.ones(n_pos, dtype=np.bool_)
-    points = np.zeros((n_pos, n_bits), dtype=np.bool_)
+    neg_start, neg_members, d_plus0, s0, uncovered, points = _search_state(pos_zeros, neg_zeros,
+                                                                           n_bits)
     n_points = 0
     c = np.empty(n_neg, dtype=np.int64)
     dist = np.empty(n_bits, dtype=np.int64)
@@ -116,10 +134,7 @@ def find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order):
         x = order[t]
         if not uncovered[x]:
             continue
-        p[:] = True
-        for j in range(n_f):
-            p[pos_zeros[x, j]] = False
-        in_i[:] = p
+        _seed(pos_zeros[x], p, in_i)
         dist[:] = INF
         conflict = False
         for k in range(n_neg):
@@ -211,11 +226,8 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
     """
     n_pos, n_f = pos_zeros.shape
     n_neg = neg_zeros.shape[0]
-    neg_start, neg_members = _by_bit(neg_zeros, n_bits)
-    d_plus0 = _zero_counts(pos_zeros, n_bits)
-    s0 = d_plus0.copy()                     # |S_i^0|: the uncovered positives only
-    uncovered = np.ones(n_pos, dtype=np.bool_)
-    points = np.zeros((n_pos, n_bits), dtype=np.bool_)
+    neg_start, neg_members, d_plus0, s0, uncovered, points = _search_state(pos_zeros, neg_zeros,
+                                                                           n_bits)
     n_points = 0
     c = np.empty(n_neg, dtype=np.int64)
     p = np.empty(n_bits, dtype=np.bool_)
@@ -225,10 +237,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
         x = order[t]
         if not uncovered[x]:
             continue
-        p[:] = True
-        for j in range(n_f):
-            p[pos_zeros[x, j]] = False
-        in_i[:] = p
+        _seed(pos_zeros[x], p, in_i)
         # c = F - (features where the negative shares x's value), from the bit lists
         c[:] = n_f
         for j in range(n_f):
