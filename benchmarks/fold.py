@@ -37,12 +37,13 @@ DATASETS = ["acute", "autism", "breastw", "cars", "credit", "heart", "kidney", "
 POSITIVE = {"heloc": "Good"}
 
 
-def load(data_dir: Path, name: str):
+def load(data_dir: Path, name: str, positive: str | None = None):
     """(X, y, kinds, path, categorical, numeric, label, positive) for a manifest dataset
-    (the table as ``aspml bench`` reads it, plus what the reference FOLD-R++ needs)."""
+    (the table as ``aspml bench`` reads it, plus what the reference FOLD-R++ needs);
+    ``positive``: another positive class than this table's (POSITIVE) or the manifest's."""
     from aspml.bench import load_dataset, read_manifest
     m = read_manifest(data_dir)[name]
-    d = load_dataset(data_dir, m, POSITIVE.get(name))
+    d = load_dataset(data_dir, m, positive if positive is not None else POSITIVE.get(name))
     return (d.X, d.y, d.kinds, data_dir / m["files"].split()[0], m["categorical_columns"].split(),
             m["numeric_columns"].split(), d.label, d.positive)
 
