@@ -243,6 +243,10 @@ def cmd_check(args) -> int:
     print(f"{int(target.sum())} rows derive the target")
     if labels is not None:
         known, truth = truth_of(labels, program.target.positive)
+        if known.any() and not truth[known].any() and program.target.positive is not None:
+            print(f"note: column {labels.name!r} never holds the program's positive label "
+                  f"{program.target.positive!r}; is it the label column? (--target COLUMN)",
+                  file=sys.stderr)
         p, y = target[known], truth[known]
         tp = int(np.sum(p & y))
         precision = tp / p.sum() if p.any() else 0.0

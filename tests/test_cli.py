@@ -469,3 +469,13 @@ def test_version(capsys):
 def test_the_target_column_is_not_a_feature_to_ignore(capsys):
     code, _, err = run_main(capsys, *LEARN, "--ignore", "flies")
     assert code == 2 and "is the --target column" in err
+
+
+def test_check_notes_a_label_column_without_the_positive_label(capsys, tmp_path):
+    model = tmp_path / "m.lp"
+    code, _, err = run_main(capsys, *LEARN, "-o", model)
+    assert code == 0, err
+    code, out, err = run_main(capsys, "check", model, ANIMALS, "--target", "name")
+    assert code == 0 and "never holds the program's positive label" in err
+    code, out, err = run_main(capsys, "check", model, ANIMALS, "--target", "flies")
+    assert code == 0 and "never holds" not in err
