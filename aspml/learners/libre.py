@@ -130,6 +130,15 @@ class Libre(LogicClassifier):
     positive, kinds, missing, target : as for every aspml learner (see ``FoldSE``):
         the class the rules describe, column kinds, missing-value tokens, the
         target predicate's name.
+
+    Attributes
+    ----------
+    program_ : Program
+        The learned rules (intervals, value sets, exceptions for gaps).
+    n_candidates_ : int
+        Distinct boundary points the weak learners found (the set cover's input).
+    n_cover_steps_ : int or None
+        Where the cross-validated stopping point cut the set cover (None without it).
     """
 
     _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
@@ -203,18 +212,16 @@ class Libre(LogicClassifier):
         folds = [np.arange(len(y))]
         if self.early_stopping == "cv":
             folds += self._inner_folds(y, rng)
-        # every weak learner of every fold in one pool: the kernel releases the GIL,
-        # so threads suffice (a joblib backend such as "dask" set by the caller takes over)
-        jobs = [(t, s) for t in range(len(folds)) for s in subsets]
+        jobs = [(t, s) for t in range(len(folds)) for s in subsets]   # every fold's learners
         fold_codes = [codes[rows] for rows in folds]
-        steps = len(jobs) + len(folds) + 1
-        self._report(1, steps, "bins")
+        n_steps = len(jobs) + len(folds) + 1                            # for progress
+        self._report(1, n_steps, "bins")
         results = []
         for points in pool(joblib.delayed(_weak_learner)(fold_codes[t][:, s], [widths[f] for f in s],
                                                          y[folds[t]], heuristic)
                            for t, s in jobs):
             results.append(points)                   # in order, as they finish
-            self._report(1 + len(results), steps, "weak learners")
+            self._report(1 + len(results), n_steps, "weak learners")
         offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
         layout = _Layout(bins, names, offsets)
         per_fold = [[] for _ in folds]
@@ -234,7 +241,7 @@ class Libre(LogicClassifier):
 
         done = list(pool(
             joblib.delayed(cover)(t) for t in range(len(folds))))
-        self._report(steps, steps, "set cover")
+        self._report(n_steps, n_steps, "set cover")
         allowed, order, _ = done[0]
         steps = _cv_steps([curve for _, _, curve in done[1:]]) if len(folds) > 1 else None
         order = order[:steps]      # the greedy order does not depend on where it stops
@@ -254,7 +261,7 @@ class Libre(LogicClassifier):
         split = StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
         return [tr for tr, _ in split.split(np.zeros(len(y)), y)]
 
-    def _set_cover(self, allowed, sizes, masks, y, steps=None):
+    def _set_cover(self, allowed, sizes, masks, y):
         """Greedy weighted set cover: the indices of the chosen candidates, in order.
 
         ``allowed`` holds each candidate's allowed bins, ``sizes`` how many
@@ -276,8 +283,7 @@ class Libre(LogicClassifier):
         room = -1 if self.max_rules is None else int(self.max_rules)
         order = greedy_cover(masks, pos_bits, fp.astype(np.int64), zeros.astype(np.int64),
                              sizes.astype(np.int64), keep.astype(np.int64), float(self.alpha),
-                             room, -1 if steps is None else int(steps),
-                             self.early_stopping in (True, "train"))
+                             room, -1, self.early_stopping in (True, "train"))
         return order.tolist()
 
     def _program(self, chosen, bins, names) -> Program:
