@@ -157,3 +157,21 @@ def test_boolean_columns_become_flags(cls):
     assert any(isinstance(lit, aspml.Flag) for lit in p.literals)
     assert clf.score(X, y) > 0.95
     assert np.array_equal(aspml.asp.predict(p, X), p.predict(X))
+
+
+def test_implied_not_equal_literals_are_dropped_with_the_same_meaning():
+    """``m != "x" AND m > 1`` is ``m > 1`` (order comparisons hold for numbers only);
+    ``m != 5 AND m <= 3`` is ``m <= 3``; the dropped literal never changes an answer."""
+    from aspml import Compare, Feature, Program, Rule, Schema, Target
+    from aspml.learners.fold import _simplify
+    bodies = [[Compare("m", "!=", "x"), Compare("m", ">", 1)],
+              [Compare("m", "!=", 5), Compare("m", "<=", 3), Compare("m", "!=", 2)],
+              [Compare("m", "!=", "x"), Compare("k", ">", 1)],
+              [Compare("m", "==", "y"), Compare("m", "!=", "x")]]
+    assert [len(_simplify(b)) for b in bodies] == [1, 2, 2, 1]
+    X = pd.DataFrame({"m": [0, 1, 2, 3, 5, "x", "y", None, 1.5], "k": [2, 0, 2, 2, 2, 2, 2, 2, None]})
+    for body in bodies:
+        schema = Schema((Feature("m", "mixed"), Feature("k", "numeric")))
+        before = Program((Rule(None, tuple(body)),), Target("label", "yes", "no"), schema)
+        after = Program((Rule(None, tuple(_simplify(body))),), Target("label", "yes", "no"), schema)
+        assert np.array_equal(before.predict(X), after.predict(X)), body

@@ -29,7 +29,7 @@ from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_li
                                filter_sorted_parallel)
 from ..data.table import Column
 from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule
-from ..logic.values import normalize_value
+from ..logic.values import is_number, normalize_value
 from ._base import LogicClassifier
 
 PARALLEL_ROWS = 20_000     # views over at least this many rows search features in parallel
@@ -188,7 +188,8 @@ def _simplify(body: list) -> list:
     """Drop literals another literal of the rule implies (same meaning, shorter rule).
 
     ``x > 234 AND x > 271`` keeps ``x > 271`` (where the first stood);
-    ``c == "2"`` makes ``c != "3"`` redundant.
+    ``c == "2"`` makes ``c != "3"`` redundant, and so does ``c > 1`` (order
+    comparisons hold for numbers only) for ``c != "x"`` and for ``c != 0``.
     """
     out: list = []
     for lit in body:
@@ -200,8 +201,26 @@ def _simplify(body: list) -> list:
                 continue
         out.append(lit)
     equal = {lit.feature: lit.value for lit in out if isinstance(lit, Compare) and lit.op == "=="}
-    return [lit for lit in out if not (isinstance(lit, Compare) and lit.op == "!="
-                                       and lit.feature in equal and equal[lit.feature] != lit.value)]
+    order = {}                                  # feature -> its order comparisons
+    for lit in out:
+        if isinstance(lit, Compare) and lit.op in _TIGHTER:
+            order.setdefault(lit.feature, []).append(lit)
+
+    def implied(lit) -> bool:
+        """``f != v`` where another literal already rules ``v`` out: ``f == w`` (w != v), or
+        an order comparison, which holds for numbers only and maybe not for ``v``."""
+        if not (isinstance(lit, Compare) and lit.op == "!="):
+            return False
+        if lit.feature in equal and equal[lit.feature] != lit.value:
+            return True
+        if not is_number(lit.value):
+            return lit.feature in order
+        return any(not _ORDER_HOLDS[o.op](lit.value, o.value) for o in order.get(lit.feature, ()))
+    return [lit for lit in out if not implied(lit)]
+
+
+_ORDER_HOLDS = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b,
+                ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def _searchable(col: Column) -> Column:
