@@ -106,15 +106,15 @@ def _popcount(x):
 
 
 @numba.njit(cache=True, nogil=True)
-def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, steps, stop_on_train_f1):
+def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_f1):
     """Greedy weighted set cover over candidates' row bitsets: the chosen indices, in order.
 
     Weight ``alpha * (positives newly covered) - (1 - alpha) * (negatives
     covered)``; the best weight wins, ties go to more ``zeros`` (the more
     general rule), then to the lower index.  It stops when the best weight or
-    gain is 0, after ``steps`` choices (``steps < 0``: no bound), when the
-    chosen ``sizes`` would pass ``room`` (``room < 0``: no bound), or, with
-    ``stop_on_train_f1``, when a choice would not raise the training F1.
+    gain is 0, when the chosen ``sizes`` would pass ``room`` (``room < 0``: no
+    bound), or, with ``stop_on_train_f1``, when a choice would not raise the
+    training F1.  (A cross-validated stopping point cuts the returned order.)
 
     Lazy evaluation: a weight only falls as positives get covered, so a stale
     heap key is an upper bound, and a candidate whose fresh key still beats
@@ -137,7 +137,7 @@ def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, steps, stop_on
     n_chosen = 0
     best_f1 = 0.0
     left = room
-    while len(heap) > 0 and (room < 0 or left > 0) and (steps < 0 or n_chosen < steps):
+    while len(heap) > 0 and (room < 0 or left > 0):
         item = heapq.heappop(heap)
         c = item[2]
         if room >= 0 and sizes[c] > left:

@@ -232,9 +232,10 @@ class Libre(LogicClassifier):
             """A fold's candidates and set-cover order; for an inner fold also the
             validation F1 after each step."""
             allowed, sizes = layout.candidates(per_fold[t])
-            order = self._set_cover(allowed, sizes, layout.masks(fold_codes[t], allowed), y[folds[t]])
+            masks = layout.masks(fold_codes[t], allowed)
+            order = self._set_cover(allowed, sizes, masks, y[folds[t]])
             if t == 0:
-                return allowed, order, None
+                return allowed, order, masks         # on every training row
             va = np.ones(len(y), dtype=bool)
             va[folds[t]] = False
             return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va])
@@ -242,14 +243,14 @@ class Libre(LogicClassifier):
         done = list(pool(
             joblib.delayed(cover)(t) for t in range(len(folds))))
         self._report(n_steps, n_steps, "set cover")
-        allowed, order, _ = done[0]
+        allowed, order, masks = done[0]
         steps = _cv_steps([curve for _, _, curve in done[1:]]) if len(folds) > 1 else None
         order = order[:steps]      # the greedy order does not depend on where it stops
         self.n_candidates_ = len(allowed)
         self.n_cover_steps_ = steps
         # the rows the chosen points cover, to check the program against (tests)
-        self._points_cover = unpack(np.bitwise_or.reduce(layout.masks(codes, allowed[order]), axis=0)
-                                    if len(order) else pack(np.zeros(len(y), bool)), len(y))
+        self._points_cover = unpack(np.bitwise_or.reduce(masks[order], axis=0)
+                                    if len(order) else np.zeros(masks.shape[1], np.uint64), len(y))
         return self._program([layout.rule(allowed[i]) for i in order], bins, names)
 
     @staticmethod
@@ -283,7 +284,7 @@ class Libre(LogicClassifier):
         room = -1 if self.max_rules is None else int(self.max_rules)
         order = greedy_cover(masks, pos_bits, fp.astype(np.int64), zeros.astype(np.int64),
                              sizes.astype(np.int64), keep.astype(np.int64), float(self.alpha),
-                             room, -1, self.early_stopping in (True, "train"))
+                             room, self.early_stopping in (True, "train"))
         return order.tolist()
 
     def _program(self, chosen, bins, names) -> Program:
