@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .data.table import DEFAULT_MISSING, Column, Table, encode
-from .kernels.cover import pack, unpack
+from .kernels.bitset import pack, unpack
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                           Program)
 from .logic.values import is_number

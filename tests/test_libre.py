@@ -206,7 +206,8 @@ def _slow_masks(codes, allowed, offsets, widths):
 
 @pytest.mark.parametrize("n_rows", [1, 63, 64, 65, 200])
 def test_rule_masks_match_a_slow_version(n_rows):
-    from aspml.kernels.cover import pack, row_sets, rule_masks, unpack
+    from aspml.kernels.bitset import pack, unpack
+    from aspml.kernels.cover import row_sets, rule_masks
     rng = np.random.default_rng(n_rows)
     widths = np.array([3, 1, 4], dtype=np.int64)
     offsets = np.array([0, 3, 4], dtype=np.int64)
@@ -248,7 +249,7 @@ def test_rule_counts_match_the_literals_written():
 def test_lazy_greedy_cover_takes_what_the_plain_greedy_takes():
     """The set cover's lazy evaluation against the plain greedy: recompute every
     weight each step, take the best (ties: more zeros, then the lower index)."""
-    from aspml.kernels.cover import pack
+    from aspml.kernels.bitset import pack
     rng = np.random.default_rng(11)
     for trial in range(30):
         n, n_c = int(rng.integers(5, 120)), int(rng.integers(1, 40))

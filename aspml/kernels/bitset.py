@@ -32,6 +32,12 @@ def pack(mask: np.ndarray) -> np.ndarray:
     return out if two_d else out[0]
 
 
+def unpack(words: np.ndarray, n: int) -> np.ndarray:
+    """The inverse of :func:`pack` for one set: its first ``n`` flags."""
+    raw = np.ascontiguousarray(words, dtype="<u8").view(np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:n].astype(bool)
+
+
 def planes(counts: np.ndarray) -> np.ndarray:
     """Bit planes of non-negative integer ``counts`` (one per record): ``(K, words)``."""
     counts = np.asarray(counts, dtype=np.int64)

@@ -5,7 +5,7 @@ the rows (``row_sets``); a candidate rule, given as the bins it allows
 (``allowed``: bool per bin, all of a feature's bins for a feature it does not
 constrain), covers the rows in ``AND over features of (OR over allowed bins)``
 (``rule_masks``).  Bit ``r`` of a bitset is bit ``r % 64`` of word ``r // 64``,
-the layout of ``pack`` below, so ``np.bitwise_count`` counts rows.
+the layout of :func:`aspml.kernels.bitset.pack`, so ``np.bitwise_count`` counts rows.
 """
 
 from __future__ import annotations
@@ -15,20 +15,7 @@ import heapq
 import numba
 import numpy as np
 
-
-def pack(flags: np.ndarray) -> np.ndarray:
-    """A boolean array as uint64 words (row ``r`` at bit ``r % 64`` of word ``r // 64``)."""
-    n = len(flags)
-    raw = np.packbits(np.asarray(flags, dtype=bool), bitorder="little")
-    buf = np.zeros(((n + 63) // 64) * 8, dtype=np.uint8)
-    buf[: len(raw)] = raw
-    return buf.view("<u8").astype(np.uint64)
-
-
-def unpack(words: np.ndarray, n: int) -> np.ndarray:
-    """The inverse of :func:`pack`: the first ``n`` flags."""
-    raw = np.ascontiguousarray(words, dtype="<u8").view(np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:n].astype(bool)
+from .bitset import popcount
 
 
 @numba.njit(cache=True, nogil=True)
@@ -97,14 +84,6 @@ def rule_masks(sets, allowed, offsets, widths, n_rows):
     return out
 
 
-@numba.njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
 @numba.njit(cache=True, nogil=True)
 def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_f1):
     """Greedy weighted set cover over candidates' row bitsets: the chosen indices, in order.
@@ -125,12 +104,12 @@ def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_
     covered = np.zeros(n_w, dtype=np.uint64)
     n_pos = 0
     for k in range(n_w):
-        n_pos += _popcount(pos[k])
+        n_pos += popcount(pos[k])
     heap = [(0.0, 0, 0) for _ in range(0)]
     for c in keep:
         gain = 0
         for k in range(n_w):
-            gain += _popcount(masks[c, k] & pos[k])
+            gain += popcount(masks[c, k] & pos[k])
         heap.append((-(alpha * gain - (1 - alpha) * fp[c]), -zeros[c], c))
     heapq.heapify(heap)
     chosen = np.empty(len(keep), dtype=np.int64)
@@ -144,7 +123,7 @@ def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_
             continue                             # too big for what is left; room only shrinks
         gain = 0
         for k in range(n_w):
-            gain += _popcount(masks[c, k] & uncovered[k])
+            gain += popcount(masks[c, k] & uncovered[k])
         fresh = (-(alpha * gain - (1 - alpha) * fp[c]), -zeros[c], c)
         if len(heap) > 0 and fresh > heap[0]:
             heapq.heappush(heap, fresh)
@@ -156,8 +135,8 @@ def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_
             n_u = 0
             for k in range(n_w):
                 u = covered[k] | masks[c, k]
-                tp_u += _popcount(u & pos[k])
-                n_u += _popcount(u)
+                tp_u += popcount(u & pos[k])
+                n_u += popcount(u)
             f1 = 2.0 * tp_u / (n_u + n_pos)
             if f1 <= best_f1:
                 break                            # the training F1 stops rising

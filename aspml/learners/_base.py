@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from ..data.table import DEFAULT_MISSING, schema_and_table
 from ..errors import AspmlError
 from ..evaluate import visit_default_rules
-from ..kernels.cover import pack, unpack
+from ..kernels.bitset import pack, unpack
 from ..logic.model import Program, Schema, Target
 
 

@@ -31,7 +31,8 @@ import numpy as np
 
 from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import distinct_records, find_boundary
-from ..kernels.cover import greedy_cover, pack, row_sets, rule_masks, unpack
+from ..kernels.bitset import pack, unpack
+from ..kernels.cover import greedy_cover, row_sets, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
