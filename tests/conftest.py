@@ -107,3 +107,20 @@ def screenshot(page, png, size):
                               capture_output=True, text=True, timeout=120)
     assert Path(png).is_file(), proc.stderr[-2000:]
     return png
+
+
+def run_aspml(*args):
+    """``aspml ARGS`` in this process (imports once, unlike a subprocess):
+    ``.returncode``, ``.stdout``, ``.stderr``."""
+    import contextlib
+    import io
+    from types import SimpleNamespace
+
+    from aspml.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as e:
+            code = e.code
+    return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())

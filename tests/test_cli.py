@@ -5,29 +5,15 @@ process, which is much faster than a new interpreter per command; a few run
 ``python -m aspml`` in a real subprocess (exit status, stderr, a closed pipe).
 """
 
-import contextlib
-import io
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pytest
 
 from conftest import ROOT
+from conftest import run_aspml as aspml
 
 BIRDS = ROOT / "examples" / "birds"
-
-
-def aspml(*args):
-    """``aspml ARGS`` in this process: returncode, stdout, stderr."""
-    from aspml.cli import main
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main([str(a) for a in args])
-        except SystemExit as e:
-            code = e.code
-    return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
 def test_export_predict_check():

@@ -4,8 +4,6 @@ definitions and clingo, rules read from scikit-learn, the pictures in a real bro
 and ``aspml simplify``."""
 
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -22,6 +20,7 @@ from aspml.generalize import (BoxRule, coherence, encoding, condition_distance,
 from aspml.generalize.command import rules_from_json
 from aspml.kernels import generalize as K
 from conftest import ROOT, png_pixels, screenshot
+from conftest import run_aspml as aspml_cli
 
 WALK = ROOT / "examples" / "walk" / "walk_time.json"
 SETTINGS = settings(max_examples=40, deadline=None,
@@ -412,9 +411,6 @@ def test_html_opens_in_chromium_and_draws(tmp_path):
 # aspml simplify
 # ---------------------------------------------------------------------------
 
-def aspml_cli(*args):
-    return subprocess.run([sys.executable, "-m", "aspml.cli", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT)
 
 
 def test_simplify_command(tmp_path):
