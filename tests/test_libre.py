@@ -188,9 +188,33 @@ def test_weak_learners_run_on_a_dask_cluster():
     local = Libre(n_estimators=6, max_features=3, random_state=5).fit(X, y).program_
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, \
-            distributed.Client(cluster), joblib.parallel_backend("dask"):
+            distributed.Client(cluster), joblib.parallel_backend("dask"), \
+            distributed.get_task_stream() as stream:
         remote = Libre(n_estimators=6, max_features=3, random_state=5, n_jobs=2).fit(X, y).program_
     assert remote.rules == local.rules
+    assert len(stream.data) > 0                      # the cluster ran the tasks
+
+
+def test_n_jobs_runs_weak_learners_on_several_threads(monkeypatch):
+    """Without a joblib backend of the caller's, n_jobs=2 runs the weak learners on two
+    threads of a thread pool, not on the calling thread."""
+    import threading
+    import aspml.learners.libre as libre
+    seen = set()
+    real = libre._weak_learner
+
+    def spy(*args):
+        seen.add(threading.get_ident())
+        return real(*args)
+    monkeypatch.setattr(libre, "_weak_learner", spy)
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.uniform(0, 100, (3000, 8)).round(0), columns=list("abcdefgh"))
+    y = (X.a > 50) & (X.b < 30)
+    Libre(n_estimators=20, max_features=4, random_state=0, n_jobs=2).fit(X, y)
+    assert threading.get_ident() not in seen and len(seen) == 2
+    seen.clear()
+    Libre(n_estimators=4, max_features=4, random_state=0, n_jobs=1).fit(X, y)
+    assert seen == {threading.get_ident()}
 
 
 # -- the set-cover machinery against slow, obvious versions --------------------------------
@@ -219,6 +243,24 @@ def test_rule_masks_match_a_slow_version(n_rows):
     assert all(np.array_equal(unpack(got[c], n_rows), slow[c]) for c in range(12))
     assert np.array_equal(unpack(pack(slow[3]), n_rows), slow[3])
     assert int(np.bitwise_count(got[0]).sum()) == n_rows  # no stray bits past the last row
+    from aspml.kernels.cover import pos_neg_counts
+    y = rng.random(n_rows) < 0.4
+    tp, fp = pos_neg_counts(got, pack(y))
+    assert tp.tolist() == [int((m & y).sum()) for m in slow]
+    assert fp.tolist() == [int((m & ~y).sum()) for m in slow]
+
+
+def test_candidates_are_distinct_in_packed_byte_order():
+    """The set cover's input: each point once, in the order np.unique(axis=0) gives
+    the packed rows."""
+    layout = _libre_layout()
+    rng = np.random.default_rng(0)
+    found = [rng.random((30, layout.n_bits)) < 0.7 for _ in range(3)]
+    found.append(found[0][:10])                          # repeats
+    allowed, sizes = layout.candidates(found)
+    packed = np.unique(np.packbits(np.concatenate(found), axis=1), axis=0)
+    assert np.array_equal(allowed, np.unpackbits(packed, axis=1, count=layout.n_bits).astype(bool))
+    assert np.array_equal(sizes, layout.sizes(allowed))
 
 
 def _libre_layout():

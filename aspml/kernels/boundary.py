@@ -299,6 +299,55 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
 
 
 @numba.njit(cache=True, nogil=True)
+def weak_learner_points(codes, rows, subset, widths, y, heuristic):
+    """One weak learner from start to end without the GIL: the rows ``rows`` (all
+    when empty) of ``codes`` on the columns ``subset`` (with ``widths`` bins), their
+    distinct records, each with its majority label, and FindBoundary over them,
+    taking the positive records with the most rows first.
+
+    Returns bool[points, sum(widths)]: each point's zeros, i.e. the bins it allows.
+    """
+    n = codes.shape[0] if rows.shape[0] == 0 else rows.shape[0]
+    k = subset.shape[0]
+    sub = np.empty((n, k), dtype=np.int64)
+    yy = np.empty(n, dtype=np.bool_)
+    for r in range(n):
+        src = r if rows.shape[0] == 0 else rows[r]
+        for j in range(k):
+            sub[r, j] = codes[src, subset[j]]
+        yy[r] = y[src]
+    uniq, pos_count, neg_count = distinct_records(sub, widths, yy)
+    n_bits = 0
+    offsets = np.empty(k, dtype=np.int64)
+    for j in range(k):
+        offsets[j] = n_bits
+        n_bits += widths[j]
+    n_pos = 0
+    for i in range(uniq.shape[0]):
+        if pos_count[i] > neg_count[i]:
+            n_pos += 1
+    pos = np.empty((n_pos, k), dtype=np.int64)
+    neg = np.empty((uniq.shape[0] - n_pos, k), dtype=np.int64)
+    weight = np.empty(n_pos, dtype=np.int64)
+    a = 0
+    b = 0
+    for i in range(uniq.shape[0]):
+        if pos_count[i] > neg_count[i]:
+            for j in range(k):
+                pos[a, j] = uniq[i, j] + offsets[j]
+            weight[a] = -pos_count[i]
+            a += 1
+        else:
+            for j in range(k):
+                neg[b, j] = uniq[i, j] + offsets[j]
+            b += 1
+    if n_pos == 0:
+        return np.zeros((0, n_bits), dtype=np.bool_)
+    order = np.argsort(weight, kind="mergesort").astype(np.int64)
+    return ~find_boundary(pos, neg, n_bits, heuristic, order)
+
+
+@numba.njit(cache=True, nogil=True)
 def distinct_records(codes, widths, y):
     """The distinct rows of ``codes`` (bins per feature), in the order of their
     mixed-radix key (first feature most significant), with how many rows of each

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
-
 import numba
 import numpy as np
 
@@ -23,41 +21,130 @@ def chi_square(a0, a1, b0, b1):
     return total
 
 
+@numba.njit(cache=True, inline="always")
+def _less(key, a, b):
+    """Pair ``a`` comes before pair ``b``: lower chi-square, then the left interval."""
+    return key[a] < key[b] or (key[a] == key[b] and a < b)
+
+
+@numba.njit(cache=True)
+def _sift(heap, where, key, k, size):
+    """Restore the heap order around slot ``k`` (its key went up or down)."""
+    while k > 0:                                    # up
+        parent = (k - 1) // 2
+        if not _less(key, heap[k], heap[parent]):
+            break
+        heap[k], heap[parent] = heap[parent], heap[k]
+        where[heap[k]], where[heap[parent]] = k, parent
+        k = parent
+    _sift_down(heap, where, key, k, size)
+
+
+@numba.njit(cache=True)
+def _sift_down(heap, where, key, k, size):
+    while True:
+        left = 2 * k + 1
+        if left >= size:
+            break
+        child = left
+        if left + 1 < size and _less(key, heap[left + 1], heap[left]):
+            child = left + 1
+        if not _less(key, heap[child], heap[k]):
+            break
+        heap[k], heap[child] = heap[child], heap[k]
+        where[heap[k]], where[heap[child]] = k, child
+        k = child
+
+
+@numba.njit(cache=True)
+def _remove(heap, where, key, i, size):
+    """Take pair ``i`` out of the heap; returns the new size."""
+    k = where[i]
+    size -= 1
+    where[i] = -1
+    if k != size:
+        heap[k] = heap[size]
+        where[heap[k]] = k
+        _sift(heap, where, key, k, size)
+    return size
+
+
 @numba.njit(cache=True, nogil=True)
 def merge(neg, pos, threshold, max_bins):
     """Which intervals survive: repeatedly merge the adjacent pair with the lowest
-    chi-square while it is below ``threshold`` or there are more than ``max_bins``
-    intervals (``max_bins <= 0``: no such bound).  ``neg``/``pos`` are the class
-    counts of the initial intervals, in order; returns bool[alive]."""
+    chi-square (ties: the leftmost) while it is below ``threshold`` or there are
+    more than ``max_bins`` intervals (``max_bins <= 0``: no such bound).
+    ``neg``/``pos`` are the class counts of the initial intervals, in order;
+    returns bool[alive].
+
+    Each live pair (named by its left interval) sits once in an indexed binary
+    heap; a merge removes one pair and re-keys the two beside it.
+    """
     k = neg.shape[0]
     c0, c1 = neg.astype(np.float64), pos.astype(np.float64)
     nxt = np.arange(1, k + 1)
     nxt[k - 1] = -1
     prv = np.arange(-1, k - 1)
     alive = np.ones(k, dtype=np.bool_)
-    version = np.zeros(k, dtype=np.int64)
-    heap = [(chi_square(c0[i], c1[i], c0[i + 1], c1[i + 1]), i, 0) for i in range(k - 1)]
-    heapq.heapify(heap)
+    key = np.empty(k, dtype=np.float64)
+    heap = np.empty(k, dtype=np.int64)
+    where = np.full(k, -1, dtype=np.int64)
+    size = k - 1
+    for i in range(k - 1):
+        key[i] = chi_square(c0[i], c1[i], c0[i + 1], c1[i + 1])
+        heap[i] = i
+        where[i] = i
+    for q in range(size // 2 - 1, -1, -1):             # heapify
+        _sift_down(heap, where, key, q, size)
     n_bins = k
-    while len(heap) > 0:
-        chi, i, ver = heapq.heappop(heap)
-        if not alive[i] or ver != version[i] or nxt[i] < 0:
-            continue                      # a stale entry
-        if chi >= threshold and (max_bins <= 0 or n_bins <= max_bins):
+    while size > 0:
+        i = heap[0]
+        if key[i] >= threshold and (max_bins <= 0 or n_bins <= max_bins):
             break
         j = nxt[i]                        # merge j into i
         c0[i] += c0[j]
         c1[i] += c1[j]
         alive[j] = False
+        if where[j] >= 0:
+            size = _remove(heap, where, key, j, size)
         nxt[i] = nxt[j]
         if nxt[j] >= 0:
             prv[nxt[j]] = i
         n_bins -= 1
-        version[i] += 1
         if nxt[i] >= 0:
-            heapq.heappush(heap, (chi_square(c0[i], c1[i], c0[nxt[i]], c1[nxt[i]]), i, version[i]))
+            key[i] = chi_square(c0[i], c1[i], c0[nxt[i]], c1[nxt[i]])
+            _sift(heap, where, key, where[i], size)
+        else:
+            size = _remove(heap, where, key, i, size)
         p = prv[i]
         if p >= 0:
-            version[p] += 1
-            heapq.heappush(heap, (chi_square(c0[p], c1[p], c0[i], c1[i]), p, version[p]))
+            key[p] = chi_square(c0[p], c1[p], c0[i], c1[i])
+            _sift(heap, where, key, where[p], size)
     return alive
+
+
+@numba.njit(cache=True, nogil=True)
+def chimerge_cuts(v, t, order, threshold, max_bins):
+    """ChiMerge without the GIL from the numbers ``v`` (no NaN), their classes ``t``
+    and the order that sorts ``v``: the distinct values with their class counts,
+    then :func:`merge`; returns the cut points (the lower ends of the surviving
+    intervals but the first)."""
+    n = v.shape[0]
+    uniq = np.empty(n, dtype=np.float64)
+    pos = np.zeros(n, dtype=np.float64)
+    neg = np.zeros(n, dtype=np.float64)
+    k = -1
+    for q in range(n):
+        r = order[q]
+        if k < 0 or v[r] != uniq[k]:
+            k += 1
+            uniq[k] = v[r]
+        if t[r]:
+            pos[k] += 1.0
+        else:
+            neg[k] += 1.0
+    k += 1
+    if k <= 1:
+        return np.zeros(0, dtype=np.float64)
+    alive = merge(neg[:k], pos[:k], threshold, max_bins)
+    return uniq[:k][alive][1:].copy()

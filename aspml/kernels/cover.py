@@ -85,6 +85,23 @@ def rule_masks(sets, allowed, offsets, widths, n_rows):
 
 
 @numba.njit(cache=True, nogil=True)
+def pos_neg_counts(masks, pos):
+    """Positive and negative rows each mask covers (masks hold no bits past the last row)."""
+    n_c, n_w = masks.shape
+    tp = np.zeros(n_c, dtype=np.int64)
+    fp = np.zeros(n_c, dtype=np.int64)
+    for c in range(n_c):
+        t = 0
+        a = 0
+        for k in range(n_w):
+            t += popcount(masks[c, k] & pos[k])
+            a += popcount(masks[c, k])
+        tp[c] = t
+        fp[c] = a - t
+    return tp, fp
+
+
+@numba.njit(cache=True, nogil=True)
 def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_f1):
     """Greedy weighted set cover over candidates' row bitsets: the chosen indices, in order.
 

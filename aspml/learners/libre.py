@@ -24,15 +24,17 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import joblib
 import numpy as np
 
 from ..data.discretize import bins_of, chimerge
-from ..kernels.boundary import distinct_records, find_boundary
+from ..kernels.boundary import weak_learner_points
 from ..kernels.bitset import pack, unpack
-from ..kernels.cover import greedy_cover, row_sets, rule_masks
+from ..kernels.cover import greedy_cover, pos_neg_counts, row_sets, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
@@ -69,24 +71,18 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
     return bins, code
 
 
-def _weak_learner(codes: np.ndarray, widths: list[int], y: np.ndarray, heuristic: int):
-    """One weak learner on the given columns: its boundary points, each as the bins
-    it allows (bool[points, bins]: a point's zeros).
+def _weak_learner(codes: np.ndarray, rows: np.ndarray, subset: np.ndarray, widths: np.ndarray,
+                  y: np.ndarray, heuristic: int):
+    """One weak learner on the columns ``subset`` of the rows ``rows`` (all when
+    empty): its boundary points, each as the bins it allows (bool[points, bins]:
+    a point's zeros).
 
     ``codes`` holds each row's bin per column; the inverse one-hot record of a
     row has its zeros at ``offset + bin``.  Distinct records are learned from,
-    each with its majority label.
+    each with its majority label.  One numba call without the GIL
+    (:func:`weak_learner_points`), so that threads run weak learners side by side.
     """
-    offsets = np.cumsum([0] + list(widths[:-1]))
-    uniq, pos_count, neg_count = distinct_records(np.ascontiguousarray(codes, dtype=np.int64),
-                                                  np.asarray(widths, dtype=np.int64), y)
-    positive = pos_count > neg_count            # a distinct record takes its majority label
-    zeros = (uniq + offsets[None, :]).astype(np.int64)
-    pos, neg = zeros[positive], zeros[~positive]
-    if len(pos) == 0:
-        return np.zeros((0, int(sum(widths))), dtype=bool)
-    order = np.argsort(-pos_count[positive], kind="stable").astype(np.int64)
-    return ~find_boundary(pos, neg, int(sum(widths)), heuristic, order)
+    return weak_learner_points(codes, rows, subset, widths, y, heuristic)
 
 
 class Libre(LogicClassifier):
@@ -188,9 +184,7 @@ class Libre(LogicClassifier):
 
     def _learn(self, table, y):
         self._check()
-        # one pool for the whole fit: the kernels release the GIL, so threads suffice
-        # (a joblib backend such as "dask" set by the caller takes over)
-        with joblib.Parallel(n_jobs=self.n_jobs, prefer="threads", return_as="generator") as pool:
+        with _Pool(self.n_jobs) as pool:             # one pool for the whole fit
             return self._learn_in(pool, table, y)
 
     def _learn_in(self, pool, table, y):
@@ -199,9 +193,9 @@ class Libre(LogicClassifier):
         unknown = [f for f in cuts if f not in names]
         if unknown:
             raise ValueError(f"cut_points names unknown feature(s) {unknown}")
-        binned = list(pool(
-            joblib.delayed(_feature_bins)(table[n], y, float(self.discretization_threshold),
-                                          cuts.get(n), self.max_bins) for n in names))
+        threshold = float(self.discretization_threshold)
+        binned = list(pool.map(_feature_bins, ((table[n], y, threshold, cuts.get(n), self.max_bins)
+                                               for n in names)))
         bins = [b for b, _ in binned]
         codes = np.stack([c for _, c in binned], axis=1)
         widths = [len(b) for b in bins]
@@ -210,42 +204,57 @@ class Libre(LogicClassifier):
         subsets = [np.sort(rng.choice(len(names), size=k, replace=False))
                    for _ in range(int(self.n_estimators))]
         heuristic = 1 if self.heuristic == "H1" else 2
-        folds = [np.arange(len(y))]
-        if self.early_stopping == "cv":
-            folds += self._inner_folds(y, rng)
-        jobs = [(t, s) for t in range(len(folds)) for s in subsets]   # every fold's learners
-        fold_codes = [codes[rows] for rows in folds]
-        n_steps = len(jobs) + len(folds) + 1                            # for progress
-        self._report(1, n_steps, "bins")
-        results = []
-        for points in pool(joblib.delayed(_weak_learner)(fold_codes[t][:, s], [widths[f] for f in s],
-                                                         y[folds[t]], heuristic)
-                           for t, s in jobs):
-            results.append(points)                   # in order, as they finish
-            self._report(1 + len(results), n_steps, "weak learners")
+        # fold 0: every training row; with CV stopping, the inner folds' training rows,
+        # split when first needed (while the pool already runs fold 0's learners)
+        split = self._inner_folds(y, rng) if self.early_stopping == "cv" else None
+        n_folds = 1 + (split.get_n_splits() if split is not None else 0)
+        folds = [np.zeros(0, dtype=np.int64)]                          # empty: every row
+        lock = threading.Lock()
+
+        def rows_of(t):
+            if t and len(folds) == 1:
+                with lock:
+                    if len(folds) == 1:
+                        folds.extend(tr.astype(np.int64) for tr, _ in
+                                     split.split(np.zeros(len(y)), y))
+            return folds[t]
+
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        y_bool = np.ascontiguousarray(y, dtype=bool)
+        width_arr = np.asarray(widths, dtype=np.int64)
         offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
         layout = _Layout(bins, names, offsets)
-        per_fold = [[] for _ in folds]
-        for (t, s), allowed in zip(jobs, results):
-            per_fold[t].append(layout.widen(s, allowed))
+        n_steps = n_folds * len(subsets) + 1                            # for progress
+        self._report(1, n_steps, "bins")
 
-        def cover(t):
+        def cover(t, found):
             """A fold's candidates and set-cover order; for an inner fold also the
             validation F1 after each step."""
-            allowed, sizes = layout.candidates(per_fold[t])
-            masks = layout.masks(fold_codes[t], allowed)
-            order = self._set_cover(allowed, sizes, masks, y[folds[t]])
+            rows = folds[t] if t else slice(None)
+            allowed, sizes = layout.candidates([layout.widen(subsets[s], points)
+                                                for s, points in enumerate(found)])
+            masks = layout.masks(codes[rows], allowed)
+            order = self._set_cover(allowed, sizes, masks, y[rows])
             if t == 0:
                 return allowed, order, masks         # on every training row
             va = np.ones(len(y), dtype=bool)
-            va[folds[t]] = False
+            va[rows] = False
             return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va])
 
-        done = list(pool(
-            joblib.delayed(cover)(t) for t in range(len(folds))))
-        self._report(n_steps, n_steps, "set cover")
+        # The results come in the order of the tasks, fold by fold: a fold's set cover
+        # runs here as soon as its last weak learner is in, while the pool goes on
+        # with the next fold's learners.
+        results = pool.map(_weak_learner, ((codes, rows_of(t), s, width_arr[s], y_bool, heuristic)
+                                           for t in range(n_folds) for s in subsets))
+        done = [None] * n_folds
+        for t in range(n_folds):
+            found = []
+            for _ in subsets:
+                found.append(next(results))
+                self._report(1 + t * len(subsets) + len(found), n_steps, "weak learners")
+            done[t] = cover(t, found)
         allowed, order, masks = done[0]
-        steps = _cv_steps([curve for _, _, curve in done[1:]]) if len(folds) > 1 else None
+        steps = _cv_steps([curve for _, _, curve in done[1:]]) if n_folds > 1 else None
         order = order[:steps]      # the greedy order does not depend on where it stops
         self.n_candidates_ = len(allowed)
         self.n_cover_steps_ = steps
@@ -256,12 +265,11 @@ class Libre(LogicClassifier):
 
     @staticmethod
     def _inner_folds(y, rng, k=3):
-        """Training rows of an inner stratified ``k``-fold split (none when a class is too small)."""
+        """An inner stratified ``k``-fold split (None when a class is too small)."""
         from sklearn.model_selection import StratifiedKFold
         if min(int(y.sum()), len(y) - int(y.sum())) < k:
-            return []
-        split = StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
-        return [tr for tr, _ in split.split(np.zeros(len(y)), y)]
+            return None
+        return StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
 
     def _set_cover(self, allowed, sizes, masks, y):
         """Greedy weighted set cover: the indices of the chosen candidates, in order.
@@ -274,8 +282,7 @@ class Libre(LogicClassifier):
         if len(allowed) == 0:
             return []
         pos_bits = pack(y)
-        tp = np.bitwise_count(masks & pos_bits).sum(axis=1)
-        fp = np.bitwise_count(masks & ~pos_bits).sum(axis=1)
+        tp, fp = pos_neg_counts(masks, pos_bits)
         zeros = allowed.sum(axis=1)             # the more zeros, the more general the rule
         keep = np.arange(len(allowed))
         if self.top_k is not None and len(keep) > self.top_k:
@@ -320,6 +327,51 @@ def _cv_steps(curves, slack=0.002) -> int:
     return max(1, int(np.flatnonzero(mean >= mean.max() - slack)[0]))
 
 
+class _Pool:
+    """Runs a fit's tasks (bins, weak learners) in parallel, results in task order.
+
+    The kernels release the GIL, so threads suffice.  With joblib's default
+    backend (or "threading") the tasks go to a ``concurrent.futures`` thread pool
+    of ``joblib.effective_n_jobs(n_jobs)`` threads, which hands over each result
+    as it is ready (joblib's own result loop polls every 10 ms, a large share of a
+    fit that takes a quarter of a second).  Any other joblib backend set by the
+    caller (``joblib.parallel_backend("dask")``) gets the tasks through
+    ``joblib.Parallel``.
+    """
+
+    def __init__(self, n_jobs):
+        from joblib.parallel import SequentialBackend, ThreadingBackend, get_active_backend
+        backend, _ = get_active_backend(prefer="threads")
+        self.workers = int(joblib.effective_n_jobs(n_jobs))
+        self.joblib = None
+        self.threads = None
+        if not isinstance(backend, (ThreadingBackend, SequentialBackend)):
+            self.joblib = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")
+        elif self.workers > 1:
+            self.threads = ThreadPoolExecutor(self.workers)
+
+    def __enter__(self):
+        if self.joblib is not None:
+            self.joblib.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.joblib is not None:
+            self.joblib.__exit__(*exc)
+        if self.threads is not None:
+            self.threads.shutdown(cancel_futures=True)
+
+    def map(self, fn, tasks):
+        """``fn(*task)`` for each task, in order: an iterator (tasks are taken as
+        they are submitted, so a task's arguments may be made lazily)."""
+        if self.joblib is not None:
+            return iter(self.joblib(joblib.delayed(fn)(*task) for task in tasks))
+        if self.threads is None:
+            return (fn(*task) for task in tasks)
+        futures = [self.threads.submit(fn, *task) for task in tasks]
+        return (f.result() for f in futures)
+
+
 class _Layout:
     """Where each feature's bins sit in the global bit layout, and what a
     candidate (bool over all bins: the bins it allows) becomes."""
@@ -344,8 +396,16 @@ class _Layout:
         allowed = np.concatenate(found) if found else np.zeros((0, self.n_bits), dtype=bool)
         if len(allowed) == 0:
             return allowed, np.zeros(0, dtype=np.int64)
-        packed = np.unique(np.packbits(allowed, axis=1), axis=0)
-        allowed = np.unpackbits(packed, axis=1, count=self.n_bits).astype(bool)
+        # each distinct point once, in the byte order of its packed bits (big-endian
+        # words sort the same way); np.unique(axis=0) gives the same, five times slower
+        packed = np.packbits(allowed, axis=1)
+        pad = (-packed.shape[1]) % 8
+        words = np.ascontiguousarray(np.pad(packed, ((0, 0), (0, pad)))).view(">u8")
+        order = np.lexsort(words.T[::-1])
+        words = words[order]
+        first = np.ones(len(words), dtype=bool)
+        first[1:] = (words[1:] != words[:-1]).any(axis=1)
+        allowed = allowed[order[first]]
         return allowed, self.sizes(allowed)
 
     def sizes(self, allowed) -> np.ndarray:
