@@ -12,6 +12,10 @@ when ``d_l(p, D-_i^0) = 1`` (Definition 3.5).  Every update touches only the
 records with a zero at the flipped bit, and each record has F zeros: a flip
 costs O(records at that bit x F), not O(records x bits).
 
+With H1 the search needs less: see :func:`find_boundary_h1`, which indexes
+the negatives so that a question about one bit reads only the records near
+the point.
+
 Heuristics (ties: lowest bit): H1 = (|S_i^0|, |D+_i^0|, d_l), H2 = (d_l, |S_i^0|, |D+_i^0|),
 compared lexicographically, the largest wins; an empty ``D-_i^0`` is an
 infinite distance.
@@ -212,89 +216,276 @@ def _take_point(p, points, n_points, pos_zeros, uncovered, s0):
     return n_points + 1
 
 
+@numba.njit(cache=True)
+def _feature_ranges(pos_zeros, neg_zeros, n_bits):
+    """First bit and width of each feature (columns hold ascending bit ranges)."""
+    n_f = pos_zeros.shape[1]
+    lo = np.full(n_f, n_bits, dtype=np.int64)
+    hi = np.full(n_f, -1, dtype=np.int64)
+    for z in (pos_zeros, neg_zeros):
+        for k in range(z.shape[0]):
+            for j in range(n_f):
+                b = z[k, j]
+                if b < lo[j]:
+                    lo[j] = b
+                if b > hi[j]:
+                    hi[j] = b
+    width = np.empty(n_f, dtype=np.int64)
+    for j in range(n_f):
+        width[j] = hi[j] - lo[j] + 1 if hi[j] >= 0 else 1
+        if hi[j] < 0:
+            lo[j] = 0
+    return lo, width
+
+
+@numba.njit(cache=True)
+def _relevance(pos_zeros, neg_zeros, lo, width):
+    """Features in order of how differently the classes fall into their bins (total
+    variation distance), most different first: the ones a boundary point constrains."""
+    n_f = pos_zeros.shape[1]
+    score = np.zeros(n_f)
+    n_p = max(pos_zeros.shape[0], 1)
+    n_n = max(neg_zeros.shape[0], 1)
+    for j in range(n_f):
+        cp = np.zeros(width[j])
+        cn = np.zeros(width[j])
+        for k in range(pos_zeros.shape[0]):
+            cp[pos_zeros[k, j] - lo[j]] += 1.0
+        for k in range(neg_zeros.shape[0]):
+            cn[neg_zeros[k, j] - lo[j]] += 1.0
+        for v in range(width[j]):
+            score[j] += abs(cp[v] / n_p - cn[v] / n_n)
+    return np.argsort(-score, kind="mergesort")
+
+
+@numba.njit(cache=True)
+def _index(recs, lead, k1, k2, lo, width):
+    """``recs`` sorted by (bin of ``lead``, bin of ``k1``, bin of ``k2``) (a key of -1:
+    no such level), as a gathered copy, with the start of every (lead, k1, k2) cell
+    (``offsets[((a * w1) + b) * w2 + c]``) and the original row of each."""
+    n = recs.shape[0]
+    wl = width[lead] if lead >= 0 else 1
+    w1 = width[k1] if k1 >= 0 else 1
+    w2 = width[k2] if k2 >= 0 else 1
+    key = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        a = recs[k, lead] - lo[lead] if lead >= 0 else 0
+        b = recs[k, k1] - lo[k1] if k1 >= 0 else 0
+        c = recs[k, k2] - lo[k2] if k2 >= 0 else 0
+        key[k] = (a * w1 + b) * w2 + c
+    counts = np.zeros(wl * w1 * w2 + 1, dtype=np.int64)
+    for k in range(n):
+        counts[key[k] + 1] += 1
+    for q in range(wl * w1 * w2):
+        counts[q + 1] += counts[q]
+    fill = counts[:-1].copy()
+    rows = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        rows[fill[key[k]]] = k
+        fill[key[k]] += 1
+    gathered = np.empty(recs.shape, dtype=np.int32)       # bit positions, half the memory
+    for m in range(n):
+        for j in range(recs.shape[1]):
+            gathered[m, j] = recs[rows[m], j]
+    return gathered, counts, rows
+
+
+@numba.njit(cache=True)
+def _inside_rest(rec, p, check):
+    for j in check:
+        if p[rec[j]]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _slab_has_inside(recs, offsets, a, k1, k2, lo, width, p, check):
+    """Whether a record of the slab ``a`` (its lead bin) lies inside the point ``p`` on
+    every feature of ``k1``, ``k2`` and ``check``."""
+    w1 = width[k1] if k1 >= 0 else 1
+    w2 = width[k2] if k2 >= 0 else 1
+    for b in range(w1):
+        if k1 >= 0 and p[lo[k1] + b]:
+            continue
+        for c in range(w2):
+            if k2 >= 0 and p[lo[k2] + c]:
+                continue
+            q = (a * w1 + b) * w2 + c
+            for m in range(offsets[q], offsets[q + 1]):
+                if _inside_rest(recs[m], p, check):
+                    return True
+    return False
+
+
 @numba.njit(cache=True, nogil=True)
 def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
-    """Algorithm 1 with H1, keeping only what H1 needs.
+    """Algorithm 1 with H1, asking the negatives only what H1 needs.
 
-    H1 ranks bits by ``(|S_i^0|, |D+_i^0|, d_l)``: the distance only breaks ties,
-    and a bit is blocked exactly when some negative is one flip from being
-    covered through it.  So per negative only ``c`` (how many of its zeros the
-    point still has at 1) is kept: a flip lowers ``c`` for the negatives with a
-    zero at the flipped bit (not for all their bits' distances), a negative
-    whose ``c`` reaches 1 blocks its one remaining bit, and a tie's distance is
-    computed when a tie occurs.  Same points as the general search.
+    H1 ranks bits by ``(|S_i^0|, |D+_i^0|, d_l)``, and the first two keys do not
+    change while one point grows (|S_i^0| changes only when a point is taken).
+    A bit, once blocked (some negative one flip from being covered through it),
+    stays blocked as the point grows.  So the candidate bits are taken in the
+    order of their key, each tested once: flipped off unless blocked.  The
+    distance only breaks ties between equal keys, and is computed when a tie
+    occurs.
+
+    "Is bit ``i`` blocked?" asks whether some negative with its zero at ``i``
+    lies inside the point on every other feature.  The negatives are indexed
+    once per feature ``f``: by their bin of ``f``, then by their bins of the two
+    features where the classes differ most (those a point keeps narrow), so a
+    question reads only the records in the cells the point allows, not every
+    negative.  The positives a new point covers are found the same way.
+    Same points as the general search (tested against it).
     """
     n_pos, n_f = pos_zeros.shape
     n_neg = neg_zeros.shape[0]
-    neg_start, neg_members, d_plus0, s0, uncovered, points = _search_state(pos_zeros, neg_zeros,
-                                                                           n_bits)
+    lo, width = _feature_ranges(pos_zeros, neg_zeros, n_bits)
+    rel = _relevance(pos_zeros, neg_zeros, lo, width)
+    bit_feature = np.full(n_bits, -1, dtype=np.int64)       # -1: no record has its zero there
+    for j in range(n_f):
+        for v in range(width[j]):
+            bit_feature[lo[j] + v] = j
+    # negatives: one index per feature, led by it, then by the two most relevant others
+    levels = np.full((n_f, 2), -1, dtype=np.int64)
+    checks = np.empty((n_f, max(n_f - 1, 0)), dtype=np.int64)
+    n_checks = np.zeros(n_f, dtype=np.int64)
+    for f in range(n_f):
+        q = 0
+        for j in rel:
+            if j == f:
+                continue
+            if q < 2:
+                levels[f, q] = j
+            else:
+                checks[f, n_checks[f]] = j
+                n_checks[f] += 1
+            q += 1
+    neg_recs = np.empty((n_f, n_neg, n_f), dtype=np.int32)
+    neg_off = []
+    for f in range(n_f):
+        g, o, _ = _index(neg_zeros, f, levels[f, 0], levels[f, 1], lo, width)
+        neg_recs[f] = g
+        neg_off.append(o)
+    # positives: one index led by the three most relevant features
+    p_lead = rel[0]
+    p_k1 = rel[1] if n_f > 1 else -1
+    p_k2 = rel[2] if n_f > 2 else -1
+    pos_recs, pos_off, pos_rows = _index(pos_zeros, p_lead, p_k1, p_k2, lo, width)
+    p_check = rel[3:].copy() if n_f > 3 else np.zeros(0, dtype=np.int64)
+
+    d_plus0 = _zero_counts(pos_zeros, n_bits)
+    s0 = d_plus0.copy()
+    uncovered = np.ones(n_pos, dtype=np.bool_)
+    points = np.zeros((n_pos, n_bits), dtype=np.bool_)
     n_points = 0
-    c = np.empty(n_neg, dtype=np.int64)
     p = np.empty(n_bits, dtype=np.bool_)
-    in_i = np.empty(n_bits, dtype=np.bool_)
-    tied = np.empty(n_bits, dtype=np.int64)
+    cand = np.empty(n_bits, dtype=np.int64)
+    key = np.empty(n_bits, dtype=np.int64)
+    state = np.zeros(n_bits, dtype=np.int8)       # 0 untested, 1 blocked, 2 flipped
+    big = np.int64(n_pos + 1)
     for t in range(order.shape[0]):
         x = order[t]
         if not uncovered[x]:
             continue
-        _seed(pos_zeros[x], p, in_i)
-        # c = F - (features where the negative shares x's value), from the bit lists
-        c[:] = n_f
+        p[:] = True
         for j in range(n_f):
-            b = pos_zeros[x, j]
-            for m in range(neg_start[b], neg_start[b + 1]):
-                c[neg_members[m]] -= 1
-        conflict = False
-        for k in range(n_neg):
-            if c[k] == 0:
-                conflict = True
-                break
-            if c[k] == 1:
-                for j in range(n_f):
-                    if p[neg_zeros[k, j]]:
-                        in_i[neg_zeros[k, j]] = False    # its one flip would meet k
-        if conflict:
-            _retire(x, pos_zeros, uncovered, s0)
+            p[pos_zeros[x, j]] = False
+        # a negative in x's own cell: x gives no point
+        f0 = 0
+        if n_neg > 0 and _slab_has_inside(neg_recs[f0], neg_off[f0], pos_zeros[x, f0] - lo[f0],
+                                          levels[f0, 0], levels[f0, 1], lo, width, p,
+                                          checks[f0, :n_checks[f0]]):
+            uncovered[x] = False
+            for j in range(n_f):
+                s0[pos_zeros[x, j]] -= 1
             continue
-        while True:
-            best = -1
-            n_tied = 0
-            for i in range(n_bits):
-                if not in_i[i]:
+        n_c = 0
+        for i in range(n_bits):
+            if p[i]:
+                cand[n_c] = i
+                key[n_c] = -(s0[i] * big + d_plus0[i])
+                n_c += 1
+        sorter = np.argsort(key[:n_c], kind="mergesort")
+        state[:] = 0
+        g = 0
+        while g < n_c:
+            h = g                                      # the group of equal keys: [g, h)
+            while h < n_c and key[sorter[h]] == key[sorter[g]]:
+                h += 1
+            while True:
+                # test the group's untested bits; blocked stays blocked
+                n_open = 0
+                only = -1
+                for q in range(g, h):
+                    i = cand[sorter[q]]
+                    if state[i] != 0:
+                        continue
+                    f = bit_feature[i]
+                    if f >= 0 and n_neg > 0 and _slab_has_inside(neg_recs[f], neg_off[f], i - lo[f],
+                                                      levels[f, 0], levels[f, 1], lo, width, p,
+                                                      checks[f, :n_checks[f]]):
+                        state[i] = 1
+                    else:
+                        n_open += 1
+                        if only < 0 or i < only:
+                            only = i
+                if n_open == 0:
+                    break
+                best = only
+                if n_open > 1:                         # the distance decides, then the lowest bit
+                    best_d = -1
+                    for q in range(g, h):
+                        i = cand[sorter[q]]
+                        if state[i] != 0:
+                            continue
+                        f = bit_feature[i]
+                        d = INF
+                        if f < 0 or n_neg == 0:
+                            if d > best_d or (d == best_d and i < best):
+                                best_d = d
+                                best = i
+                            continue
+                        a = i - lo[f]
+                        # every negative with its zero at i: its bins outside p
+                        o = neg_off[f]
+                        w1 = width[levels[f, 0]] if levels[f, 0] >= 0 else 1
+                        w2 = width[levels[f, 1]] if levels[f, 1] >= 0 else 1
+                        for m in range(o[a * w1 * w2], o[(a + 1) * w1 * w2]):
+                            c = 0
+                            for j in range(n_f):
+                                if p[neg_recs[f, m, j]]:
+                                    c += 1
+                            if c < d:
+                                d = c
+                        if d > best_d or (d == best_d and i < best):
+                            best_d = d
+                            best = i
+                p[best] = False
+                state[best] = 2
+                if n_open == 1:
+                    break
+            g = h
+        # the point: no earlier point covers it (it would cover x, which is uncovered)
+        points[n_points] = p
+        n_points += 1
+        w1 = width[p_k1] if p_k1 >= 0 else 1
+        w2 = width[p_k2] if p_k2 >= 0 else 1
+        for a in range(width[p_lead]):
+            if p[lo[p_lead] + a]:
+                continue
+            for b in range(w1):
+                if p_k1 >= 0 and p[lo[p_k1] + b]:
                     continue
-                if best < 0 or s0[i] > s0[best] or (s0[i] == s0[best] and d_plus0[i] > d_plus0[best]):
-                    best = i
-                    n_tied = 0
-                    tied[n_tied] = i
-                    n_tied += 1
-                elif s0[i] == s0[best] and d_plus0[i] == d_plus0[best]:
-                    tied[n_tied] = i
-                    n_tied += 1
-            if best < 0:
-                break
-            if n_tied > 1:                       # the distance decides, then the lowest bit
-                best_d = -1
-                for q in range(n_tied):
-                    i = tied[q]
-                    d = INF
-                    for m in range(neg_start[i], neg_start[i + 1]):
-                        if c[neg_members[m]] < d:
-                            d = c[neg_members[m]]
-                    if d > best_d:
-                        best_d = d
-                        best = i
-            in_i[best] = False
-            p[best] = False
-            for m in range(neg_start[best], neg_start[best + 1]):
-                k = neg_members[m]
-                c[k] -= 1
-                if c[k] == 1:
-                    for j in range(n_f):
-                        if p[neg_zeros[k, j]]:
-                            in_i[neg_zeros[k, j]] = False
-        n_points = _take_point(p, points, n_points, pos_zeros, uncovered, s0)
-        if uncovered[x]:                         # covered by an earlier, more general point
-            _retire(x, pos_zeros, uncovered, s0)
+                for c in range(w2):
+                    if p_k2 >= 0 and p[lo[p_k2] + c]:
+                        continue
+                    q = (a * w1 + b) * w2 + c
+                    for m in range(pos_off[q], pos_off[q + 1]):
+                        k = pos_rows[m]
+                        if uncovered[k] and _inside_rest(pos_recs[m], p, p_check):
+                            uncovered[k] = False
+                            for j in range(n_f):
+                                s0[pos_zeros[k, j]] -= 1
     return points[:n_points].copy()
 
 
