@@ -243,11 +243,13 @@ def test_rule_masks_match_a_slow_version(n_rows):
     assert all(np.array_equal(unpack(got[c], n_rows), slow[c]) for c in range(12))
     assert np.array_equal(unpack(pack(slow[3]), n_rows), slow[3])
     assert int(np.bitwise_count(got[0]).sum()) == n_rows  # no stray bits past the last row
-    from aspml.kernels.cover import pos_neg_counts
+    from aspml.kernels.cover import pos_neg_counts, rule_counts
     y = rng.random(n_rows) < 0.4
     tp, fp = pos_neg_counts(got, pack(y))
     assert tp.tolist() == [int((m & y).sum()) for m in slow]
     assert fp.tolist() == [int((m & ~y).sum()) for m in slow]
+    tp2, fp2 = rule_counts(row_sets(codes, offsets, 8), allowed, offsets, widths, n_rows, pack(y))
+    assert tp2.tolist() == tp.tolist() and fp2.tolist() == fp.tolist()
 
 
 def test_candidates_are_distinct_in_packed_byte_order():
@@ -379,3 +381,27 @@ def test_distinct_records_match_numpy_unique(widths):
     assert np.array_equal(records, uniq)                # the same order: first feature first
     assert np.array_equal(pos, np.bincount(inverse.ravel()[y], minlength=len(uniq)))
     assert np.array_equal(pos + neg, np.bincount(inverse.ravel(), minlength=len(uniq)))
+
+
+def test_top_k_counts_first_then_covers_the_same_way():
+    """With top_k, the fit counts every candidate's rows and builds masks for the
+    top_k only: the program equals the one from masks of every candidate."""
+    import aspml.learners.libre as libre
+    rng = np.random.default_rng(8)
+    X = pd.DataFrame(rng.uniform(0, 100, (600, 6)).round(0), columns=list("abcdef"))
+    y = ((X.a > 50) & (X.b < 40)) | (rng.random(600) < 0.1)
+    fast = Libre(n_estimators=8, max_features=3, random_state=1, top_k=15).fit(X, y)
+    assert fast.n_candidates_ > 15
+    clf = Libre(n_estimators=8, max_features=3, random_state=1, top_k=15)
+    clf.top_k = None                                     # fit without the early filter ...
+    real = clf._set_cover
+
+    def late_filter(allowed, sizes, masks, y):           # ... and filter inside the cover
+        clf.top_k = 15
+        try:
+            return real(allowed, sizes, masks, y)
+        finally:
+            clf.top_k = None
+    clf._set_cover = late_filter
+    clf.fit(X, y)
+    assert fast.program_.rules == clf.program_.rules

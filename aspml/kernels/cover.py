@@ -31,6 +31,55 @@ def row_sets(codes, offsets, n_bits):
 
 
 @numba.njit(cache=True, nogil=True)
+def _running_or(sets, offsets, widths):
+    """``upto[b]``: the rows in a feature's bins up to ``b`` (a running OR)."""
+    n_w = sets.shape[1]
+    upto = np.empty_like(sets)
+    for f in range(widths.shape[0]):
+        o = offsets[f]
+        upto[o, :] = sets[o, :]
+        for b in range(o + 1, o + widths[f]):
+            for k in range(n_w):
+                upto[b, k] = upto[b - 1, k] | sets[b, k]
+    return upto
+
+
+@numba.njit(cache=True, nogil=True)
+def _mask(upto, allowed_row, offsets, widths, n_rows, out, acc):
+    """One candidate's rows into ``out`` (``acc``: scratch of the same length)."""
+    n_w = out.shape[0]
+    out[:] = ~np.uint64(0)
+    for f in range(widths.shape[0]):
+        o, w = offsets[f], widths[f]
+        n_allowed = 0
+        for b in range(o, o + w):
+            if allowed_row[b]:
+                n_allowed += 1
+        if n_allowed == w:
+            continue                     # the feature is not constrained
+        acc[:] = 0
+        b = o
+        while b < o + w:
+            if not allowed_row[b]:
+                b += 1
+                continue
+            start = b
+            while b + 1 < o + w and allowed_row[b + 1]:
+                b += 1
+            if start == o:
+                for k in range(n_w):
+                    acc[k] |= upto[b, k]
+            else:
+                for k in range(n_w):
+                    acc[k] |= upto[b, k] & ~upto[start - 1, k]
+            b += 1
+        for k in range(n_w):
+            out[k] &= acc[k]
+    if n_rows % 64:                      # no bits past the last row
+        out[n_w - 1] &= (np.uint64(1) << np.uint64(n_rows % 64)) - np.uint64(1)
+
+
+@numba.njit(cache=True, nogil=True)
 def rule_masks(sets, allowed, offsets, widths, n_rows):
     """The rows each candidate covers: ``allowed`` is bool[candidates, bins].
 
@@ -41,47 +90,35 @@ def rule_masks(sets, allowed, offsets, widths, n_rows):
     """
     n_c = allowed.shape[0]
     n_w = sets.shape[1]
-    upto = np.empty_like(sets)
-    for f in range(widths.shape[0]):
-        o = offsets[f]
-        upto[o, :] = sets[o, :]
-        for b in range(o + 1, o + widths[f]):
-            for k in range(n_w):
-                upto[b, k] = upto[b - 1, k] | sets[b, k]
+    upto = _running_or(sets, offsets, widths)
     out = np.empty((n_c, n_w), dtype=np.uint64)
     acc = np.empty(n_w, dtype=np.uint64)
-    full = ~np.uint64(0)
     for c in range(n_c):
-        out[c, :] = full
-        for f in range(widths.shape[0]):
-            o, w = offsets[f], widths[f]
-            n_allowed = 0
-            for b in range(o, o + w):
-                if allowed[c, b]:
-                    n_allowed += 1
-            if n_allowed == w:
-                continue                     # the feature is not constrained
-            acc[:] = 0
-            b = o
-            while b < o + w:
-                if not allowed[c, b]:
-                    b += 1
-                    continue
-                start = b
-                while b + 1 < o + w and allowed[c, b + 1]:
-                    b += 1
-                if start == o:
-                    for k in range(n_w):
-                        acc[k] |= upto[b, k]
-                else:
-                    for k in range(n_w):
-                        acc[k] |= upto[b, k] & ~upto[start - 1, k]
-                b += 1
-            for k in range(n_w):
-                out[c, k] &= acc[k]
-        if n_rows % 64:                      # no bits past the last row
-            out[c, n_w - 1] &= (np.uint64(1) << np.uint64(n_rows % 64)) - np.uint64(1)
+        _mask(upto, allowed[c], offsets, widths, n_rows, out[c], acc)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def rule_counts(sets, allowed, offsets, widths, n_rows, pos):
+    """Positive and negative rows each candidate covers, as :func:`rule_masks` and
+    :func:`pos_neg_counts` would give, keeping one mask at a time."""
+    n_c = allowed.shape[0]
+    n_w = sets.shape[1]
+    upto = _running_or(sets, offsets, widths)
+    out = np.empty(n_w, dtype=np.uint64)
+    acc = np.empty(n_w, dtype=np.uint64)
+    tp = np.zeros(n_c, dtype=np.int64)
+    fp = np.zeros(n_c, dtype=np.int64)
+    for c in range(n_c):
+        _mask(upto, allowed[c], offsets, widths, n_rows, out, acc)
+        t = 0
+        a = 0
+        for k in range(n_w):
+            t += popcount(out[k] & pos[k])
+            a += popcount(out[k])
+        tp[c] = t
+        fp[c] = a - t
+    return tp, fp
 
 
 @numba.njit(cache=True, nogil=True)

@@ -34,7 +34,7 @@ import numpy as np
 from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import weak_learner_points
 from ..kernels.bitset import pack, unpack
-from ..kernels.cover import greedy_cover, pos_neg_counts, row_sets, rule_masks
+from ..kernels.cover import greedy_cover, pos_neg_counts, row_sets, rule_counts, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
@@ -233,9 +233,20 @@ class Libre(LogicClassifier):
             rows = folds[t] if t else slice(None)
             allowed, sizes = layout.candidates([layout.widen(subsets[s], points)
                                                 for s, points in enumerate(found)])
-            masks = layout.masks(codes[rows], allowed)
+            n_found = len(allowed)
+            fold_codes = codes[rows]
+            sets = layout.row_sets(fold_codes)
+            if self.top_k is not None and n_found > self.top_k:
+                # the set cover sees only the top_k: count every candidate's rows, keep
+                # the masks of those (in their order, so ties go as they would)
+                tp, fp = rule_counts(sets, allowed, layout.offsets, layout.widths,
+                                     len(fold_codes), pack(y[rows]))
+                keep = np.sort(self._top(tp, fp, y[rows]))
+                allowed, sizes = allowed[keep], sizes[keep]
+            masks = layout.masks(fold_codes, allowed, sets)
             order = self._set_cover(allowed, sizes, masks, y[rows])
             if t == 0:
+                self.n_candidates_ = n_found
                 return allowed, order, masks         # on every training row
             va = np.ones(len(y), dtype=bool)
             va[rows] = False
@@ -256,7 +267,6 @@ class Libre(LogicClassifier):
         allowed, order, masks = done[0]
         steps = _cv_steps([curve for _, _, curve in done[1:]]) if n_folds > 1 else None
         order = order[:steps]      # the greedy order does not depend on where it stops
-        self.n_candidates_ = len(allowed)
         self.n_cover_steps_ = steps
         # the rows the chosen points cover, to check the program against (tests)
         self._points_cover = unpack(np.bitwise_or.reduce(masks[order], axis=0)
@@ -286,14 +296,18 @@ class Libre(LogicClassifier):
         zeros = allowed.sum(axis=1)             # the more zeros, the more general the rule
         keep = np.arange(len(allowed))
         if self.top_k is not None and len(keep) > self.top_k:
-            exclusiveness = tp / np.maximum(tp + fp, 1)
-            support = tp / max(int(y.sum()), 1)
-            keep = np.lexsort((-support, -exclusiveness))[: self.top_k]
+            keep = self._top(tp, fp, y)
         room = -1 if self.max_rules is None else int(self.max_rules)
         order = greedy_cover(masks, pos_bits, fp.astype(np.int64), zeros.astype(np.int64),
                              sizes.astype(np.int64), keep.astype(np.int64), float(self.alpha),
                              room, self.early_stopping in (True, "train"))
         return order.tolist()
+
+    def _top(self, tp, fp, y):
+        """The ``top_k`` candidates by exclusiveness (precision), then local support."""
+        exclusiveness = tp / np.maximum(tp + fp, 1)
+        support = tp / max(int(y.sum()), 1)
+        return np.lexsort((-support, -exclusiveness))[: self.top_k]
 
     def _program(self, chosen, bins, names) -> Program:
         rules, exceptions = [], _Exceptions()
@@ -436,9 +450,15 @@ class _Layout:
                 out.append((f, frozenset(np.flatnonzero(part).tolist())))
         return tuple(out)
 
-    def masks(self, codes, allowed) -> np.ndarray:
-        """The rows of ``codes`` each candidate covers, as packed bits."""
-        sets = row_sets(np.ascontiguousarray(codes, dtype=np.int64), self.offsets, self.n_bits)
+    def row_sets(self, codes) -> np.ndarray:
+        """One bitset over the rows of ``codes`` per bin."""
+        return row_sets(np.ascontiguousarray(codes, dtype=np.int64), self.offsets, self.n_bits)
+
+    def masks(self, codes, allowed, sets=None) -> np.ndarray:
+        """The rows of ``codes`` each candidate covers, as packed bits (``sets``: the
+        rows' :meth:`row_sets`, when made already)."""
+        if sets is None:
+            sets = self.row_sets(codes)
         return rule_masks(sets, np.ascontiguousarray(allowed), self.offsets, self.widths,
                           codes.shape[0])
 
