@@ -260,9 +260,9 @@ def _relevance(pos_zeros, neg_zeros, lo, width):
 
 @numba.njit(cache=True)
 def _index(recs, lead, k1, k2, lo, width):
-    """``recs`` sorted by (bin of ``lead``, bin of ``k1``, bin of ``k2``) (a key of -1:
-    no such level), as a gathered copy, with the start of every (lead, k1, k2) cell
-    (``offsets[((a * w1) + b) * w2 + c]``) and the original row of each."""
+    """The order that sorts ``recs`` by (bin of ``lead``, bin of ``k1``, bin of ``k2``)
+    (a key of -1: no such level), and where every (lead, k1, k2) cell starts in it
+    (``offsets[((a * w1) + b) * w2 + c]``)."""
     n = recs.shape[0]
     wl = width[lead] if lead >= 0 else 1
     w1 = width[k1] if k1 >= 0 else 1
@@ -279,31 +279,48 @@ def _index(recs, lead, k1, k2, lo, width):
     for q in range(wl * w1 * w2):
         counts[q + 1] += counts[q]
     fill = counts[:-1].copy()
-    rows = np.empty(n, dtype=np.int64)
+    rows = np.empty(n, dtype=np.int32)
     for k in range(n):
         rows[fill[key[k]]] = k
         fill[key[k]] += 1
-    gathered = np.empty(recs.shape, dtype=np.int32)       # bit positions, half the memory
-    for m in range(n):
-        for j in range(recs.shape[1]):
-            gathered[m, j] = recs[rows[m], j]
-    return gathered, counts, rows
+    return rows, counts
 
 
 @numba.njit(cache=True)
-def _inside_rest(rec, p, check):
-    for j in check:
+def _gather(recs, rows, cols):
+    """The columns ``cols`` of ``recs`` in the order ``rows``, as a compact copy (so a
+    question reads consecutive memory)."""
+    out = np.empty((rows.shape[0], cols.shape[0]), dtype=np.int32)
+    for m in range(rows.shape[0]):
+        for j in range(cols.shape[0]):
+            out[m, j] = recs[rows[m], cols[j]]
+    return out
+
+
+@numba.njit(cache=True)
+def _inside(rec, p):
+    for j in range(rec.shape[0]):
         if p[rec[j]]:
             return False
     return True
 
 
 @numba.njit(cache=True)
-def _slab_has_inside(recs, offsets, a, k1, k2, lo, width, p, check):
+def _inside_cols(rec, p, cols):
+    for j in cols:
+        if p[rec[j]]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _slab_has_inside(recs, rows, gathered, offsets, a, k1, k2, lo, width, p, check):
     """Whether a record of the slab ``a`` (its lead bin) lies inside the point ``p`` on
-    every feature of ``k1``, ``k2`` and ``check``."""
+    every feature of ``k1``, ``k2`` and ``check``: read from ``gathered`` (the check
+    columns in slab order) when it holds rows, else from ``recs`` through ``rows``."""
     w1 = width[k1] if k1 >= 0 else 1
     w2 = width[k2] if k2 >= 0 else 1
+    compact = gathered.shape[0] > 0
     for b in range(w1):
         if k1 >= 0 and p[lo[k1] + b]:
             continue
@@ -311,14 +328,22 @@ def _slab_has_inside(recs, offsets, a, k1, k2, lo, width, p, check):
             if k2 >= 0 and p[lo[k2] + c]:
                 continue
             q = (a * w1 + b) * w2 + c
-            for m in range(offsets[q], offsets[q + 1]):
-                if _inside_rest(recs[m], p, check):
-                    return True
+            if compact:
+                for m in range(offsets[q], offsets[q + 1]):
+                    if _inside(gathered[m], p):
+                        return True
+            else:
+                for m in range(offsets[q], offsets[q + 1]):
+                    if _inside_cols(recs[rows[m]], p, check):
+                        return True
     return False
 
 
+GATHER_BUDGET = 1 << 28            # int32 entries (1 GiB) for the negatives' compact copies
+
+
 @numba.njit(cache=True, nogil=True)
-def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
+def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, budget=GATHER_BUDGET):
     """Algorithm 1 with H1, asking the negatives only what H1 needs.
 
     H1 ranks bits by ``(|S_i^0|, |D+_i^0|, d_l)``, and the first two keys do not
@@ -337,6 +362,10 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
     negative.  The positives a new point covers are found the same way, in an
     index of the uncovered ones (made again whenever half of them got covered).
     Same points as the general search (tested against it).
+
+    ``budget`` bounds the int32 entries of the negatives' compact copies (the
+    columns a question reads, in each index's order; F^2 per record); past it
+    the questions read the records through the index's order instead.
     """
     n_pos, n_f = pos_zeros.shape
     n_neg = neg_zeros.shape[0]
@@ -361,18 +390,24 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
                 checks[f, n_checks[f]] = j
                 n_checks[f] += 1
             q += 1
-    neg_recs = np.empty((n_f, n_neg, n_f), dtype=np.int32)
+    compact = n_f * n_neg * max(n_f - 3, 1) <= budget    # else read through the order
+    neg_rows = np.empty((n_f, n_neg), dtype=np.int32)
+    neg_cols = max(n_f - 3, 0) if compact else 0
+    neg_gathered = np.empty((n_f, n_neg if compact else 0, neg_cols), dtype=np.int32)
     neg_off = []
     for f in range(n_f):
-        g, o, _ = _index(neg_zeros, f, levels[f, 0], levels[f, 1], lo, width)
-        neg_recs[f] = g
+        r, o = _index(neg_zeros, f, levels[f, 0], levels[f, 1], lo, width)
+        neg_rows[f] = r
         neg_off.append(o)
+        if compact:
+            neg_gathered[f] = _gather(neg_zeros, r, checks[f, :n_checks[f]])
     # positives: one index led by the three most relevant features
     p_lead = rel[0]
     p_k1 = rel[1] if n_f > 1 else -1
     p_k2 = rel[2] if n_f > 2 else -1
-    pos_recs, pos_off, pos_rows = _index(pos_zeros, p_lead, p_k1, p_k2, lo, width)
     p_check = rel[3:].copy() if n_f > 3 else np.zeros(0, dtype=np.int64)
+    pos_rows, pos_off = _index(pos_zeros, p_lead, p_k1, p_k2, lo, width)
+    pos_recs = _gather(pos_zeros, pos_rows, p_check)
 
     d_plus0 = _zero_counts(pos_zeros, n_bits)
     s0 = d_plus0.copy()
@@ -394,9 +429,9 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
             p[pos_zeros[x, j]] = False
         # a negative in x's own cell: x gives no point
         f0 = 0
-        if n_neg > 0 and _slab_has_inside(neg_recs[f0], neg_off[f0], pos_zeros[x, f0] - lo[f0],
-                                          levels[f0, 0], levels[f0, 1], lo, width, p,
-                                          checks[f0, :n_checks[f0]]):
+        if n_neg > 0 and _slab_has_inside(neg_zeros, neg_rows[f0], neg_gathered[f0], neg_off[f0],
+                                          pos_zeros[x, f0] - lo[f0], levels[f0, 0],
+                                          levels[f0, 1], lo, width, p, checks[f0, :n_checks[f0]]):
             uncovered[x] = False
             n_uncovered -= 1
             for j in range(n_f):
@@ -424,9 +459,9 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
                     if state[i] != 0:
                         continue
                     f = bit_feature[i]
-                    if f >= 0 and n_neg > 0 and _slab_has_inside(neg_recs[f], neg_off[f], i - lo[f],
-                                                      levels[f, 0], levels[f, 1], lo, width, p,
-                                                      checks[f, :n_checks[f]]):
+                    if f >= 0 and n_neg > 0 and _slab_has_inside(
+                            neg_zeros, neg_rows[f], neg_gathered[f], neg_off[f], i - lo[f],
+                            levels[f, 0], levels[f, 1], lo, width, p, checks[f, :n_checks[f]]):
                         state[i] = 1
                     else:
                         n_open += 1
@@ -456,7 +491,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
                         for m in range(o[a * w1 * w2], o[(a + 1) * w1 * w2]):
                             c = 0
                             for j in range(n_f):
-                                if p[neg_recs[f, m, j]]:
+                                if p[neg_zeros[neg_rows[f, m], j]]:
                                     c += 1
                             if c < d:
                                 d = c
@@ -485,15 +520,16 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order):
                     q = (a * w1 + b) * w2 + c
                     for m in range(pos_off[q], pos_off[q + 1]):
                         k = pos_rows[m]
-                        if uncovered[k] and _inside_rest(pos_recs[m], p, p_check):
+                        if uncovered[k] and _inside(pos_recs[m], p):
                             uncovered[k] = False
                             n_uncovered -= 1
                             for j in range(n_f):
                                 s0[pos_zeros[k, j]] -= 1
         if 2 * n_uncovered < pos_rows.shape[0]:         # index the uncovered ones only
             left = np.flatnonzero(uncovered)
-            pos_recs, pos_off, pos_rows = _index(pos_zeros[left], p_lead, p_k1, p_k2, lo, width)
-            pos_rows = left[pos_rows]
+            r, pos_off = _index(pos_zeros[left], p_lead, p_k1, p_k2, lo, width)
+            pos_rows = left[r].astype(np.int32)
+            pos_recs = _gather(pos_zeros, pos_rows, p_check)
     return points[:n_points].copy()
 
 
