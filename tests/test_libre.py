@@ -371,12 +371,15 @@ def test_program_means_what_the_chosen_points_cover(seed):
     assert np.array_equal(aspml.asp.predict(clf.program_, X), clf._points_cover)
 
 
-@pytest.mark.parametrize("widths", [[3], [2, 5, 4], [300, 400, 500]])
+@pytest.mark.parametrize("widths", [[3], [2, 5, 4], [300, 400, 500], [9] * 50, [2] * 70])
 def test_distinct_records_match_numpy_unique(widths):
-    """Both ways of counting (by key, and by sorting when the key space is large)."""
+    """Both ways of counting (by key, and by sorting when the key space is large,
+    also past 64 bits of key: 9^50 and 2^70 records)."""
     from aspml.kernels.boundary import distinct_records
     rng = np.random.default_rng(len(widths))
     codes = np.stack([rng.integers(0, w, 500) for w in widths], axis=1).astype(np.int64)
+    codes[250:] = codes[:250]                            # every record twice
+    codes[::7, -1] = 0
     y = rng.random(500) < 0.3
     records, pos, neg = distinct_records(codes, np.array(widths, dtype=np.int64), y)
     uniq, inverse = np.unique(codes, axis=0, return_inverse=True)

@@ -584,46 +584,76 @@ def weak_learner_points(codes, rows, subset, widths, y, heuristic):
 
 @numba.njit(cache=True, nogil=True)
 def distinct_records(codes, widths, y):
-    """The distinct rows of ``codes`` (bins per feature), in the order of their
-    mixed-radix key (first feature most significant), with how many rows of each
-    class each stands for: ``(records, positives, negatives)``."""
+    """The distinct rows of ``codes`` (bins per feature), in lexicographic order
+    (first feature most significant), with how many rows of each class each
+    stands for: ``(records, positives, negatives)``.
+
+    A small space of records is counted by its mixed-radix key, with no sort;
+    otherwise the rows are radix-sorted a feature at a time (a stable counting
+    sort per feature, last feature first), which needs no key at all: the key of
+    50 features of 9 bins would not fit in 64 bits.
+    """
     n, n_f = codes.shape
-    radix = np.ones(n_f, dtype=np.int64)
-    for f in range(n_f - 2, -1, -1):
-        radix[f] = radix[f + 1] * widths[f + 1]
-    keys = np.zeros(n, dtype=np.int64)
-    for r in range(n):
-        for f in range(n_f):
-            keys[r] += codes[r, f] * radix[f]
-    space = radix[0] * widths[0]
-    if space <= max(4 * n, 1 << 20):              # count by key: no sort
+    space = 1
+    small = True
+    for f in range(n_f):
+        space *= widths[f]
+        if space > max(4 * n, 1 << 20):
+            small = False
+            break
+    if small:                                     # count by key: no sort
+        radix = np.ones(n_f, dtype=np.int64)
+        for f in range(n_f - 2, -1, -1):
+            radix[f] = radix[f + 1] * widths[f + 1]
         pos = np.zeros(space, dtype=np.int64)
         every = np.zeros(space, dtype=np.int64)
         for r in range(n):
-            every[keys[r]] += 1
+            key = 0
+            for f in range(n_f):
+                key += codes[r, f] * radix[f]
+            every[key] += 1
             if y[r]:
-                pos[keys[r]] += 1
+                pos[key] += 1
         present = np.flatnonzero(every)
-        pos_count = pos[present]
-        neg_count = every[present] - pos_count
-    else:
-        order = np.argsort(keys)
-        present = np.empty(n, dtype=np.int64)
-        pos_count = np.zeros(n, dtype=np.int64)
-        neg_count = np.zeros(n, dtype=np.int64)
-        k = -1
+        records = np.empty((present.shape[0], n_f), dtype=np.int64)
+        for i in range(present.shape[0]):
+            for f in range(n_f):
+                records[i, f] = (present[i] // radix[f]) % widths[f]
+        return records, pos[present], every[present] - pos[present]
+    order = np.arange(n)
+    buf = np.empty(n, dtype=np.int64)
+    for f in range(n_f - 1, -1, -1):              # LSD radix sort: stable per feature
+        counts = np.zeros(widths[f] + 1, dtype=np.int64)
+        for r in range(n):
+            counts[codes[r, f] + 1] += 1
+        for b in range(widths[f]):
+            counts[b + 1] += counts[b]
         for q in range(n):
             r = order[q]
-            if k < 0 or keys[r] != present[k]:
-                k += 1
-                present[k] = keys[r]
-            if y[r]:
-                pos_count[k] += 1
-            else:
-                neg_count[k] += 1
-        present, pos_count, neg_count = present[:k + 1], pos_count[:k + 1], neg_count[:k + 1]
-    records = np.empty((present.shape[0], n_f), dtype=np.int64)
-    for i in range(present.shape[0]):
+            buf[counts[codes[r, f]]] = r
+            counts[codes[r, f]] += 1
+        order, buf = buf, order
+    first = np.empty(n, dtype=np.int64)
+    pos_count = np.zeros(n, dtype=np.int64)
+    neg_count = np.zeros(n, dtype=np.int64)
+    k = -1
+    for q in range(n):
+        r = order[q]
+        same = k >= 0
+        if same:
+            for f in range(n_f):
+                if codes[r, f] != codes[first[k], f]:
+                    same = False
+                    break
+        if not same:
+            k += 1
+            first[k] = r
+        if y[r]:
+            pos_count[k] += 1
+        else:
+            neg_count[k] += 1
+    records = np.empty((k + 1, n_f), dtype=np.int64)
+    for i in range(k + 1):
         for f in range(n_f):
-            records[i, f] = (present[i] // radix[f]) % widths[f]
-    return records, pos_count, neg_count
+            records[i, f] = codes[first[i], f]
+    return records, pos_count[:k + 1], neg_count[:k + 1]
