@@ -330,7 +330,7 @@ def test_fast_h1_search_gives_the_general_searchs_points(records, rnd):
     order = np.array(rnd.sample(range(len(pos)), len(pos)), dtype=np.int64)
     general = find_boundary_general(pos, neg, n_bits, 1, order)
     assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order), general)
-    assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order, 0), general)  # no copies
+    assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order, 0), general)  # no front copies
 
 
 def test_fast_h1_search_on_larger_records():

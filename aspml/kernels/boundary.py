@@ -259,10 +259,11 @@ def _relevance(pos_zeros, neg_zeros, lo, width):
 
 
 @numba.njit(cache=True)
-def _index(recs, lead, k1, k2, lo, width):
+def _index(recs, lead, k1, k2, lo, width, cols):
     """The order that sorts ``recs`` by (bin of ``lead``, bin of ``k1``, bin of ``k2``)
-    (a key of -1: no such level), and where every (lead, k1, k2) cell starts in it
-    (``offsets[((a * w1) + b) * w2 + c]``)."""
+    (a key of -1: no such level), where every (lead, k1, k2) cell starts in it
+    (``offsets[((a * w1) + b) * w2 + c]``), and the columns ``cols`` of the records
+    in that order, next to each other (so a question reads consecutive memory)."""
     n = recs.shape[0]
     wl = width[lead] if lead >= 0 else 1
     w1 = width[k1] if k1 >= 0 else 1
@@ -280,21 +281,14 @@ def _index(recs, lead, k1, k2, lo, width):
         counts[q + 1] += counts[q]
     fill = counts[:-1].copy()
     rows = np.empty(n, dtype=np.int32)
-    for k in range(n):
-        rows[fill[key[k]]] = k
-        fill[key[k]] += 1
-    return rows, counts
-
-
-@numba.njit(cache=True)
-def _gather(recs, rows, cols):
-    """The columns ``cols`` of ``recs`` in the order ``rows``, as a compact copy (so a
-    question reads consecutive memory)."""
-    out = np.empty((rows.shape[0], cols.shape[0]), dtype=np.int32)
-    for m in range(rows.shape[0]):
+    front = np.empty((n, cols.shape[0]), dtype=np.int32)
+    for k in range(n):                      # records read in turn, written to their place
+        m = fill[key[k]]
+        rows[m] = k
         for j in range(cols.shape[0]):
-            out[m, j] = recs[rows[m], cols[j]]
-    return out
+            front[m, j] = recs[k, cols[j]]
+        fill[key[k]] += 1
+    return rows, counts, front
 
 
 @numba.njit(cache=True)
@@ -314,13 +308,14 @@ def _inside_cols(rec, p, cols):
 
 
 @numba.njit(cache=True)
-def _slab_has_inside(recs, rows, gathered, offsets, a, k1, k2, lo, width, p, check):
+def _slab_has_inside(recs, rows, front, offsets, a, k1, k2, lo, width, p, check):
     """Whether a record of the slab ``a`` (its lead bin) lies inside the point ``p`` on
-    every feature of ``k1``, ``k2`` and ``check``: read from ``gathered`` (the check
-    columns in slab order) when it holds rows, else from ``recs`` through ``rows``."""
+    every feature of ``k1``, ``k2`` and ``check``.  ``front`` holds the first check
+    columns of the slab's records, in slab order (read in turn, most records fail
+    there); a record that passes them is read on through ``rows``."""
     w1 = width[k1] if k1 >= 0 else 1
     w2 = width[k2] if k2 >= 0 else 1
-    compact = gathered.shape[0] > 0
+    n_front = front.shape[1]
     for b in range(w1):
         if k1 >= 0 and p[lo[k1] + b]:
             continue
@@ -328,22 +323,14 @@ def _slab_has_inside(recs, rows, gathered, offsets, a, k1, k2, lo, width, p, che
             if k2 >= 0 and p[lo[k2] + c]:
                 continue
             q = (a * w1 + b) * w2 + c
-            if compact:
-                for m in range(offsets[q], offsets[q + 1]):
-                    if _inside(gathered[m], p):
-                        return True
-            else:
-                for m in range(offsets[q], offsets[q + 1]):
-                    if _inside_cols(recs[rows[m]], p, check):
-                        return True
+            for m in range(offsets[q], offsets[q + 1]):
+                if _inside(front[m], p) and _inside_cols(recs[rows[m]], p, check[n_front:]):
+                    return True
     return False
 
 
-GATHER_BUDGET = 1 << 28            # int32 entries (1 GiB) for the negatives' compact copies
-
-
 @numba.njit(cache=True, nogil=True)
-def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, budget=GATHER_BUDGET):
+def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
     """Algorithm 1 with H1, asking the negatives only what H1 needs.
 
     H1 ranks bits by ``(|S_i^0|, |D+_i^0|, d_l)``, and the first two keys do not
@@ -363,9 +350,8 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, budget=GATHER_BUDGET):
     index of the uncovered ones (made again whenever half of them got covered).
     Same points as the general search (tested against it).
 
-    ``budget`` bounds the int32 entries of the negatives' compact copies (the
-    columns a question reads, in each index's order; F^2 per record); past it
-    the questions read the records through the index's order instead.
+    ``n_front``: how many of the columns a question checks are copied next to
+    each other in every index's order (the rest is read through the order).
     """
     n_pos, n_f = pos_zeros.shape
     n_neg = neg_zeros.shape[0]
@@ -390,24 +376,22 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, budget=GATHER_BUDGET):
                 checks[f, n_checks[f]] = j
                 n_checks[f] += 1
             q += 1
-    compact = n_f * n_neg * max(n_f - 3, 1) <= budget    # else read through the order
+    n_front = min(n_front, max(n_f - 3, 0))
     neg_rows = np.empty((n_f, n_neg), dtype=np.int32)
-    neg_cols = max(n_f - 3, 0) if compact else 0
-    neg_gathered = np.empty((n_f, n_neg if compact else 0, neg_cols), dtype=np.int32)
+    neg_front = np.empty((n_f, n_neg, n_front), dtype=np.int32)
     neg_off = []
     for f in range(n_f):
-        r, o = _index(neg_zeros, f, levels[f, 0], levels[f, 1], lo, width)
+        r, o, front = _index(neg_zeros, f, levels[f, 0], levels[f, 1], lo, width,
+                             checks[f, :n_front])
         neg_rows[f] = r
         neg_off.append(o)
-        if compact:
-            neg_gathered[f] = _gather(neg_zeros, r, checks[f, :n_checks[f]])
+        neg_front[f] = front
     # positives: one index led by the three most relevant features
     p_lead = rel[0]
     p_k1 = rel[1] if n_f > 1 else -1
     p_k2 = rel[2] if n_f > 2 else -1
     p_check = rel[3:].copy() if n_f > 3 else np.zeros(0, dtype=np.int64)
-    pos_rows, pos_off = _index(pos_zeros, p_lead, p_k1, p_k2, lo, width)
-    pos_recs = _gather(pos_zeros, pos_rows, p_check)
+    pos_rows, pos_off, pos_recs = _index(pos_zeros, p_lead, p_k1, p_k2, lo, width, p_check)
 
     d_plus0 = _zero_counts(pos_zeros, n_bits)
     s0 = d_plus0.copy()
@@ -429,7 +413,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, budget=GATHER_BUDGET):
             p[pos_zeros[x, j]] = False
         # a negative in x's own cell: x gives no point
         f0 = 0
-        if n_neg > 0 and _slab_has_inside(neg_zeros, neg_rows[f0], neg_gathered[f0], neg_off[f0],
+        if n_neg > 0 and _slab_has_inside(neg_zeros, neg_rows[f0], neg_front[f0], neg_off[f0],
                                           pos_zeros[x, f0] - lo[f0], levels[f0, 0],
                                           levels[f0, 1], lo, width, p, checks[f0, :n_checks[f0]]):
             uncovered[x] = False
@@ -460,7 +444,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, budget=GATHER_BUDGET):
                         continue
                     f = bit_feature[i]
                     if f >= 0 and n_neg > 0 and _slab_has_inside(
-                            neg_zeros, neg_rows[f], neg_gathered[f], neg_off[f], i - lo[f],
+                            neg_zeros, neg_rows[f], neg_front[f], neg_off[f], i - lo[f],
                             levels[f, 0], levels[f, 1], lo, width, p, checks[f, :n_checks[f]]):
                         state[i] = 1
                     else:
@@ -527,9 +511,8 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, budget=GATHER_BUDGET):
                                 s0[pos_zeros[k, j]] -= 1
         if 2 * n_uncovered < pos_rows.shape[0]:         # index the uncovered ones only
             left = np.flatnonzero(uncovered)
-            r, pos_off = _index(pos_zeros[left], p_lead, p_k1, p_k2, lo, width)
+            r, pos_off, pos_recs = _index(pos_zeros[left], p_lead, p_k1, p_k2, lo, width, p_check)
             pos_rows = left[r].astype(np.int32)
-            pos_recs = _gather(pos_zeros, pos_rows, p_check)
     return points[:n_points].copy()
 
 
