@@ -328,8 +328,10 @@ def test_fast_h1_search_gives_the_general_searchs_points(records, rnd):
     from aspml.kernels.boundary import find_boundary_general, find_boundary_h1
     pos, neg, n_bits = records
     order = np.array(rnd.sample(range(len(pos)), len(pos)), dtype=np.int64)
+    from aspml.kernels.boundary import find_boundary_h1_counts
     general = find_boundary_general(pos, neg, n_bits, 1, order)
     assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order), general)
+    assert np.array_equal(find_boundary_h1_counts(pos, neg, n_bits, order), general)
     assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order, 0), general)  # no front copies
 
 
@@ -347,6 +349,8 @@ def test_fast_h1_search_on_larger_records():
     assert len(fast) > 5
     assert np.array_equal(fast, find_boundary_general(pos, neg, int(widths.sum()), 1, order))
     assert np.array_equal(fast, find_boundary_h1(pos, neg, int(widths.sum()), order, 0))
+    from aspml.kernels.boundary import find_boundary_h1_counts
+    assert np.array_equal(fast, find_boundary_h1_counts(pos, neg, int(widths.sum()), order))
 
 
 @pytest.mark.parametrize("seed", range(6))

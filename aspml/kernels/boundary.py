@@ -27,6 +27,11 @@ import numba
 import numpy as np
 
 INF = np.int64(1) << np.int64(40)
+# H1 on fewer than this many (positive, negative) pairs keeps a count per negative
+# (find_boundary_h1_counts); above it, building the index pays: adult's weak
+# learners (about 2,000 x 4,000) run 25% faster with counts, 10,000 x 10,000
+# synthetic records 2x faster with the index
+SMALL = 1 << 25
 
 
 @numba.njit(cache=True)
@@ -101,8 +106,9 @@ def covers(a, zeros_of_x):
 def find_boundary(pos_zeros, neg_zeros, n_bits, heuristic, order):
     """Boundary points for the positive and negative records (Algorithm 1).
 
-    H1 takes :func:`find_boundary_h1`, which gives the same points faster;
-    H2 (whose first key is the distance) takes the general search below.
+    H1 takes :func:`find_boundary_h1` (or, on small record sets,
+    :func:`find_boundary_h1_counts`), which give the same points faster; H2
+    (whose first key is the distance) takes the general search below.
 
     Parameters
     ----------
@@ -118,6 +124,8 @@ def find_boundary(pos_zeros, neg_zeros, n_bits, heuristic, order):
     itself) yields no point.
     """
     if heuristic == 1:
+        if pos_zeros.shape[0] * neg_zeros.shape[0] < SMALL:
+            return find_boundary_h1_counts(pos_zeros, neg_zeros, n_bits, order)
         return find_boundary_h1(pos_zeros, neg_zeros, n_bits, order)
     return find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order)
 
@@ -214,6 +222,93 @@ def _take_point(p, points, n_points, pos_zeros, uncovered, s0):
         if uncovered[k] and covers(p, pos_zeros[k]):
             _retire(k, pos_zeros, uncovered, s0)
     return n_points + 1
+
+
+@numba.njit(cache=True, nogil=True)
+def find_boundary_h1_counts(pos_zeros, neg_zeros, n_bits, order):
+    """Algorithm 1 with H1 keeping a count per negative: the faster search on
+    small record sets (no index to build), see :func:`find_boundary`.
+
+    H1 ranks bits by ``(|S_i^0|, |D+_i^0|, d_l)``: the distance only breaks ties,
+    and a bit is blocked exactly when some negative is one flip from being
+    covered through it.  So per negative only ``c`` (how many of its zeros the
+    point still has at 1) is kept: a flip lowers ``c`` for the negatives with a
+    zero at the flipped bit (not for all their bits' distances), a negative
+    whose ``c`` reaches 1 blocks its one remaining bit, and a tie's distance is
+    computed when a tie occurs.  Same points as the general search.
+    """
+    n_pos, n_f = pos_zeros.shape
+    n_neg = neg_zeros.shape[0]
+    neg_start, neg_members, d_plus0, s0, uncovered, points = _search_state(pos_zeros, neg_zeros,
+                                                                           n_bits)
+    n_points = 0
+    c = np.empty(n_neg, dtype=np.int64)
+    p = np.empty(n_bits, dtype=np.bool_)
+    in_i = np.empty(n_bits, dtype=np.bool_)
+    tied = np.empty(n_bits, dtype=np.int64)
+    for t in range(order.shape[0]):
+        x = order[t]
+        if not uncovered[x]:
+            continue
+        _seed(pos_zeros[x], p, in_i)
+        # c = F - (features where the negative shares x's value), from the bit lists
+        c[:] = n_f
+        for j in range(n_f):
+            b = pos_zeros[x, j]
+            for m in range(neg_start[b], neg_start[b + 1]):
+                c[neg_members[m]] -= 1
+        conflict = False
+        for k in range(n_neg):
+            if c[k] == 0:
+                conflict = True
+                break
+            if c[k] == 1:
+                for j in range(n_f):
+                    if p[neg_zeros[k, j]]:
+                        in_i[neg_zeros[k, j]] = False    # its one flip would meet k
+        if conflict:
+            _retire(x, pos_zeros, uncovered, s0)
+            continue
+        while True:
+            best = -1
+            n_tied = 0
+            for i in range(n_bits):
+                if not in_i[i]:
+                    continue
+                if best < 0 or s0[i] > s0[best] or (s0[i] == s0[best] and d_plus0[i] > d_plus0[best]):
+                    best = i
+                    n_tied = 0
+                    tied[n_tied] = i
+                    n_tied += 1
+                elif s0[i] == s0[best] and d_plus0[i] == d_plus0[best]:
+                    tied[n_tied] = i
+                    n_tied += 1
+            if best < 0:
+                break
+            if n_tied > 1:                       # the distance decides, then the lowest bit
+                best_d = -1
+                for q in range(n_tied):
+                    i = tied[q]
+                    d = INF
+                    for m in range(neg_start[i], neg_start[i + 1]):
+                        if c[neg_members[m]] < d:
+                            d = c[neg_members[m]]
+                    if d > best_d:
+                        best_d = d
+                        best = i
+            in_i[best] = False
+            p[best] = False
+            for m in range(neg_start[best], neg_start[best + 1]):
+                k = neg_members[m]
+                c[k] -= 1
+                if c[k] == 1:
+                    for j in range(n_f):
+                        if p[neg_zeros[k, j]]:
+                            in_i[neg_zeros[k, j]] = False
+        n_points = _take_point(p, points, n_points, pos_zeros, uncovered, s0)
+        if uncovered[x]:                         # covered by an earlier, more general point
+            _retire(x, pos_zeros, uncovered, s0)
+    return points[:n_points].copy()
 
 
 @numba.njit(cache=True)
