@@ -154,6 +154,9 @@ def test_bad_parameters():
         Libre(cut_points={"b": [1]}).fit(X, y)
     with pytest.raises(ValueError, match="early_stopping"):
         Libre(early_stopping="val").fit(X, y)
+    for bad in (0, 1.5, "2"):
+        with pytest.raises(ValueError, match="n_jobs must be None or a nonzero integer"):
+            Libre(n_jobs=bad).fit(X, y)
 
 
 def test_cross_validated_stopping_cuts_the_tail_of_small_rules():

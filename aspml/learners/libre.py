@@ -178,6 +178,9 @@ class Libre(LogicClassifier):
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
                                   or v < 1):
                 raise ValueError(f"{name} must be None or a positive integer, got {v!r}")
+        v = self.n_jobs
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v == 0):
+            raise ValueError(f"n_jobs must be None or a nonzero integer (-1: every core), got {v!r}")
         if self.early_stopping not in (False, True, "train", "cv"):
             raise ValueError(f"early_stopping must be 'cv', 'train' or False, got "
                              f"{self.early_stopping!r}")
