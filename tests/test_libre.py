@@ -198,6 +198,34 @@ def test_weak_learners_run_on_a_dask_cluster():
     assert len(stream.data) > 0                      # the cluster ran the tasks
 
 
+def test_a_process_backend_of_the_callers_gives_the_same_program():
+    """joblib's "multiprocessing" backend returns no generator: the pool takes lists."""
+    import joblib
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame(rng.uniform(0, 100, (300, 6)).round(0), columns=list("abcdef"))
+    y = (X.a > 50) & (X.c < 40)
+    local = Libre(n_estimators=4, max_features=3, random_state=5).fit(X, y).program_
+    with joblib.parallel_backend("multiprocessing", n_jobs=2):
+        other = Libre(n_estimators=4, max_features=3, random_state=5, n_jobs=2).fit(X, y).program_
+    assert other.rules == local.rules
+
+
+def test_fast_h1_search_with_features_of_many_bins():
+    """A category of hundreds of values is checked, never an index key (KEY_WIDTH)."""
+    from aspml.kernels.boundary import KEY_WIDTH, find_boundary_general, find_boundary_h1
+    rng = np.random.default_rng(2)
+    widths = np.array([3, 300, 4, 120, 2])
+    assert (widths > KEY_WIDTH).sum() == 2
+    offsets = np.cumsum([0, *widths[:-1]])
+    recs = np.unique(np.stack([rng.integers(0, w, 2500) for w in widths], axis=1), axis=0)
+    label = (recs[:, 0] == 1) | (recs[:, 3] < 20)
+    zeros = (recs + offsets).astype(np.int64)
+    pos, neg = zeros[label], zeros[~label]
+    order = np.arange(len(pos), dtype=np.int64)
+    fast = find_boundary_h1(pos, neg, int(widths.sum()), order)
+    assert np.array_equal(fast, find_boundary_general(pos, neg, int(widths.sum()), 1, order))
+
+
 def test_n_jobs_runs_weak_learners_on_several_threads(monkeypatch):
     """Without a joblib backend of the caller's, n_jobs=2 runs the weak learners on two
     threads of a thread pool, not on the calling thread."""

@@ -424,6 +424,10 @@ def _slab_has_inside(recs, rows, front, offsets, a, k1, k2, lo, width, p, check)
     return False
 
 
+KEY_WIDTH = 32      # an index is keyed only by features of at most this many bins (a
+                    # category of 1,000 values as a key would mean 10^6 cells a question)
+
+
 @numba.njit(cache=True, nogil=True)
 def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
     """Algorithm 1 with H1, asking the negatives only what H1 needs.
@@ -441,7 +445,8 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
     once per feature ``f``: by their bin of ``f``, then by their bins of the two
     features where the classes differ most (those a point keeps narrow), so a
     question reads only the records in the cells the point allows, not every
-    negative.  The positives a new point covers are found the same way, in an
+    negative (features of more than ``KEY_WIDTH`` bins are checked, never keys).
+    The positives a new point covers are found the same way, in an
     index of the uncovered ones (made again whenever half of them got covered).
     Same points as the general search (tested against it).
 
@@ -465,13 +470,13 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
         for j in rel:
             if j == f:
                 continue
-            if q < 2:
+            if q < 2 and width[j] <= KEY_WIDTH:
                 levels[f, q] = j
+                q += 1
             else:
                 checks[f, n_checks[f]] = j
                 n_checks[f] += 1
-            q += 1
-    n_front = min(n_front, max(n_f - 3, 0))
+    n_front = min(n_front, n_checks.min()) if n_f > 0 else 0
     neg_rows = np.empty((n_f, n_neg), dtype=np.int32)
     neg_front = np.empty((n_f, n_neg, n_front), dtype=np.int32)
     neg_off = []
@@ -482,10 +487,19 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
         neg_off.append(o)
         neg_front[f] = front
     # positives: one index led by the three most relevant features
-    p_lead = rel[0]
-    p_k1 = rel[1] if n_f > 1 else -1
-    p_k2 = rel[2] if n_f > 2 else -1
-    p_check = rel[3:].copy() if n_f > 3 else np.zeros(0, dtype=np.int64)
+    keys = np.full(3, -1, dtype=np.int64)
+    p_check = np.empty(n_f, dtype=np.int64)
+    n_keys = 0
+    n_p_check = 0
+    for j in rel:
+        if n_keys < 3 and width[j] <= KEY_WIDTH:
+            keys[n_keys] = j
+            n_keys += 1
+        else:
+            p_check[n_p_check] = j
+            n_p_check += 1
+    p_lead, p_k1, p_k2 = keys[0], keys[1], keys[2]
+    p_check = p_check[:n_p_check].copy()
     pos_rows, pos_off, pos_recs = _index(pos_zeros, p_lead, p_k1, p_k2, lo, width, p_check)
 
     d_plus0 = _zero_counts(pos_zeros, n_bits)

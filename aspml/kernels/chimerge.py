@@ -81,6 +81,8 @@ def merge(neg, pos, threshold, max_bins):
     heap; a merge removes one pair and re-keys the two beside it.
     """
     k = neg.shape[0]
+    if k < 2:
+        return np.ones(k, dtype=np.bool_)
     c0, c1 = neg.astype(np.float64), pos.astype(np.float64)
     nxt = np.arange(1, k + 1)
     nxt[k - 1] = -1

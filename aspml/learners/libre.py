@@ -218,8 +218,8 @@ class Libre(LogicClassifier):
             if t and len(folds) == 1:
                 with lock:
                     if len(folds) == 1:
-                        folds.extend(tr.astype(np.int64) for tr, _ in
-                                     split.split(np.zeros(len(y)), y))
+                        inner = [tr.astype(np.int64) for tr, _ in split.split(np.zeros(len(y)), y)]
+                        folds.extend(inner)              # all at once: whole or not there
             return folds[t]
 
         codes = np.ascontiguousarray(codes, dtype=np.int64)
@@ -363,7 +363,10 @@ class _Pool:
         self.joblib = None
         self.threads = None
         if not isinstance(backend, (ThreadingBackend, SequentialBackend)):
-            self.joblib = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")
+            # results as they come where the backend can ("multiprocessing" cannot)
+            lazy = getattr(backend, "supports_return_generator", False)
+            self.joblib = joblib.Parallel(n_jobs=n_jobs, prefer="threads",
+                                          return_as="generator" if lazy else "list")
         elif self.workers > 1:
             self.threads = ThreadPoolExecutor(self.workers)
 
