@@ -224,6 +224,15 @@ def test_fast_h1_search_with_features_of_many_bins():
     order = np.arange(len(pos), dtype=np.int64)
     fast = find_boundary_h1(pos, neg, int(widths.sum()), order)
     assert np.array_equal(fast, find_boundary_general(pos, neg, int(widths.sum()), 1, order))
+    widths = np.array([40, 50, 35])                      # no feature narrow enough for a key
+    offsets = np.cumsum([0, *widths[:-1]])
+    recs = np.unique(np.stack([rng.integers(0, w, 1500) for w in widths], axis=1), axis=0)
+    label = (recs[:, 0] < 12) | (recs[:, 2] > 30)
+    zeros = (recs + offsets).astype(np.int64)
+    pos, neg = zeros[label], zeros[~label]
+    order = rng.permutation(len(pos)).astype(np.int64)
+    assert np.array_equal(find_boundary_h1(pos, neg, int(widths.sum()), order),
+                          find_boundary_general(pos, neg, int(widths.sum()), 1, order))
 
 
 def test_n_jobs_runs_weak_learners_on_several_threads(monkeypatch):
@@ -274,12 +283,14 @@ def test_rule_masks_match_a_slow_version(n_rows):
     assert all(np.array_equal(unpack(got[c], n_rows), slow[c]) for c in range(12))
     assert np.array_equal(unpack(pack(slow[3]), n_rows), slow[3])
     assert int(np.bitwise_count(got[0]).sum()) == n_rows  # no stray bits past the last row
-    from aspml.kernels.cover import pos_neg_counts, rule_counts
+    from aspml.kernels.bitset import counts
+    from aspml.kernels.cover import rule_counts
     y = rng.random(n_rows) < 0.4
-    tp, fp = pos_neg_counts(got, pack(y))
+    tp, fp = counts(got, pack(y)[None], pack(~y)[None])
     assert tp.tolist() == [int((m & y).sum()) for m in slow]
     assert fp.tolist() == [int((m & ~y).sum()) for m in slow]
-    tp2, fp2 = rule_counts(row_sets(codes, offsets, 8), allowed, offsets, widths, n_rows, pack(y))
+    tp2, fp2 = rule_counts(row_sets(codes, offsets, 8), allowed, offsets, widths, n_rows,
+                           pack(y)[None], pack(~y)[None])
     assert tp2.tolist() == tp.tolist() and fp2.tolist() == fp.tolist()
 
 
@@ -426,22 +437,19 @@ def test_distinct_records_match_numpy_unique(widths):
 def test_top_k_counts_first_then_covers_the_same_way():
     """With top_k, the fit counts every candidate's rows and builds masks for the
     top_k only: the program equals the one from masks of every candidate."""
-    import aspml.learners.libre as libre
+    from aspml.kernels.bitset import counts, pack
     rng = np.random.default_rng(8)
     X = pd.DataFrame(rng.uniform(0, 100, (600, 6)).round(0), columns=list("abcdef"))
     y = ((X.a > 50) & (X.b < 40)) | (rng.random(600) < 0.1)
     fast = Libre(n_estimators=8, max_features=3, random_state=1, top_k=15).fit(X, y)
     assert fast.n_candidates_ > 15
-    clf = Libre(n_estimators=8, max_features=3, random_state=1, top_k=15)
-    clf.top_k = None                                     # fit without the early filter ...
+    clf = Libre(n_estimators=8, max_features=3, random_state=1)   # every candidate's mask ...
     real = clf._set_cover
 
-    def late_filter(allowed, sizes, masks, y):           # ... and filter inside the cover
-        clf.top_k = 15
-        try:
-            return real(allowed, sizes, masks, y)
-        finally:
-            clf.top_k = None
+    def late_filter(allowed, sizes, masks, y):           # ... and the top 15 picked from them
+        tp, fp = counts(masks, pack(y)[None], pack(~y)[None])
+        keep = np.sort(np.lexsort((-tp / max(y.sum(), 1), -tp / np.maximum(tp + fp, 1)))[:15])
+        return [int(keep[i]) for i in real(allowed[keep], sizes[keep], masks[keep], y)]
     clf._set_cover = late_filter
     clf.fit(X, y)
     assert fast.program_.rules == clf.program_.rules

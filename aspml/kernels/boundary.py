@@ -387,14 +387,6 @@ def _index(recs, lead, k1, k2, lo, width, cols):
 
 
 @numba.njit(cache=True)
-def _inside(rec, p):
-    for j in range(rec.shape[0]):
-        if p[rec[j]]:
-            return False
-    return True
-
-
-@numba.njit(cache=True)
 def _inside_cols(rec, p, cols):
     for j in cols:
         if p[rec[j]]:
@@ -403,24 +395,43 @@ def _inside_cols(rec, p, cols):
 
 
 @numba.njit(cache=True)
-def _slab_has_inside(recs, rows, front, offsets, a, k1, k2, lo, width, p, check):
-    """Whether a record of the slab ``a`` (its lead bin) lies inside the point ``p`` on
-    every feature of ``k1``, ``k2`` and ``check``.  ``front`` holds the first check
-    columns of the slab's records, in slab order (read in turn, most records fail
-    there); a record that passes them is read on through ``rows``."""
+def _cells(p, lead, fixed, k1, k2, lo, width, out):
+    """The (lead, k1, k2) cells of an index (see :func:`_index`) whose bins the point
+    ``p`` allows, into ``out``; returns how many.  ``fixed >= 0``: only the lead
+    bin ``fixed``, allowed or not.  A level of -1 has a single bin."""
+    wl = width[lead] if lead >= 0 else 1
     w1 = width[k1] if k1 >= 0 else 1
     w2 = width[k2] if k2 >= 0 else 1
-    n_front = front.shape[1]
-    for b in range(w1):
-        if k1 >= 0 and p[lo[k1] + b]:
-            continue
-        for c in range(w2):
-            if k2 >= 0 and p[lo[k2] + c]:
+    n = 0
+    for a in range(wl):
+        if fixed >= 0:
+            if a != fixed:
                 continue
-            q = (a * w1 + b) * w2 + c
-            for m in range(offsets[q], offsets[q + 1]):
-                if _inside(front[m], p) and _inside_cols(recs[rows[m]], p, check[n_front:]):
-                    return True
+        elif lead >= 0 and p[lo[lead] + a]:
+            continue
+        for b in range(w1):
+            if k1 >= 0 and p[lo[k1] + b]:
+                continue
+            for c in range(w2):
+                if k2 >= 0 and p[lo[k2] + c]:
+                    continue
+                out[n] = (a * w1 + b) * w2 + c
+                n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def _slab_has_inside(recs, rows, front, offsets, f, a, k1, k2, lo, width, p, check, cells):
+    """Whether a record of the slab ``a`` (its bin of the lead feature ``f``) lies
+    inside the point ``p`` on every feature of ``k1``, ``k2`` and ``check``.
+    ``front`` holds the first check columns of the slab's records, in slab order
+    (read in turn, most records fail there); a record that passes them is read
+    on through ``rows``.  ``cells``: room for the cells to read."""
+    n_front = front.shape[1]
+    for q in cells[:_cells(p, f, a, k1, k2, lo, width, cells)]:
+        for m in range(offsets[q], offsets[q + 1]):
+            if covers(p, front[m]) and _inside_cols(recs[rows[m]], p, check[n_front:]):
+                return True
     return False
 
 
@@ -511,7 +522,8 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
     p = np.empty(n_bits, dtype=np.bool_)
     cand = np.empty(n_bits, dtype=np.int64)
     key = np.empty(n_bits, dtype=np.int64)
-    state = np.zeros(n_bits, dtype=np.int8)       # 0 untested, 1 blocked, 2 flipped
+    tested = np.zeros(n_bits, dtype=np.bool_)     # blocked, or flipped off
+    cells = np.empty(KEY_WIDTH ** 3, dtype=np.int64)
     big = np.int64(n_pos + 1)
     for t in range(order.shape[0]):
         x = order[t]
@@ -521,10 +533,9 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
         for j in range(n_f):
             p[pos_zeros[x, j]] = False
         # a negative in x's own cell: x gives no point
-        f0 = 0
-        if n_neg > 0 and _slab_has_inside(neg_zeros, neg_rows[f0], neg_front[f0], neg_off[f0],
-                                          pos_zeros[x, f0] - lo[f0], levels[f0, 0],
-                                          levels[f0, 1], lo, width, p, checks[f0, :n_checks[f0]]):
+        if n_neg > 0 and _slab_has_inside(neg_zeros, neg_rows[0], neg_front[0], neg_off[0], 0,
+                                          pos_zeros[x, 0] - lo[0], levels[0, 0], levels[0, 1],
+                                          lo, width, p, checks[0, :n_checks[0]], cells):
             uncovered[x] = False
             n_uncovered -= 1
             for j in range(n_f):
@@ -537,7 +548,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
                 key[n_c] = -(s0[i] * big + d_plus0[i])
                 n_c += 1
         sorter = np.argsort(key[:n_c], kind="mergesort")
-        state[:] = 0
+        tested[:] = False
         g = 0
         while g < n_c:
             h = g                                      # the group of equal keys: [g, h)
@@ -549,13 +560,14 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
                 only = -1
                 for q in range(g, h):
                     i = cand[sorter[q]]
-                    if state[i] != 0:
+                    if tested[i]:
                         continue
                     f = bit_feature[i]
                     if f >= 0 and n_neg > 0 and _slab_has_inside(
-                            neg_zeros, neg_rows[f], neg_front[f], neg_off[f], i - lo[f],
-                            levels[f, 0], levels[f, 1], lo, width, p, checks[f, :n_checks[f]]):
-                        state[i] = 1
+                            neg_zeros, neg_rows[f], neg_front[f], neg_off[f], f, i - lo[f],
+                            levels[f, 0], levels[f, 1], lo, width, p, checks[f, :n_checks[f]],
+                            cells):
+                        tested[i] = True
                     else:
                         n_open += 1
                         if only < 0 or i < only:
@@ -567,7 +579,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
                     best_d = -1
                     for q in range(g, h):
                         i = cand[sorter[q]]
-                        if state[i] != 0:
+                        if tested[i]:
                             continue
                         f = bit_feature[i]
                         d = INF
@@ -592,32 +604,21 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
                             best_d = d
                             best = i
                 p[best] = False
-                state[best] = 2
+                tested[best] = True
                 if n_open == 1:
                     break
             g = h
         # the point: no earlier point covers it (it would cover x, which is uncovered)
         points[n_points] = p
         n_points += 1
-        w1 = width[p_k1] if p_k1 >= 0 else 1
-        w2 = width[p_k2] if p_k2 >= 0 else 1
-        for a in range(width[p_lead]):
-            if p[lo[p_lead] + a]:
-                continue
-            for b in range(w1):
-                if p_k1 >= 0 and p[lo[p_k1] + b]:
-                    continue
-                for c in range(w2):
-                    if p_k2 >= 0 and p[lo[p_k2] + c]:
-                        continue
-                    q = (a * w1 + b) * w2 + c
-                    for m in range(pos_off[q], pos_off[q + 1]):
-                        k = pos_rows[m]
-                        if uncovered[k] and _inside(pos_recs[m], p):
-                            uncovered[k] = False
-                            n_uncovered -= 1
-                            for j in range(n_f):
-                                s0[pos_zeros[k, j]] -= 1
+        for q in cells[:_cells(p, p_lead, -1, p_k1, p_k2, lo, width, cells)]:
+            for m in range(pos_off[q], pos_off[q + 1]):
+                k = pos_rows[m]
+                if uncovered[k] and covers(p, pos_recs[m]):
+                    uncovered[k] = False
+                    n_uncovered -= 1
+                    for j in range(n_f):
+                        s0[pos_zeros[k, j]] -= 1
         if 2 * n_uncovered < pos_rows.shape[0]:         # index the uncovered ones only
             left = np.flatnonzero(uncovered)
             r, pos_off, pos_recs = _index(pos_zeros[left], p_lead, p_k1, p_k2, lo, width, p_check)

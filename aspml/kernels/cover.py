@@ -15,7 +15,7 @@ import heapq
 import numba
 import numpy as np
 
-from .bitset import popcount
+from .bitset import popcount, weighted_count
 
 
 @numba.njit(cache=True, nogil=True)
@@ -99,9 +99,9 @@ def rule_masks(sets, allowed, offsets, widths, n_rows):
 
 
 @numba.njit(cache=True, nogil=True)
-def rule_counts(sets, allowed, offsets, widths, n_rows, pos):
-    """Positive and negative rows each candidate covers, as :func:`rule_masks` and
-    :func:`pos_neg_counts` would give, keeping one mask at a time."""
+def rule_counts(sets, allowed, offsets, widths, n_rows, pos_planes, neg_planes):
+    """Positive and negative rows each candidate covers, as :func:`rule_masks` then
+    :func:`aspml.kernels.bitset.counts` would give, keeping one mask at a time."""
     n_c = allowed.shape[0]
     n_w = sets.shape[1]
     upto = _running_or(sets, offsets, widths)
@@ -111,30 +111,8 @@ def rule_counts(sets, allowed, offsets, widths, n_rows, pos):
     fp = np.zeros(n_c, dtype=np.int64)
     for c in range(n_c):
         _mask(upto, allowed[c], offsets, widths, n_rows, out, acc)
-        t = 0
-        a = 0
-        for k in range(n_w):
-            t += popcount(out[k] & pos[k])
-            a += popcount(out[k])
-        tp[c] = t
-        fp[c] = a - t
-    return tp, fp
-
-
-@numba.njit(cache=True, nogil=True)
-def pos_neg_counts(masks, pos):
-    """Positive and negative rows each mask covers (masks hold no bits past the last row)."""
-    n_c, n_w = masks.shape
-    tp = np.zeros(n_c, dtype=np.int64)
-    fp = np.zeros(n_c, dtype=np.int64)
-    for c in range(n_c):
-        t = 0
-        a = 0
-        for k in range(n_w):
-            t += popcount(masks[c, k] & pos[k])
-            a += popcount(masks[c, k])
-        tp[c] = t
-        fp[c] = a - t
+        tp[c] = weighted_count(out, pos_planes)
+        fp[c] = weighted_count(out, neg_planes)
     return tp, fp
 
 

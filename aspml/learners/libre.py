@@ -24,7 +24,6 @@
 
 from __future__ import annotations
 
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -33,8 +32,8 @@ import numpy as np
 
 from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import weak_learner_points
-from ..kernels.bitset import pack, unpack
-from ..kernels.cover import greedy_cover, pos_neg_counts, row_sets, rule_counts, rule_masks
+from ..kernels.bitset import counts, pack, unpack
+from ..kernels.cover import greedy_cover, row_sets, rule_counts, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier
@@ -200,7 +199,7 @@ class Libre(LogicClassifier):
         binned = list(pool.map(_feature_bins, ((table[n], y, threshold, cuts.get(n), self.max_bins)
                                                for n in names)))
         bins = [b for b, _ in binned]
-        codes = np.stack([c for _, c in binned], axis=1)
+        codes = np.stack([c for _, c in binned], axis=1).astype(np.int64, copy=False)
         widths = [len(b) for b in bins]
         rng = np.random.default_rng(self.random_state)
         k = min(int(self.max_features), len(names))
@@ -208,21 +207,18 @@ class Libre(LogicClassifier):
                    for _ in range(int(self.n_estimators))]
         heuristic = 1 if self.heuristic == "H1" else 2
         # fold 0: every training row; with CV stopping, the inner folds' training rows,
-        # split when first needed (while the pool already runs fold 0's learners)
+        # split when first needed (while the pool already runs fold 0's learners).
+        # Only the task generator below calls rows_of, and Python runs a generator in
+        # one thread at a time; cover(t) reads folds[t] after fold t's tasks were made.
         split = self._inner_folds(y, rng) if self.early_stopping == "cv" else None
         n_folds = 1 + (split.get_n_splits() if split is not None else 0)
         folds = [np.zeros(0, dtype=np.int64)]                          # empty: every row
-        lock = threading.Lock()
 
         def rows_of(t):
             if t and len(folds) == 1:
-                with lock:
-                    if len(folds) == 1:
-                        inner = [tr.astype(np.int64) for tr, _ in split.split(np.zeros(len(y)), y)]
-                        folds.extend(inner)              # all at once: whole or not there
+                folds.extend(tr.astype(np.int64) for tr, _ in split.split(np.zeros(len(y)), y))
             return folds[t]
 
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
         y_bool = np.ascontiguousarray(y, dtype=bool)
         width_arr = np.asarray(widths, dtype=np.int64)
         offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
@@ -240,11 +236,14 @@ class Libre(LogicClassifier):
             fold_codes = codes[rows]
             sets = layout.row_sets(fold_codes)
             if self.top_k is not None and n_found > self.top_k:
-                # the set cover sees only the top_k: count every candidate's rows, keep
-                # the masks of those (in their order, so ties go as they would)
+                # the set cover sees only the top_k by exclusiveness, then local support:
+                # count every candidate's rows, keep the masks of the top_k only (in
+                # their order, so ties go as they would)
                 tp, fp = rule_counts(sets, allowed, layout.offsets, layout.widths,
-                                     len(fold_codes), pack(y[rows]))
-                keep = np.sort(self._top(tp, fp, y[rows]))
+                                     len(fold_codes), *_planes(y[rows]))
+                exclusiveness = tp / np.maximum(tp + fp, 1)
+                support = tp / max(int(y[rows].sum()), 1)
+                keep = np.sort(np.lexsort((-support, -exclusiveness))[: self.top_k])
                 allowed, sizes = allowed[keep], sizes[keep]
             masks = layout.masks(fold_codes, allowed, sets)
             order = self._set_cover(allowed, sizes, masks, y[rows])
@@ -285,7 +284,8 @@ class Libre(LogicClassifier):
         return StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
 
     def _set_cover(self, allowed, sizes, masks, y):
-        """Greedy weighted set cover: the indices of the chosen candidates, in order.
+        """Greedy weighted set cover over every candidate given: the indices of the
+        chosen ones, in order (``top_k`` filtering happens before, in the fit).
 
         ``allowed`` holds each candidate's allowed bins, ``sizes`` how many
         program rules it becomes, ``masks`` the rows it covers (packed bits),
@@ -294,23 +294,14 @@ class Libre(LogicClassifier):
         """
         if len(allowed) == 0:
             return []
-        pos_bits = pack(y)
-        tp, fp = pos_neg_counts(masks, pos_bits)
+        pos_planes, neg_planes = _planes(y)
+        _, fp = counts(masks, pos_planes, neg_planes)
         zeros = allowed.sum(axis=1)             # the more zeros, the more general the rule
-        keep = np.arange(len(allowed))
-        if self.top_k is not None and len(keep) > self.top_k:
-            keep = self._top(tp, fp, y)
         room = -1 if self.max_rules is None else int(self.max_rules)
-        order = greedy_cover(masks, pos_bits, fp.astype(np.int64), zeros.astype(np.int64),
-                             sizes.astype(np.int64), keep.astype(np.int64), float(self.alpha),
+        order = greedy_cover(masks, pos_planes[0], fp, zeros.astype(np.int64),
+                             sizes.astype(np.int64), np.arange(len(allowed)), float(self.alpha),
                              room, self.early_stopping in (True, "train"))
         return order.tolist()
-
-    def _top(self, tp, fp, y):
-        """The ``top_k`` candidates by exclusiveness (precision), then local support."""
-        exclusiveness = tp / np.maximum(tp + fp, 1)
-        support = tp / max(int(y.sum()), 1)
-        return np.lexsort((-support, -exclusiveness))[: self.top_k]
 
     def _program(self, chosen, bins, names) -> Program:
         rules, exceptions = [], _Exceptions()
@@ -322,6 +313,12 @@ class Libre(LogicClassifier):
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
+
+
+def _planes(y):
+    """The rows of each class as one bit plane each, for ``bitset.counts``."""
+    y = np.asarray(y, dtype=bool)
+    return pack(y)[None, :], pack(~y)[None, :]
 
 
 def _f1_curve(masks, y) -> np.ndarray:
@@ -359,7 +356,7 @@ class _Pool:
     def __init__(self, n_jobs):
         from joblib.parallel import SequentialBackend, ThreadingBackend, get_active_backend
         backend, _ = get_active_backend(prefer="threads")
-        self.workers = int(joblib.effective_n_jobs(n_jobs))
+        workers = int(joblib.effective_n_jobs(n_jobs))
         self.joblib = None
         self.threads = None
         if not isinstance(backend, (ThreadingBackend, SequentialBackend)):
@@ -367,8 +364,8 @@ class _Pool:
             lazy = getattr(backend, "supports_return_generator", False)
             self.joblib = joblib.Parallel(n_jobs=n_jobs, prefer="threads",
                                           return_as="generator" if lazy else "list")
-        elif self.workers > 1:
-            self.threads = ThreadPoolExecutor(self.workers)
+        elif workers > 1:
+            self.threads = ThreadPoolExecutor(workers)
 
     def __enter__(self):
         if self.joblib is not None:
