@@ -239,12 +239,14 @@ def test_n_jobs_runs_weak_learners_on_several_threads(monkeypatch):
     """Without a joblib backend of the caller's, n_jobs=2 runs the weak learners on two
     threads of a thread pool, not on the calling thread."""
     import threading
+    import time
     import aspml.learners.libre as libre
     seen = set()
     real = libre._weak_learner
 
     def spy(*args):
         seen.add(threading.get_ident())
+        time.sleep(0.005)        # a task long enough that one thread cannot take them all
         return real(*args)
     monkeypatch.setattr(libre, "_weak_learner", spy)
     rng = np.random.default_rng(3)
@@ -332,36 +334,52 @@ def test_rule_counts_match_the_literals_written():
         assert size == slow
 
 
-def test_lazy_greedy_cover_takes_what_the_plain_greedy_takes():
-    """The set cover's lazy evaluation against the plain greedy: recompute every
-    weight each step, take the best (ties: more zeros, then the lower index)."""
+def test_greedy_cover_takes_what_the_plain_greedy_takes():
+    """The set cover (exact weights by rows, and lazy evaluation) against the plain
+    greedy: recompute every weight each step, take the best (ties: more zeros,
+    then the lower index)."""
     from aspml.kernels.bitset import pack
+    from aspml.kernels.cover import greedy_cover
     rng = np.random.default_rng(11)
-    for trial in range(30):
-        n, n_c = int(rng.integers(5, 120)), int(rng.integers(1, 40))
+    for trial in range(300):            # small tables too, where equal weights are common
+        n, n_c = int(rng.integers(3, 120)), int(rng.integers(1, 40))
         y = rng.random(n) < 0.4
         covers = rng.random((n_c, n)) < rng.uniform(0.05, 0.5, (n_c, 1))
         allowed = rng.random((n_c, 9)) < 0.5
         sizes = rng.integers(1, 3, n_c)
         alpha, max_rules = [0.5, 0.7, 0.9][trial % 3], [None, 4][trial % 2]
-        clf = Libre(alpha=alpha, max_rules=max_rules, early_stopping=False)
-        got = clf._set_cover(allowed, sizes, np.stack([pack(c) for c in covers]), y)
-        # the plain greedy
-        uncovered, chosen, room = y.copy(), [], np.inf if max_rules is None else max_rules
-        fp = (covers & ~y).sum(axis=1)
+        on_train = trial % 5 == 0                # stop when the training F1 stops rising
+        clf = Libre(alpha=alpha, max_rules=max_rules, early_stopping="train" if on_train else False)
+        masks = np.stack([pack(c) for c in covers])
+        got = clf._set_cover(allowed, sizes, masks, y)           # exact weights (few rows)
+        lazy = greedy_cover(masks, pack(y), pack(~y), allowed.sum(axis=1).astype(np.int64),
+                            sizes.astype(np.int64), np.arange(n_c), alpha,
+                            -1 if max_rules is None else max_rules, on_train, 0)
+        # the plain greedy: rows a chosen candidate covers are removed, weights recomputed
+        uncovered, chosen, room = np.ones(n, bool), [], np.inf if max_rules is None else max_rules
         zeros = allowed.sum(axis=1)
         while room > 0:
-            gain = (covers & uncovered).sum(axis=1)
+            gain = (covers & uncovered & y).sum(axis=1)
+            fp = (covers & uncovered & ~y).sum(axis=1)
             ok = [c for c in range(n_c) if sizes[c] <= room and c not in chosen]
             if not ok:
                 break
-            best = min(ok, key=lambda c: (-(alpha * gain[c] - (1 - alpha) * fp[c]), -zeros[c], c))
+            # weights compared exactly (0.7 * 5 - 0.3 * 10 equals 0.7 * 2 - 0.3 * 3)
+            best = min(ok, key=lambda c: (-round((alpha * gain[c] - (1 - alpha) * fp[c]) * 1e9),
+                                          -zeros[c], c))
             if alpha * gain[best] - (1 - alpha) * fp[best] <= 0 or gain[best] == 0:
                 break
+            if on_train:
+                union = covers[chosen + [best]].any(axis=0)
+                f1 = 2 * (union & y).sum() / (union.sum() + y.sum())
+                if chosen and f1 <= f1_before:
+                    break
+                f1_before = f1
             chosen.append(best)
             room -= sizes[best]
             uncovered &= ~covers[best]
         assert got == chosen, trial
+        assert lazy.tolist() == chosen, trial
 
 
 @settings(max_examples=300, deadline=None)

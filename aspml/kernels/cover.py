@@ -116,36 +116,190 @@ def rule_counts(sets, allowed, offsets, widths, n_rows, pos_planes, neg_planes):
     return tp, fp
 
 
+@numba.njit(cache=True)
+def _key(w):
+    """A weight on a grid of 1e-9, as an integer: keys made at different times (the
+    same weight reached through different sums) compare equal when the weights are."""
+    return np.int64(round(w * 1e9))
+
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_CTZ = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _CTZ[(((1 << _i) * 0x03F79D71B4CB0A89) & (2**64 - 1)) >> 58] = _i
+
+
+@numba.njit(cache=True)
+def _low_bit(low):
+    """The index of the one set bit of ``low`` (a de Bruijn multiplication)."""
+    return _CTZ[(low * _DEBRUIJN) >> np.uint64(58)]
+
+
+ROWS_BUDGET = 1 << 26      # row-candidate pairs the exact set cover may list (int32 each)
+
+
 @numba.njit(cache=True, nogil=True)
-def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_f1):
+def greedy_cover(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_f1,
+                 budget=ROWS_BUDGET):
     """Greedy weighted set cover over candidates' row bitsets: the chosen indices, in order.
 
-    Weight ``alpha * (positives newly covered) - (1 - alpha) * (negatives
-    covered)``; the best weight wins, ties go to more ``zeros`` (the more
-    general rule), then to the lower index.  It stops when the best weight or
-    gain is 0, when the chosen ``sizes`` would pass ``room`` (``room < 0``: no
+    LIBRE §3.3: a candidate weighs ``alpha * (positives it covers) - (1 - alpha) *
+    (negatives it covers)``, counting only rows no chosen candidate covers yet
+    ("all samples covered by the selected element are removed, and the weights
+    are recalculated").  The best weight wins, ties go to more ``zeros`` (the
+    more general rule), then to the lower index.  It stops when the best weight
+    or gain is 0, when the chosen ``sizes`` would pass ``room`` (``room < 0``: no
     bound), or, with ``stop_on_train_f1``, when a choice would not raise the
     training F1.  (A cross-validated stopping point cuts the returned order.)
 
-    Lazy evaluation: a weight only falls as positives get covered, so a stale
-    heap key is an upper bound, and a candidate whose fresh key still beats
-    every stale key is the one the plain greedy would take.
+    When the candidates cover at most ``budget`` rows in all, every weight is
+    kept exact through a list of the candidates covering each row
+    (:func:`_cover_by_rows`); else weights are bounded and counted lazily
+    (:func:`_cover_lazy`).  Both take what the plain greedy takes.
+    """
+    total = 0
+    for c in keep:
+        for k in range(masks.shape[1]):
+            total += popcount(masks[c, k])
+    if total <= budget:
+        return _cover_by_rows(masks, pos, neg, zeros, sizes, keep, alpha, room,
+                              stop_on_train_f1, total)
+    return _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_f1)
+
+
+@numba.njit(cache=True, nogil=True)
+def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_f1, total):
+    """:func:`greedy_cover` with exact weights: each row lists the candidates covering
+    it, so a chosen candidate's newly covered rows lower just those candidates'
+    counts; a step is then one pass over the candidates' weights."""
+    n_c = keep.shape[0]
+    n_w = masks.shape[1]
+    n_rows = n_w * 64
+    start = np.zeros(n_rows + 1, dtype=np.int64)
+    for q in range(n_c):
+        for k in range(n_w):
+            w = masks[keep[q], k]
+            while w != 0:
+                low = w & (~w + np.uint64(1))
+                start[k * 64 + _low_bit(low) + 1] += 1
+                w ^= low
+    for r in range(n_rows):
+        start[r + 1] += start[r]
+    members = np.empty(total, dtype=np.int32)
+    fill = start[:-1].copy()
+    g = np.zeros(n_c, dtype=np.int64)
+    f = np.zeros(n_c, dtype=np.int64)
+    for q in range(n_c):
+        for k in range(n_w):
+            w = masks[keep[q], k]
+            g[q] += popcount(w & pos[k])
+            f[q] += popcount(w & neg[k])
+            while w != 0:
+                low = w & (~w + np.uint64(1))
+                r = k * 64 + _low_bit(low)
+                members[fill[r]] = q
+                fill[r] += 1
+                w ^= low
+    n_pos = 0
+    for k in range(n_w):
+        n_pos += popcount(pos[k])
+    uncovered = np.empty(n_w, dtype=np.uint64)
+    for k in range(n_w):
+        uncovered[k] = pos[k] | neg[k]
+    alive = np.ones(n_c, dtype=np.bool_)
+    chosen = np.empty(n_c, dtype=np.int64)
+    n_chosen = 0
+    tp_u = 0                                     # positives and rows the chosen ones cover
+    n_u = 0
+    best_f1 = 0.0
+    beta = 1.0 - alpha
+    left = room
+    while room < 0 or left > 0:
+        best = -1
+        best_key = np.int64(0)
+        for q in range(n_c):
+            if not alive[q]:
+                continue
+            c = keep[q]
+            if room >= 0 and sizes[c] > left:
+                alive[q] = False                 # too big for what is left; room only shrinks
+                continue
+            key = _key(alpha * g[q] - beta * f[q])
+            if best < 0 or key > best_key or (key == best_key and (
+                    zeros[c] > zeros[keep[best]]
+                    or (zeros[c] == zeros[keep[best]] and c < keep[best]))):
+                best = q
+                best_key = key
+        if best < 0 or alpha * g[best] - beta * f[best] <= 0 or g[best] == 0:
+            break
+        if stop_on_train_f1:
+            f1 = 2.0 * (tp_u + g[best]) / (n_u + g[best] + f[best] + n_pos)
+            if f1 <= best_f1:
+                break                            # the training F1 stops rising
+            best_f1 = f1
+        tp_u += g[best]
+        n_u += g[best] + f[best]
+        c = keep[best]
+        chosen[n_chosen] = c
+        n_chosen += 1
+        alive[best] = False
+        left -= sizes[c]
+        for k in range(n_w):
+            w = masks[c, k] & uncovered[k]
+            uncovered[k] &= ~masks[c, k]
+            while w != 0:
+                low = w & (~w + np.uint64(1))
+                r = k * 64 + _low_bit(low)
+                is_pos = (pos[k] & low) != 0
+                for m in range(start[r], start[r + 1]):
+                    if is_pos:
+                        g[members[m]] -= 1
+                    else:
+                        f[members[m]] -= 1
+                w ^= low
+    return chosen[:n_chosen].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_f1):
+    """:func:`greedy_cover` for many rows: lazy evaluation.
+
+    Lazy evaluation: a candidate's positives only fall, and its negatives fall
+    by at most the negatives covered since its weight was computed (``nc``, the
+    same for every candidate).  So ``weight - (1 - alpha) * nc_then`` is a key
+    whose heap order is the order of upper bounds on the fresh weights, and a
+    candidate whose fresh key still beats every stale key is the one the plain
+    greedy would take.  ``alpha * (positives when last counted) - (1 - alpha) * nc``
+    is a bound too, tighter for a candidate with few positives, tried before
+    counting again; then the positives are counted, and the negatives only if the
+    bound with fresh positives still wins.  Keys are integers (:func:`_key`), so rounding cannot
+    split equal weights, whose tie-break then decides.
     """
     n_w = pos.shape[0]
-    uncovered = pos.copy()
+    upos = pos.copy()
+    uneg = neg.copy()
     covered = np.zeros(n_w, dtype=np.uint64)
     n_pos = 0
     for k in range(n_w):
         n_pos += popcount(pos[k])
-    heap = [(0.0, 0, 0) for _ in range(0)]
+    beta = 1.0 - alpha
+    heap = [(np.int64(0), np.int64(0), np.int64(0)) for _ in range(0)]
+    g_last = np.zeros(masks.shape[0], dtype=np.int64)     # positives when last counted,
+    f_last = np.zeros(masks.shape[0], dtype=np.int64)     # negatives when last counted,
+    nc_last = np.zeros(masks.shape[0], dtype=np.int64)    # and nc then
     for c in keep:
-        gain = 0
+        g = 0
+        f = 0
         for k in range(n_w):
-            gain += popcount(masks[c, k] & pos[k])
-        heap.append((-(alpha * gain - (1 - alpha) * fp[c]), -zeros[c], c))
+            g += popcount(masks[c, k] & pos[k])
+            f += popcount(masks[c, k] & neg[k])
+        g_last[c] = g
+        f_last[c] = f
+        heap.append((-_key(alpha * g - beta * f), -zeros[c], c))
     heapq.heapify(heap)
     chosen = np.empty(len(keep), dtype=np.int64)
     n_chosen = 0
+    nc = 0                                       # negatives covered so far
     best_f1 = 0.0
     left = room
     while len(heap) > 0 and (room < 0 or left > 0):
@@ -153,14 +307,35 @@ def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_
         c = item[2]
         if room >= 0 and sizes[c] > left:
             continue                             # too big for what is left; room only shrinks
-        gain = 0
+        # a cheaper bound first: the positives it had when last counted, no negatives
+        cheap = -_key(alpha * g_last[c] - beta * nc)
+        if cheap > item[0]:
+            bound = (cheap, item[1], c)
+            if len(heap) > 0 and bound > heap[0]:
+                heapq.heappush(heap, bound)
+                continue
+        g = 0
         for k in range(n_w):
-            gain += popcount(masks[c, k] & uncovered[k])
-        fresh = (-(alpha * gain - (1 - alpha) * fp[c]), -zeros[c], c)
+            g += popcount(masks[c, k] & upos[k])
+        g_last[c] = g
+        # with fresh positives and the negatives bounded as before: count those only if
+        # the candidate may still win
+        bound = (-min(_key(alpha * g - beta * f_last[c] - beta * nc_last[c]),
+                      _key(alpha * g - beta * nc)), item[1], c)
+        if len(heap) > 0 and bound > heap[0]:
+            heapq.heappush(heap, bound)
+            continue
+        f = 0
+        for k in range(n_w):
+            f += popcount(masks[c, k] & uneg[k])
+        f_last[c] = f
+        nc_last[c] = nc
+        weight = alpha * g - beta * f
+        fresh = (-_key(weight - beta * nc), -zeros[c], c)
         if len(heap) > 0 and fresh > heap[0]:
             heapq.heappush(heap, fresh)
             continue
-        if -fresh[0] <= 0 or gain == 0:
+        if weight <= 0 or g == 0:
             break
         if stop_on_train_f1:
             tp_u = 0
@@ -178,6 +353,8 @@ def greedy_cover(masks, pos, fp, zeros, sizes, keep, alpha, room, stop_on_train_
         chosen[n_chosen] = c
         n_chosen += 1
         left -= sizes[c]
+        nc += f
         for k in range(n_w):
-            uncovered[k] &= ~masks[c, k]
+            upos[k] &= ~masks[c, k]
+            uneg[k] &= ~masks[c, k]
     return chosen[:n_chosen].copy()

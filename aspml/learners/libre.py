@@ -8,10 +8,12 @@
    or H2 heuristic.  Weak learners are independent and run through joblib
    (``n_jobs``; ``joblib.parallel_backend("dask")`` sends them to a cluster).
 3. The union of their boundary points is trimmed by greedy weighted set
-   cover: weight ``alpha * (positives newly covered) - (1 - alpha) * (negatives
-   covered)``, ties to the point with more zeros (the more general rule),
-   optionally after keeping the ``top_k`` candidates by exclusiveness and
-   local support; ``max_rules`` caps the result ("libre 3" is ``max_rules=3``).
+   cover: weight ``alpha * (positives) - (1 - alpha) * (negatives)`` counting
+   the rows no chosen point covers yet (§3.3: covered samples are removed and
+   the weights recalculated), ties to the point with more zeros (the more
+   general rule), optionally after keeping the ``top_k`` candidates by
+   exclusiveness and local support; ``max_rules`` caps the result ("libre 3"
+   is ``max_rules=3``).
 4. Each point becomes a rule with interval and value-set conditions.  A
    condition that admits the missing-value bin as well as some values is
    written exactly as ``not abK`` with ``abK`` holding for the excluded values.
@@ -32,7 +34,7 @@ import numpy as np
 
 from ..data.discretize import bins_of, chimerge
 from ..kernels.boundary import weak_learner_points
-from ..kernels.bitset import counts, pack, unpack
+from ..kernels.bitset import pack, unpack
 from ..kernels.cover import greedy_cover, row_sets, rule_counts, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
@@ -295,10 +297,9 @@ class Libre(LogicClassifier):
         if len(allowed) == 0:
             return []
         pos_planes, neg_planes = _planes(y)
-        _, fp = counts(masks, pos_planes, neg_planes)
         zeros = allowed.sum(axis=1)             # the more zeros, the more general the rule
         room = -1 if self.max_rules is None else int(self.max_rules)
-        order = greedy_cover(masks, pos_planes[0], fp, zeros.astype(np.int64),
+        order = greedy_cover(masks, pos_planes[0], neg_planes[0], zeros.astype(np.int64),
                              sizes.astype(np.int64), np.arange(len(allowed)), float(self.alpha),
                              room, self.early_stopping in (True, "train"))
         return order.tolist()
@@ -316,7 +317,7 @@ class Libre(LogicClassifier):
 
 
 def _planes(y):
-    """The rows of each class as one bit plane each, for ``bitset.counts``."""
+    """The rows of each class as one bit plane each (``bitset`` weighted counts)."""
     y = np.asarray(y, dtype=bool)
     return pack(y)[None, :], pack(~y)[None, :]
 
