@@ -152,3 +152,33 @@ def test_three_engines_agree_on_real_data(data_dir, swipl, name):
     assert np.array_equal(aspml.asp.predict(p, X), fast)
     assert np.array_equal(aspml.prolog.predict(p, X), fast)
     assert np.array_equal(aspml.asp.coverage(p, X), p.coverage(X))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=SLOW_OK)
+@given(programs_with_tables())
+def test_exceptions_apart_from_feature_names_keeps_meaning(case):
+    """Renaming exceptions away from names they share keeps what the program says."""
+    from aspml.logic.model import exceptions_apart
+    p, X = case
+    taken = [*p.derived, *p.features_used]          # every exception name clashes
+    q = Program(tuple(exceptions_apart(p.rules, taken)), p.target, p.schema, p.provenance)
+    assert not set(q.derived) & set(taken)
+    assert np.array_equal(q.predict(X), p.predict(X))
+    assert np.array_equal(q.coverage(X), p.coverage(X))
+
+
+def test_learned_exceptions_never_share_a_features_name(swipl):
+    """Columns named ab1 and ab2: the learners' exceptions take other names, and the
+    printed program still means what was learned, in clingo and SWI-Prolog too."""
+    rng = np.random.default_rng(1)
+    n = 600
+    X = pd.DataFrame({"ab1": rng.integers(0, 100, n), "ab2": rng.choice(["x", "y", "z"], n),
+                      "c": rng.integers(0, 10, n)})
+    y = ((X.ab1 > 30) & ~((X.ab2 == "z") & (X.c > 4))).to_numpy()
+    for learner in (aspml.FoldSE(), aspml.Libre(random_state=0)):
+        p = learner.fit(X, y).program_
+        assert p.derived and not set(p.derived) & {"ab1", "ab2", "c"}, p.to_text()
+        assert "NOT ab1 " not in p.to_text() and "NOT ab2 " not in p.to_text()
+        assert np.array_equal(aspml.parse(p.to_text(), dialect="text").predict(X), p.predict(X))
+        assert np.array_equal(aspml.asp.predict(p, X), p.predict(X))
+        assert np.array_equal(aspml.prolog.predict(p, X), p.predict(X))

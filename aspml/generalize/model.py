@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import AspmlError
-from ..logic.model import Compare, InSet, Interval, NotAtom, Program, Rule, Target
+from ..logic.model import (Compare, InSet, Interval, NotAtom, Program, Rule, Target,
+                           exceptions_apart)
 from .encoding import fidelity_counts
 from .rules import BoxRule, _printable, format_prediction
 
@@ -242,7 +243,9 @@ class DescriptiveModel:
         t = Target(target or (self.target if self.target != "prediction" else "label"),
                    positive, negative)
         schema = self.schema if self.schema is not None else ()
-        return Program(tuple(rules + extra), t, schema,
+        features = {lit.feature for r in rules + extra for lit in r.body if lit.feature is not None}
+        rules = exceptions_apart(rules + extra, [*features, t.name])
+        return Program(tuple(rules), t, schema,
                        {"learner": "generalize", "rho": self.rho, "unions": self.n_unions})
 
     def __repr__(self) -> str:

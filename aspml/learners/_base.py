@@ -18,7 +18,7 @@ from ..data.table import DEFAULT_MISSING, schema_and_table
 from ..errors import AspmlError
 from ..evaluate import visit_default_rules
 from ..kernels.bitset import pack, unpack
-from ..logic.model import Program, Schema, Target
+from ..logic.model import Program, Schema, Target, exceptions_apart
 
 
 def as_frame(X, names=None) -> pd.DataFrame:
@@ -149,6 +149,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         they use, and the learner with its parameters as provenance."""
         positive = _label(self.classes_[self.positive_index_])
         negative = _label(self.classes_[1 - self.positive_index_])
+        rules = exceptions_apart(rules, [*self.schema_.names, self.target])
         used = {lit.feature for r in rules for lit in r.body if lit.feature is not None}
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
         params = {k: _plain(v) for k, v in self.get_params().items()

@@ -200,6 +200,31 @@ class Rule:
         return tuple(dict.fromkeys(lit.feature for lit in self.body if lit.feature is not None))
 
 
+def exceptions_apart(rules, taken) -> list:
+    """``rules`` with every derived atom that shares its name with one of ``taken``
+    (feature names, the target) renamed to the next free ``abK``: a column named
+    ``ab1`` beside an exception ``ab1`` prints ``ab1 > 30 AND NOT ab1``, which no
+    reader should have to untangle (the engines would: the arities differ)."""
+    taken = set(taken)
+    derived = list(dict.fromkeys([r.head for r in rules if r.head is not None]
+                                 + [lit.name for r in rules for lit in r.body
+                                    if isinstance(lit, NotAtom)]))
+    clash = [n for n in derived if n in taken]
+    if not clash:
+        return list(rules)
+    used = taken | set(derived)
+    rename, k = {}, 0
+    for name in clash:
+        k += 1
+        while f"ab{k}" in used:
+            k += 1
+        rename[name] = f"ab{k}"
+        used.add(rename[name])
+    return [Rule(rename.get(r.head, r.head),
+                 tuple(NotAtom(rename.get(lit.name, lit.name)) if isinstance(lit, NotAtom) else lit
+                       for lit in r.body)) for r in rules]
+
+
 @dataclass(frozen=True)
 class Target:
     """The predicate a program defines: ``name(X, positive)``, or ``name(X)`` when positive is None."""
@@ -482,7 +507,8 @@ class Program:
         This is how FOLD-SE prints its negated comparisons, and the form
         s(CASP) can read.
         """
-        used = set(self.derived) | {n for r in self.rules for n in r.exceptions}
+        used = (set(self.derived) | {n for r in self.rules for n in r.exceptions}
+                | set(self.features_used) | {self.target.name})   # apart from features too
         k = 0
         rules, extra = [], []
         for rule in self.rules:
