@@ -1,4 +1,5 @@
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -107,6 +108,28 @@ def screenshot(page, png, size):
                               capture_output=True, text=True, timeout=120)
     assert Path(png).is_file(), proc.stderr[-2000:]
     return png
+
+
+def scroll_width(page, width):
+    """The width of ``page``'s content (``document.documentElement.scrollWidth``) in a
+    headless Chromium window ``width`` pixels wide: wider than the window means the
+    page scrolls sideways.  Measured on a copy of the page with a one-line script."""
+    browser = chromium()
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "page.html"
+        text = Path(page).read_text(encoding="utf-8")
+        copy.write_text(text.replace("</body>", "<script>document.title = 'W=' + "
+                                     "document.documentElement.scrollWidth;</script></body>"),
+                        encoding="utf-8")
+        proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--no-first-run", "--disable-background-networking",
+                               "--disable-component-update", "--disable-sync", "--disable-quic",
+                               f"--user-data-dir={Path(tmp) / 'profile'}", "--dump-dom",
+                               f"--window-size={width},900", copy.as_uri()],
+                              capture_output=True, text=True, timeout=120)
+    found = re.search(r"<title>W=(\d+)</title>", proc.stdout)
+    assert found, proc.stderr[-2000:]
+    return int(found.group(1))
 
 
 def run_aspml(*args):

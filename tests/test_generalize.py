@@ -19,7 +19,7 @@ from aspml.generalize import (BoxRule, coherence, encoding, condition_distance,
                               unite_predictions)
 from aspml.generalize.command import rules_from_json
 from aspml.kernels import generalize as K
-from conftest import ROOT, png_pixels, screenshot
+from conftest import ROOT, png_pixels, screenshot, scroll_width
 from conftest import run_aspml as aspml_cli
 
 WALK = ROOT / "examples" / "walk" / "walk_time.json"
@@ -405,6 +405,20 @@ def test_html_opens_in_chromium_and_draws(tmp_path):
     w, h, colours, nonwhite = png_pixels(shot)
     assert (w, h) == (800, 600)
     assert colours >= 6 and 0.02 < nonwhite < 0.9           # text, bars and frames, not a blank page
+
+
+def test_wide_model_page_does_not_scroll_sideways(tmp_path):
+    """21 features at 1200 px: the table scrolls in its own box, not the page."""
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.uniform(0, 1, (2000, 21)), columns=[f"feature_{i}" for i in range(21)])
+    y = (X.sum(axis=1) > 10.5).to_numpy()
+    m = aspml.generalize(DecisionTreeClassifier(max_depth=7, random_state=0).fit(X, y), rho=0.7,
+                         reference=X)
+    assert len(m.features) == 21
+    page = tmp_path / "wide.html"
+    page.write_text(m.to_html("Wide"), encoding="utf-8")
+    assert scroll_width(page, 1200) <= 1200
 
 
 # ---------------------------------------------------------------------------

@@ -37,6 +37,9 @@ td.pred{font-weight:600;white-space:nowrap} tr.union td.id{font-weight:600}
 td.sub{background:#fafafa;padding:4px 8px 6px 24px} details summary{cursor:pointer;color:#333}
 tr.exception td{background:#fff1f0}
 div.glyphs{display:flex;flex-wrap:wrap;gap:10px}
+div.scroll{overflow-x:auto;max-width:100%}
+table.rules td.id{position:sticky;left:0;background:#fff;z-index:1}
+tr.exception td.id{background:#fff1f0}
 div.glyph{text-align:center;font-size:11px} svg{display:block}
 """
 
@@ -76,12 +79,17 @@ def _cond_title(c) -> str:
     return text_literal(_printable(c))
 
 
-def _cell(model, feature, cond) -> str:
+def _cell_width(features) -> int:
+    """Narrower condition bars when there are many features (60 px for up to 11)."""
+    return int(max(24, min(CELL_W, 660 // max(1, len(features)))))
+
+
+def _cell(model, feature, cond, w=CELL_W) -> str:
     """One table cell: the condition's bar within the feature's range (empty when absent)."""
     if cond is None:
         return "<td></td>"
     title = html.escape(_cond_title(cond))
-    w, h = CELL_W, CELL_H
+    h = CELL_H
     parts = [f'<svg width="{w}" height="{h}" role="img"><title>{title}</title>',
              f'<rect x="0" y="{h // 2 - 1}" width="{w}" height="2" fill="#ccc"/>']
     if isinstance(cond, InSet):
@@ -146,7 +154,8 @@ def _row(model, r, features, cls="", original=False, wrong=False) -> str:
     cells = [f'<td class="id">{tag}</td>',
              f'<td class="pred" style="color:{_color(model, r.prediction)}">'
              f'{html.escape(format_prediction(r.prediction))}</td>']
-    cells += [_cell(model, f, r.rule.condition(f)) for f in features]
+    w = _cell_width(features)
+    cells += [_cell(model, f, r.rule.condition(f), w) for f in features]
     cells.append(f"<td>{glyph(model, r.rule, model.features, height=34, label=model.rule_text(r))}</td>")
     cells.append(f'<td class="num">{_fmt(r.cc)}</td><td class="num">{_fmt(r.fidelity)}</td>')
     cells.append(f'<td class="num">{len(r.covered)} / {len(r.exceptions)}</td>')
@@ -231,7 +240,8 @@ def render_html(model, title: str | None = None) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p class=\"meta\">{meta}</p><p class=\"meta\">{legend}</p>"
-            f"<h2>Table view</h2><table class=\"rules\">{''.join(rows)}</table>"
+            f"<h2>Table view</h2><div class=\"scroll\"><table class=\"rules\">{''.join(rows)}"
+            f"</table></div>"
             f"<h2>Glyph view</h2><p class=\"meta\">axes, left to right: "
             f"{html.escape(', '.join(model.features))}</p>"
             f"<div class=\"glyphs\">{''.join(glyphs)}</div></body></html>\n")
