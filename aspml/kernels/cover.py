@@ -271,8 +271,7 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
     candidate whose fresh key still beats every stale key is the one the plain
     greedy would take.  ``alpha * (positives when last counted) - (1 - alpha) * nc``
     is a bound too, tighter for a candidate with few positives, tried before
-    counting again; then the positives are counted, and the negatives only if the
-    bound with fresh positives still wins.  Keys are integers (:func:`_key`), so rounding cannot
+    counting again.  Keys are integers (:func:`_key`), so rounding cannot
     split equal weights, whose tie-break then decides.
     """
     n_w = pos.shape[0]
@@ -284,9 +283,7 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
         n_pos += popcount(pos[k])
     beta = 1.0 - alpha
     heap = [(np.int64(0), np.int64(0), np.int64(0)) for _ in range(0)]
-    g_last = np.zeros(masks.shape[0], dtype=np.int64)     # positives when last counted,
-    f_last = np.zeros(masks.shape[0], dtype=np.int64)     # negatives when last counted,
-    nc_last = np.zeros(masks.shape[0], dtype=np.int64)    # and nc then
+    g_last = np.zeros(masks.shape[0], dtype=np.int64)     # positives when last counted
     for c in keep:
         g = 0
         f = 0
@@ -294,7 +291,6 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
             g += popcount(masks[c, k] & pos[k])
             f += popcount(masks[c, k] & neg[k])
         g_last[c] = g
-        f_last[c] = f
         heap.append((-_key(alpha * g - beta * f), -zeros[c], c))
     heapq.heapify(heap)
     chosen = np.empty(len(keep), dtype=np.int64)
@@ -315,21 +311,11 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
                 heapq.heappush(heap, bound)
                 continue
         g = 0
-        for k in range(n_w):
-            g += popcount(masks[c, k] & upos[k])
-        g_last[c] = g
-        # with fresh positives and the negatives bounded as before: count those only if
-        # the candidate may still win
-        bound = (-min(_key(alpha * g - beta * f_last[c] - beta * nc_last[c]),
-                      _key(alpha * g - beta * nc)), item[1], c)
-        if len(heap) > 0 and bound > heap[0]:
-            heapq.heappush(heap, bound)
-            continue
         f = 0
         for k in range(n_w):
+            g += popcount(masks[c, k] & upos[k])
             f += popcount(masks[c, k] & uneg[k])
-        f_last[c] = f
-        nc_last[c] = nc
+        g_last[c] = g
         weight = alpha * g - beta * f
         fresh = (-_key(weight - beta * nc), -zeros[c], c)
         if len(heap) > 0 and fresh > heap[0]:
