@@ -403,10 +403,18 @@ def cmd_bench(args) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake on the command line is one line on stderr (exit 2), as
+    every other mistake is, instead of the whole usage block."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .bench import ISSUE_VARIANTS
     from . import __version__
-    ap = argparse.ArgumentParser(prog="aspml", description=__doc__,
+    ap = _Parser(prog="aspml", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--version", action="version", version=f"aspml {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)

@@ -243,6 +243,11 @@ def tampered(tmp_path):
     (["report", str(BIRDS / "birds.lp"), str(ANIMALS), "-o", "/nonexistent/dir/r.html"],
      "cannot write"),
     (["bench", "--data-dir", "{tmp}/nowhere"], "cannot read"),
+    # argparse's own mistakes too: not the whole usage block
+    (["learn", str(ANIMALS), "--target", "bird", "--random-state", "abc"],
+     "argument --random-state: invalid int value: 'abc'"),
+    (["learn", str(ANIMALS)], "the following arguments are required: --target"),
+    (["bogus"], "invalid choice: 'bogus'"),
 ])
 def test_mistakes_are_one_line(args, message, tampered, capsys):
     args = [a.replace("{tmp}", str(tampered)) for a in args]
