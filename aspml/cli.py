@@ -20,12 +20,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .errors import AspmlError
+from .errors import AspmlError, AspmlWarning
 
 SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
 
@@ -130,7 +131,9 @@ def cmd_learn(args) -> int:
         bar = Progress(0, False, f"learn {args.learner}", unit="step")
         fit_kw["progress"] = bar.at
     try:
-        clf.fit(X, y, **fit_kw)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AspmlWarning)
+            clf.fit(X, y, **fit_kw)
     except AspmlError:
         raise
     except (ValueError, TypeError) as e:      # a bad learner option, told by the estimator
@@ -138,6 +141,11 @@ def cmd_learn(args) -> int:
     finally:
         if bar is not None:
             bar.close()
+    for w in caught:                          # the learner's notes: one line each
+        if issubclass(w.category, AspmlWarning):
+            print(f"aspml learn: note: {w.message}", file=sys.stderr)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     program = clf.program_
     hit = clf.decision(X)
     truth = y == positive

@@ -29,7 +29,7 @@ OPTIONS = {
     "max_depth": ("max_depth", int, "FOLD: deepest nesting of exceptions"),
     "n_estimators": ("n_estimators", int, "LIBRE: number of weak learners"),
     "max_features": ("max_features", int, "LIBRE: features per weak learner"),
-    "max_rules": ("max_rules", int, "LIBRE: at most this many rules (libre 3: 3)"),
+    "max_rules": ("max_rules", int, "LIBRE: at most this many rules for the target, exception rules not counted (libre 3: 3)"),
     "random_state": ("random_state", int, "seed of a randomised learner"),
 }
 

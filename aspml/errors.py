@@ -38,3 +38,8 @@ class DialectError(AspmlError):
 
 class EngineError(AspmlError):
     """An external engine (clingo, SWI-Prolog) refused the program or failed."""
+
+
+class AspmlWarning(UserWarning):
+    """A fit that worked but may not give what its user wants (no rules, rules no better
+    than a constant guess): the message says why and what to try."""

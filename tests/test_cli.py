@@ -470,3 +470,16 @@ def test_check_notes_a_label_column_without_the_positive_label(capsys, tmp_path)
     assert code == 0 and "never holds the program's positive label" in err
     code, out, err = run_main(capsys, "check", model, ANIMALS, "--target", "flies")
     assert code == 0 and "never holds" not in err
+
+
+def test_learn_prints_a_learners_note_as_one_line(tmp_path, capsys):
+    """Rules that do no better than calling every row positive: a note, not a Python warning."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.uniform(0, 100, (600, 4)), columns=list("abcd")).round(1)
+    df["y"] = np.where(rng.random(600) < 0.35, "yes", "no")
+    df.to_csv(tmp_path / "noise.csv", index=False)
+    code, out, err = run_main(capsys, "learn", tmp_path / "noise.csv", "--target", "y",
+                              "--positive", "yes", "--learner", "libre")
+    assert code == 0
+    assert err.startswith("aspml learn: note: LIBRE's rules do no better") and \
+        len(err.strip().splitlines()) == 1

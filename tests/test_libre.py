@@ -471,3 +471,27 @@ def test_top_k_counts_first_then_covers_the_same_way():
     clf._set_cover = late_filter
     clf.fit(X, y)
     assert fast.program_.rules == clf.program_.rules
+
+
+def test_rules_no_better_than_calling_every_row_positive_are_flagged():
+    """Random labels: F1-driven stopping covers noise, and the fit says so; a real
+    signal gives no such warning."""
+    import warnings
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.uniform(0, 100, (600, 6)), columns=list("abcdef")).round(1)
+    with pytest.warns(AspmlWarning, match="no better on held-out rows than calling every row"):
+        Libre(random_state=0).fit(X, rng.random(600) < 0.35)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        Libre(random_state=0).fit(X, (X.a > 50).to_numpy())
+
+
+def test_no_rules_is_said():
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 5, 400), "b": rng.integers(0, 5, 400)})
+    y = ((X.a * 7 + X.b * 3) % 13 == 0).to_numpy()        # a rare class no bin isolates
+    with pytest.warns(AspmlWarning, match="LIBRE learned no rules"):
+        clf = Libre(random_state=0).fit(X, y)
+    assert clf.program_.n_rules == 0

@@ -354,3 +354,15 @@ def test_constant_features_give_an_empty_program():
     X = pd.DataFrame({"a": ["x"] * 6})
     clf = MultiValueRuleSet(random_state=0).fit(X, [0, 1, 0, 1, 0, 0])
     assert clf.program_.rules == () and not clf.decision(X).any()
+
+
+def test_no_rules_is_said():
+    """A class in a narrow tail that 5 quantile bins cannot isolate: no rules, and a
+    warning that says what to try; with 10 bins the tail has its own bin."""
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.uniform(0, 100, (3000, 4)), columns=list("abcd")).round(1)
+    y = (X.a < 2).to_numpy()
+    with pytest.warns(AspmlWarning, match="learned no rules.*more bins"):
+        clf = aspml.MultiValueRuleSet(random_state=0).fit(X, y)
+    assert clf.rules_ == []

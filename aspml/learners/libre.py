@@ -26,6 +26,7 @@
 
 from __future__ import annotations
 
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ import joblib
 import numpy as np
 
 from ..data.discretize import bins_of, chimerge
+from ..errors import AspmlWarning
 from ..kernels.boundary import weak_learner_points
 from ..kernels.bitset import pack, unpack
 from ..kernels.cover import greedy_cover, row_sets, rule_counts, rule_masks
@@ -103,7 +105,9 @@ class Libre(LogicClassifier):
     top_k : int or None
         Keep only the best ``top_k`` candidate rules before the set cover.
     max_rules : int or None
-        At most this many rules ("libre 3": 3).
+        At most this many rules for the target ("libre 3": 3), the paper's count;
+        the exception rules that write a value set with gaps (``NOT abK``) come
+        with them and are not counted.
     n_jobs : int, default 1
         Weak learners run in parallel through joblib.
     random_state : int, Generator or None
@@ -254,7 +258,7 @@ class Libre(LogicClassifier):
                 return allowed, order, masks         # on every training row
             va = np.ones(len(y), dtype=bool)
             va[rows] = False
-            return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va])
+            return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va]), y[va]
 
         # The results come in the order of the tasks, fold by fold: a fold's set cover
         # runs here as soon as its last weak learner is in, while the pool goes on
@@ -269,9 +273,17 @@ class Libre(LogicClassifier):
                 self._report(1 + t * len(subsets) + len(found), n_steps, "weak learners")
             done[t] = cover(t, found)
         allowed, order, masks = done[0]
-        steps = _cv_steps([curve for _, _, curve in done[1:]]) if n_folds > 1 else None
+        steps = _cv_steps([d[2] for d in done[1:]]) if n_folds > 1 else None
         order = order[:steps]      # the greedy order does not depend on where it stops
         self.n_cover_steps_ = steps
+        if len(order) and steps is not None:
+            _warn_if_no_better_than_all([d[2] for d in done[1:]], [d[3] for d in done[1:]], steps)
+        if len(order) == 0:
+            warnings.warn("LIBRE learned no rules: no boundary point the weak learners found "
+                          "covers enough positives against the negatives it takes in "
+                          f"(alpha={self.alpha}); a larger alpha, more features per learner or a "
+                          "lower discretization_threshold may find some", AspmlWarning,
+                          stacklevel=4)
         # the rows the chosen points cover, to check the program against (tests)
         self._points_cover = unpack(np.bitwise_or.reduce(masks[order], axis=0)
                                     if len(order) else np.zeros(masks.shape[1], np.uint64), len(y))
@@ -331,6 +343,17 @@ def _f1_curve(masks, y) -> np.ndarray:
     tp = np.bitwise_count(union & pos).sum(axis=1)
     n = np.bitwise_count(union).sum(axis=1)
     return np.concatenate([[0.0], np.where(tp > 0, 2 * tp / np.maximum(n + int(y.sum()), 1), 0.0)])
+
+
+def _warn_if_no_better_than_all(curves, held_out, steps):
+    """Warn when the rules' cross-validated F1 is no better than calling every held-out
+    row positive (what F1-driven stopping keeps covering towards when there is no signal)."""
+    got = np.mean([c[min(steps, len(c) - 1)] for c in curves])
+    every = np.mean([2 * y.mean() / (1 + y.mean()) for y in held_out])
+    if got <= every:
+        warnings.warn(f"LIBRE's rules do no better on held-out rows than calling every row "
+                      f"positive (cross-validated F1 {got:.3f} against {every:.3f}): they may "
+                      "describe noise", AspmlWarning, stacklevel=5)
 
 
 def _cv_steps(curves, slack=0.002) -> int:

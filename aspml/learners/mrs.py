@@ -24,8 +24,11 @@ The exception is a Boolean feature, whose "false" item is the program's
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from ..errors import AspmlWarning
 from ..logic.model import Rule
 from . import _mrs_model as mm
 from ._base import LogicClassifier
@@ -187,6 +190,14 @@ class MultiValueRuleSet(LogicClassifier):
                         max_length=int(self.max_length), n_candidates=int(self.n_candidates),
                         exploration=float(self.exploration), t0=float(self.t0), rng=rng)
         found = search.run(lambda t: self._report(t, search.n_iter, "annealing"))
+        if not found:
+            warnings.warn(f"MultiValueRuleSet learned no rules: none of the "
+                          f"{len(search.cands)} candidate rules raised the posterior above the "
+                          "empty rule set's. That is the answer when the features do not "
+                          "predict the class; if they should, more bins (n_bins="
+                          f"{self.n_bins}; a narrow tail of a number needs a bin of its own), a "
+                          f"lower min_support ({self.min_support}) or more iterations "
+                          f"({self.n_iter}) may find rules", AspmlWarning, stacklevel=3)
         cov = np.unpackbits(search.coverage(found).view(np.uint8), bitorder="little")
         self._train_cover = cov[inverse].astype(bool)   # the learner's own coverage, per row
         self.posterior_ = search.posterior(found)
