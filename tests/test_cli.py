@@ -483,3 +483,12 @@ def test_learn_prints_a_learners_note_as_one_line(tmp_path, capsys):
     assert code == 0
     assert err.startswith("aspml learn: note: LIBRE's rules do no better") and \
         len(err.strip().splitlines()) == 1
+
+
+def test_learn_says_which_rows_it_left_out(tmp_path, capsys):
+    df = pd.DataFrame({"x": range(40), "y": ["a", "b"] * 20})
+    df.loc[[3, 7], "y"] = None
+    df.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run_main(capsys, "learn", tmp_path / "t.csv", "--target", "y")
+    assert code == 0 and "from 38 rows" in out
+    assert "note: left out 2 rows of" in err and "with no value in column 'y'" in err

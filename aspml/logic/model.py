@@ -206,15 +206,17 @@ def exceptions_apart(rules, taken) -> list:
     ``ab1`` beside an exception ``ab1`` prints ``ab1 > 30 AND NOT ab1``, which no
     reader should have to untangle (the engines would: the arities differ)."""
     taken = set(taken)
-    derived = list(dict.fromkeys([r.head for r in rules if r.head is not None]
-                                 + [lit.name for r in rules for lit in r.body
-                                    if isinstance(lit, NotAtom)]))
-    clash = [n for n in derived if n in taken]
-    if not clash:
+    derived = list(dict.fromkeys([lit.name for r in rules for lit in r.body
+                                  if isinstance(lit, NotAtom)]
+                                 + [r.head for r in rules if r.head is not None]))
+    if not set(derived) & taken:
         return list(rules)
-    used = taken | set(derived)
+    # numbered afresh in order of first use, skipping the taken names (ab1 a column:
+    # the exceptions become ab2, ab3, ...); other derived names keep theirs unless taken
+    numbered = [n for n in derived if re.fullmatch(r"ab\d+", n) or n in taken]
+    used = taken | (set(derived) - set(numbered))
     rename, k = {}, 0
-    for name in clash:
+    for name in numbered:
         k += 1
         while f"ab{k}" in used:
             k += 1
