@@ -157,6 +157,9 @@ def test_bad_parameters():
     for bad in (0, 1.5, "2"):
         with pytest.raises(ValueError, match="n_jobs must be None or a nonzero integer"):
             Libre(n_jobs=bad).fit(X, y)
+    for bad in (-1, "a", 1.5, True):
+        with pytest.raises(ValueError, match="random_state must be None, a non-negative"):
+            Libre(random_state=bad).fit(X, y)
 
 
 def test_cross_validated_stopping_cuts_the_tail_of_small_rules():

@@ -343,7 +343,8 @@ def test_bad_parameters_raise_one_clear_error():
                        ({"beta_M": 0}, "beta_M"), ({"alpha_plus": float("nan")}, "alpha_plus"),
                        ({"binning": "kmeans"}, "binning"), ({"exploration": 2}, "exploration"),
                        ({"min_support": -0.1}, "min_support"), ({"t0": 0.5}, "t0"),
-                       ({"rho_min": 1.0}, "rho_min")):
+                       ({"rho_min": 1.0}, "rho_min"), ({"random_state": -1}, "random_state"),
+                       ({"random_state": "a"}, "random_state")):
         with pytest.raises(ValueError, match=match):
             MultiValueRuleSet(**bad).fit(X, y)
     with pytest.raises(ValueError, match="positive"):

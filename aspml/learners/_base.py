@@ -144,6 +144,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         """Learn a Program from the encoded training table and the boolean target."""
         raise NotImplementedError
 
+    def _rng(self) -> np.random.Generator:
+        """The fit's random generator from ``random_state`` (None, a non-negative integer,
+        or a numpy Generator), with one clear error for anything else."""
+        rs = self.random_state
+        if isinstance(rs, bool) or (isinstance(rs, (int, np.integer)) and rs < 0) or not (
+                rs is None or isinstance(rs, (int, np.integer, np.random.Generator))):
+            raise ValueError(f"random_state must be None, a non-negative integer or a numpy "
+                             f"Generator, got {rs!r}")
+        return np.random.default_rng(rs)
+
     def _finish(self, rules) -> Program:
         """The learned rules as a Program: target labels, the schema of the features
         they use, and the learner with its parameters as provenance."""

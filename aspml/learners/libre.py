@@ -207,7 +207,7 @@ class Libre(LogicClassifier):
         bins = [b for b, _ in binned]
         codes = np.stack([c for _, c in binned], axis=1).astype(np.int64, copy=False)
         widths = [len(b) for b in bins]
-        rng = np.random.default_rng(self.random_state)
+        rng = self._rng()
         k = min(int(self.max_features), len(names))
         subsets = [np.sort(rng.choice(len(names), size=k, replace=False))
                    for _ in range(int(self.n_estimators))]

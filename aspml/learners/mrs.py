@@ -180,7 +180,7 @@ class MultiValueRuleSet(LogicClassifier):
                      float(self.beta_L), float(self.theta), float(self.alpha_plus),
                      float(self.beta_plus), float(self.alpha_minus), float(self.beta_minus),
                      max(1, len(feats)), float(self.rho_min))
-        rng = np.random.default_rng(self.random_state)
+        rng = self._rng()
         if not feats:
             self.rules_, self.posterior_, self.support_bound_ = [], float("nan"), 0
             self._train_cover = np.zeros(len(y), dtype=bool)
