@@ -521,3 +521,20 @@ def test_a_saved_descriptive_model_is_a_rule_list_simplify_reads(tmp_path):
     again = aspml_cli("simplify", out, "--rho", "1", "--epsilon", "10")
     assert again.returncode == 0, again.stderr
     assert "2 rules" in again.stdout.splitlines()[0]
+
+
+def test_a_simplified_program_is_saved_as_learn_saves_it(tmp_path):
+    """`simplify -o x.lp` ends with the checksum line, so check/export/predict/explain read it."""
+    p = Program((Rule(None, (Interval("x", 0, 4),)), Rule(None, (Interval("x", 5, 9),)),
+                 Rule(None, (Interval("x", 20, 30),))), Target("ok", "yes", "no"))
+    p.save(tmp_path / "p.lp")
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"x": [0, 1, 2, 3, 4.5, 5, 6, 7, 8, 12, 25]}).to_csv(data, index=False)
+    out = tmp_path / "s.lp"
+    done = aspml_cli("simplify", tmp_path / "p.lp", "--rho", "0.85", "--reference", data, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert aspml.load(out).n_rules == 2
+    for cmd in (("check", out, data), ("export", out, "--to", "prolog"), ("predict", out, data),
+                ("explain", out, data, "--row", "0")):
+        done = aspml_cli(*cmd)
+        assert done.returncode == 0, (cmd, done.stderr)

@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..errors import AspmlError, ScaleError
 from ..logic.model import InSet, Interval
+from ..logic.store import dumps
 from .rules import BoxRule
 
 PROGRAM_SUFFIX = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
@@ -76,8 +77,11 @@ def run(args) -> int:
         dialect = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp"}.get(out.suffix)
         if dialect is not None:
             positive = _as_label(args.positive, dm)
+            program = dm.to_program(positive=positive, digits=args.digits)
             try:
-                text = dm.to_program(positive=positive, digits=args.digits).print(dialect)
+                # a .lp file is saved as `learn -o` saves (with its checksum line), so every
+                # command reads it back; the other dialects are exports
+                text = dumps(program) if dialect == "asp" else program.print(dialect)
             except ScaleError as e:
                 raise ScaleError(f"{str(e).splitlines()[0]}; --digits 6 rounds the thresholds") from None
         elif out.suffix == ".json":
