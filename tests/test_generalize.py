@@ -443,7 +443,8 @@ def test_simplify_command(tmp_path):
     assert "written to" in out.stdout and (tmp_path / "m.html").stat().st_size > 1000
     p = aspml.parse((tmp_path / "model.lp").read_text(), "asp")
     assert p.target.positive == 1 and p.n_rules > 0
-    out = aspml_cli("simplify", tmp_path / "model.lp", "--rho", "1", "-o", tmp_path / "m.json")
+    out = aspml_cli("simplify", tmp_path / "model.lp", "--rho", "1", "--reference",
+                    tmp_path / "X.csv", "-o", tmp_path / "m.json")
     assert out.returncode == 0, out.stderr
 
 
@@ -456,6 +457,7 @@ def test_simplify_command(tmp_path):
     ((ROOT / "README.md", "--rho", "1"), "cannot tell what"),
     ((ROOT / "examples" / "birds" / "birds.lp", "--rho", "1"), "exception"),
     ((WALK, "--rho", "1", "-o", "/nonexistent/dir/out.txt"), "cannot write"),
+    ((WALK, "--rho", "1", "--no-fidelity-check"), "--no-fidelity-check needs --reference"),
 ])
 def test_simplify_mistakes_end_in_one_line(args, message):
     out = aspml_cli("simplify", *args)
@@ -538,3 +540,22 @@ def test_a_simplified_program_is_saved_as_learn_saves_it(tmp_path):
                 ("explain", out, data, "--row", "0")):
         done = aspml_cli(*cmd)
         assert done.returncode == 0, (cmd, done.stderr)
+
+
+def test_a_program_needs_reference_rows_to_judge_unions(tmp_path):
+    """A Program's rules all predict its positive label, so every union is coherent: without
+    reference rows (or with the fidelity check off) all of them merged into one rule."""
+    p = Program((Rule(None, (Interval("x", 0, 4),)), Rule(None, (Interval("x", 20, 30),))),
+                Target("ok", "yes", "no"))
+    X = pd.DataFrame({"x": [0, 1, 2, 12, 25]})
+    with pytest.raises(AspmlError, match="reference rows"):
+        aspml.generalize(p, rho=1)
+    with pytest.raises(AspmlError, match="fidelity check"):
+        aspml.generalize(p, rho=1, reference=X, check_fidelity=False)
+    assert len(aspml.generalize(p, rho=1, reference=X).rules) == 2
+    p.save(tmp_path / "p.lp")
+    X.to_csv(tmp_path / "X.csv", index=False)
+    for extra in ((), ("--no-fidelity-check",), ("--no-fidelity-check", "--reference", tmp_path / "X.csv")):
+        out = aspml_cli("simplify", tmp_path / "p.lp", "--rho", "1", *extra)
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stdout
+        assert len(out.stderr.strip().splitlines()) == 1 and "fidelity" in out.stderr

@@ -63,6 +63,9 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from . import generalize
+    if not args.check_fidelity and not args.reference:
+        raise AspmlError("--no-fidelity-check needs --reference: without reference rows there "
+                         "is no fidelity to check")
     model, target, task = load_model(args.model, args.source)
     reference = read_reference(args.reference) if args.reference else None
     dm = generalize(model, rho=args.rho, epsilon=args.epsilon, reference=reference,
