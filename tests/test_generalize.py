@@ -559,3 +559,24 @@ def test_a_program_needs_reference_rows_to_judge_unions(tmp_path):
         out = aspml_cli("simplify", tmp_path / "p.lp", "--rho", "1", *extra)
         assert out.returncode == 2 and "Traceback" not in out.stderr, out.stdout
         assert len(out.stderr.strip().splitlines()) == 1 and "fidelity" in out.stderr
+
+
+def _dummies_tree():
+    """A tree on a number and a bool column (pd.get_dummies' default dtype)."""
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.integers(0, 100, 400).astype(float), "c": rng.random(400) < 0.3})
+    y = np.where((X.x > 50) & ~X.c, "yes", "no")
+    return DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y), X
+
+
+@pytest.mark.parametrize("rho", [0.9, 0.5])
+def test_bool_reference_columns_count_as_0_1(rho):
+    """A tree reads False / True as 0 / 1; so do the fidelity counts (they left bool columns out)."""
+    tree, X = _dummies_tree()
+    as_bool = aspml.generalize(tree, rho=rho, reference=X)
+    as_int = aspml.generalize(tree, rho=rho, reference=X.astype({"c": int}))
+    assert [(r.rule, r.rows, r.agree) for r in as_bool.rules] == \
+        [(r.rule, r.rows, r.agree) for r in as_int.rules]
+    assert as_bool.fidelity == as_int.fidelity
+    assert all(r.rows > 0 for r in as_bool.rules)
