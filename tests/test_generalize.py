@@ -580,3 +580,32 @@ def test_bool_reference_columns_count_as_0_1(rho):
         [(r.rule, r.rows, r.agree) for r in as_int.rules]
     assert as_bool.fidelity == as_int.fidelity
     assert all(r.rows > 0 for r in as_bool.rules)
+
+
+def test_a_tree_on_bool_columns_gives_a_program_with_flags(tmp_path, swipl):
+    """`c <= 0.5` on a bool column is `not c`: the program runs on the table it came from
+    (a CSV of True/False), and the fast path, clingo and SWI-Prolog agree with the tree."""
+    import joblib
+
+    import aspml.prolog
+    tree, X = _dummies_tree()
+    m = aspml.generalize(tree, rho=0.9, reference=X)
+    for positive in ("yes", "no"):
+        p = m.to_program(positive=positive)
+        assert p.schema["c"].kind == "boolean"
+        assert {aspml.Flag("c", False), aspml.Flag("c", True)} & {lit for r in p.rules for lit in r.body}
+        want = tree.predict(X) == positive
+        assert (p.predict(X) == want).all()
+        assert (aspml.asp.predict(p, X) == want).all()
+        assert (aspml.prolog.predict(p, X) == want).all()
+    joblib.dump(tree, tmp_path / "tree.joblib")
+    X.to_csv(tmp_path / "X.csv", index=False)
+    done = aspml_cli("simplify", tmp_path / "tree.joblib", "--rho", "0.9", "--reference",
+                     tmp_path / "X.csv", "-o", tmp_path / "s.lp", "--positive", "yes")
+    assert done.returncode == 0, done.stderr
+    done = aspml_cli("check", tmp_path / "s.lp", tmp_path / "X.csv")
+    assert done.returncode == 0, done.stderr
+    assert f"{int((tree.predict(X) == 'yes').sum())} rows derive the target" in done.stdout
+    odd = [BoxRule((Interval("c", 0.2, 0.4),), "a"), BoxRule((Interval("c", 0.5, None),), "b")]
+    with pytest.raises(AspmlError, match="neither False"):
+        aspml.generalize(odd, rho=1, reference=X).to_program(positive="a")
