@@ -476,6 +476,21 @@ def test_simplify_bad_json(tmp_path):
     assert out.returncode == 2 and "not JSON" in out.stderr
 
 
+@pytest.mark.parametrize("text, message", [
+    ('{"rules": [{"iff": {"x": [1]}, "then": "a"}]}', "rule 1: unknown key(s) ['iff']"),
+    ('{"rules": [{"if": {"x": [1]}, "then": "a", "than": "b"}]}', "unknown key(s) ['than']"),
+    ('{"rulez": [{"if": {"x": [1]}, "then": "a"}]}', "unknown key(s) ['rulez']"),
+    ('{"rules": [{"if": [1], "then": "a"}]}', '"if" must be an object'),
+])
+def test_simplify_json_with_unknown_keys_is_refused(tmp_path, text, message):
+    """A misspelled "if" read as a rule without conditions (IF TRUE); now every key is known."""
+    bad = tmp_path / "r.json"
+    bad.write_text(text)
+    out = aspml_cli("simplify", bad, "--rho", "1")
+    assert out.returncode == 2 and message in out.stderr, out.stdout
+    assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
 def test_more_features_than_the_bound_masks_hold():
     """The containment pre-filter keeps one bit per feature for the first 63 features;
     rules on features past those must still be judged by the full test."""
