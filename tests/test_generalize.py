@@ -443,7 +443,8 @@ def test_simplify_command(tmp_path):
     assert "written to" in out.stdout and (tmp_path / "m.html").stat().st_size > 1000
     p = aspml.parse((tmp_path / "model.lp").read_text(), "asp")
     assert p.target.positive == 1 and p.n_rules > 0
-    out = aspml_cli("simplify", tmp_path / "model.lp", "--rho", "1", "-o", tmp_path / "m.json")
+    out = aspml_cli("simplify", tmp_path / "model.lp", "--rho", "1", "--reference",
+                    tmp_path / "X.csv", "-o", tmp_path / "m.json")
     assert out.returncode == 0, out.stderr
 
 
@@ -456,6 +457,7 @@ def test_simplify_command(tmp_path):
     ((ROOT / "README.md", "--rho", "1"), "cannot tell what"),
     ((ROOT / "examples" / "birds" / "birds.lp", "--rho", "1"), "exception"),
     ((WALK, "--rho", "1", "-o", "/nonexistent/dir/out.txt"), "cannot write"),
+    ((WALK, "--rho", "1", "--no-fidelity-check"), "--no-fidelity-check needs --reference"),
 ])
 def test_simplify_mistakes_end_in_one_line(args, message):
     out = aspml_cli("simplify", *args)
@@ -472,6 +474,21 @@ def test_simplify_bad_json(tmp_path):
     bad.write_text("{oops")
     out = aspml_cli("simplify", bad, "--rho", "1")
     assert out.returncode == 2 and "not JSON" in out.stderr
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"rules": [{"iff": {"x": [1]}, "then": "a"}]}', "rule 1: unknown key(s) ['iff']"),
+    ('{"rules": [{"if": {"x": [1]}, "then": "a", "than": "b"}]}', "unknown key(s) ['than']"),
+    ('{"rulez": [{"if": {"x": [1]}, "then": "a"}]}', "unknown key(s) ['rulez']"),
+    ('{"rules": [{"if": [1], "then": "a"}]}', '"if" must be an object'),
+])
+def test_simplify_json_with_unknown_keys_is_refused(tmp_path, text, message):
+    """A misspelled "if" read as a rule without conditions (IF TRUE); now every key is known."""
+    bad = tmp_path / "r.json"
+    bad.write_text(text)
+    out = aspml_cli("simplify", bad, "--rho", "1")
+    assert out.returncode == 2 and message in out.stderr, out.stdout
+    assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
 
 
 def test_more_features_than_the_bound_masks_hold():
@@ -521,3 +538,89 @@ def test_a_saved_descriptive_model_is_a_rule_list_simplify_reads(tmp_path):
     again = aspml_cli("simplify", out, "--rho", "1", "--epsilon", "10")
     assert again.returncode == 0, again.stderr
     assert "2 rules" in again.stdout.splitlines()[0]
+
+
+def test_a_simplified_program_is_saved_as_learn_saves_it(tmp_path):
+    """`simplify -o x.lp` ends with the checksum line, so check/export/predict/explain read it."""
+    p = Program((Rule(None, (Interval("x", 0, 4),)), Rule(None, (Interval("x", 5, 9),)),
+                 Rule(None, (Interval("x", 20, 30),))), Target("ok", "yes", "no"))
+    p.save(tmp_path / "p.lp")
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"x": [0, 1, 2, 3, 4.5, 5, 6, 7, 8, 12, 25]}).to_csv(data, index=False)
+    out = tmp_path / "s.lp"
+    done = aspml_cli("simplify", tmp_path / "p.lp", "--rho", "0.85", "--reference", data, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert aspml.load(out).n_rules == 2
+    for cmd in (("check", out, data), ("export", out, "--to", "prolog"), ("predict", out, data),
+                ("explain", out, data, "--row", "0")):
+        done = aspml_cli(*cmd)
+        assert done.returncode == 0, (cmd, done.stderr)
+
+
+def test_a_program_needs_reference_rows_to_judge_unions(tmp_path):
+    """A Program's rules all predict its positive label, so every union is coherent: without
+    reference rows (or with the fidelity check off) all of them merged into one rule."""
+    p = Program((Rule(None, (Interval("x", 0, 4),)), Rule(None, (Interval("x", 20, 30),))),
+                Target("ok", "yes", "no"))
+    X = pd.DataFrame({"x": [0, 1, 2, 12, 25]})
+    with pytest.raises(AspmlError, match="reference rows"):
+        aspml.generalize(p, rho=1)
+    with pytest.raises(AspmlError, match="fidelity check"):
+        aspml.generalize(p, rho=1, reference=X, check_fidelity=False)
+    assert len(aspml.generalize(p, rho=1, reference=X).rules) == 2
+    p.save(tmp_path / "p.lp")
+    X.to_csv(tmp_path / "X.csv", index=False)
+    for extra in ((), ("--no-fidelity-check",), ("--no-fidelity-check", "--reference", tmp_path / "X.csv")):
+        out = aspml_cli("simplify", tmp_path / "p.lp", "--rho", "1", *extra)
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stdout
+        assert len(out.stderr.strip().splitlines()) == 1 and "fidelity" in out.stderr
+
+
+def _dummies_tree():
+    """A tree on a number and a bool column (pd.get_dummies' default dtype)."""
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.integers(0, 100, 400).astype(float), "c": rng.random(400) < 0.3})
+    y = np.where((X.x > 50) & ~X.c, "yes", "no")
+    return DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y), X
+
+
+@pytest.mark.parametrize("rho", [0.9, 0.5])
+def test_bool_reference_columns_count_as_0_1(rho):
+    """A tree reads False / True as 0 / 1; so do the fidelity counts (they left bool columns out)."""
+    tree, X = _dummies_tree()
+    as_bool = aspml.generalize(tree, rho=rho, reference=X)
+    as_int = aspml.generalize(tree, rho=rho, reference=X.astype({"c": int}))
+    assert [(r.rule, r.rows, r.agree) for r in as_bool.rules] == \
+        [(r.rule, r.rows, r.agree) for r in as_int.rules]
+    assert as_bool.fidelity == as_int.fidelity
+    assert all(r.rows > 0 for r in as_bool.rules)
+
+
+def test_a_tree_on_bool_columns_gives_a_program_with_flags(tmp_path, swipl):
+    """`c <= 0.5` on a bool column is `not c`: the program runs on the table it came from
+    (a CSV of True/False), and the fast path, clingo and SWI-Prolog agree with the tree."""
+    import joblib
+
+    import aspml.prolog
+    tree, X = _dummies_tree()
+    m = aspml.generalize(tree, rho=0.9, reference=X)
+    for positive in ("yes", "no"):
+        p = m.to_program(positive=positive)
+        assert p.schema["c"].kind == "boolean"
+        assert {aspml.Flag("c", False), aspml.Flag("c", True)} & {lit for r in p.rules for lit in r.body}
+        want = tree.predict(X) == positive
+        assert (p.predict(X) == want).all()
+        assert (aspml.asp.predict(p, X) == want).all()
+        assert (aspml.prolog.predict(p, X) == want).all()
+    joblib.dump(tree, tmp_path / "tree.joblib")
+    X.to_csv(tmp_path / "X.csv", index=False)
+    done = aspml_cli("simplify", tmp_path / "tree.joblib", "--rho", "0.9", "--reference",
+                     tmp_path / "X.csv", "-o", tmp_path / "s.lp", "--positive", "yes")
+    assert done.returncode == 0, done.stderr
+    done = aspml_cli("check", tmp_path / "s.lp", tmp_path / "X.csv")
+    assert done.returncode == 0, done.stderr
+    assert f"{int((tree.predict(X) == 'yes').sum())} rows derive the target" in done.stdout
+    odd = [BoxRule((Interval("c", 0.2, 0.4),), "a"), BoxRule((Interval("c", 0.5, None),), "b")]
+    with pytest.raises(AspmlError, match="neither False"):
+        aspml.generalize(odd, rho=1, reference=X).to_program(positive="a")

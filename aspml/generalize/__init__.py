@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..errors import AspmlError
 from ..logic.model import Program
 from . import algorithm, encoding
@@ -55,6 +53,7 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
     epsilon : tolerance: numeric predictions within ``epsilon`` are congruent.
     reference : optional DataFrame of rows on which each union's fidelity must
         also reach ``rho`` (with ``check_fidelity=False`` it is only measured);
+        required, with the check, for a Program (its rules are all of one class);
         the original model's answers on it come from the
         scikit-learn model or the Program when there is one, else from the rules
         (``reference_predictions`` overrides).  It also gives the features' ranges.
@@ -77,11 +76,20 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
     target_name = target or "prediction"
     if isinstance(model, Program):
         rules, positive, negative = rules_from_program(model)
+        if reference is None or not check_fidelity:
+            # every rule predicts the positive label, so every union is coherent: only the
+            # reference rows' fidelity can refuse one (else all collapse into one rule)
+            fix = ("give reference rows (reference=, --reference DATA.csv) on which each "
+                   "union's fidelity is judged" if reference is None else
+                   "keep the fidelity check on (no check_fidelity=False / --no-fidelity-check)")
+            raise AspmlError(f"the program's rules all predict {positive!r}, so every union of "
+                             f"them is coherent and nothing would stop them all merging: {fix}")
         schema = model.schema
         target_name = target or model.target.name
         task = task or "classification"
         if reference is not None and reference_predictions is None:
-            reference_predictions = np.where(model.predict(reference), positive, negative).tolist()
+            # a list: the labels may be a number and a string (1, "not 1")
+            reference_predictions = [positive if hit else negative for hit in model.predict(reference)]
     elif is_sklearn_model(model):
         rules = rules_from_sklearn(model, feature_names)
         task = task or ("classification" if hasattr(model, "classes_") else "regression")

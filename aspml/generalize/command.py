@@ -12,7 +12,8 @@ MODEL is one of
 
   a condition is a list (a value set) or an object with ``lo``/``hi`` and
   optional ``lo_closed``/``hi_closed`` (an interval; a missing end is
-  unbounded); ``then`` is a class, a number or ``[lo, hi]``;
+  unbounded); ``then`` is a class, a number or ``[lo, hi]``; any other key
+  (but those ``simplify -o x.json`` writes) is refused as a typo;
 * a scikit-learn tree or forest saved with joblib (``.joblib``, ``.pkl``).
   Loading a pickle runs code from the file: only load your own.
 """
@@ -27,6 +28,7 @@ import pandas as pd
 
 from ..errors import AspmlError, ScaleError
 from ..logic.model import InSet, Interval
+from ..logic.store import dumps
 from .rules import BoxRule
 
 PROGRAM_SUFFIX = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
@@ -62,6 +64,9 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from . import generalize
+    if not args.check_fidelity and not args.reference:
+        raise AspmlError("--no-fidelity-check needs --reference: without reference rows there "
+                         "is no fidelity to check")
     model, target, task = load_model(args.model, args.source)
     reference = read_reference(args.reference) if args.reference else None
     dm = generalize(model, rho=args.rho, epsilon=args.epsilon, reference=reference,
@@ -76,8 +81,11 @@ def run(args) -> int:
         dialect = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp"}.get(out.suffix)
         if dialect is not None:
             positive = _as_label(args.positive, dm)
+            program = dm.to_program(positive=positive, digits=args.digits)
             try:
-                text = dm.to_program(positive=positive, digits=args.digits).print(dialect)
+                # a .lp file is saved as `learn -o` saves (with its checksum line), so every
+                # command reads it back; the other dialects are exports
+                text = dumps(program) if dialect == "asp" else program.print(dialect)
             except ScaleError as e:
                 raise ScaleError(f"{str(e).splitlines()[0]}; --digits 6 rounds the thresholds") from None
         elif out.suffix == ".json":
@@ -144,6 +152,13 @@ def load_model(path: str, dialect: str | None = None):
     return parse(text, dialect), None, None
 
 
+# keys a rule list may hold: "if"/"then" (and "target"/"task"/"rules"), and what
+# DescriptiveModel.to_dict writes beside them, so a saved model reads back; any other is a typo
+RULE_KEYS = {"if", "then", "id", "union", "text", "prediction", "cc", "fidelity", "covered",
+             "exceptions", "members", "children", "depth"}
+LIST_KEYS = {"target", "task", "rules", "rho", "epsilon", "stats", "hierarchy"}
+
+
 def rules_from_json(text: str, path: str = "<json>"):
     try:
         data = json.loads(text)
@@ -151,6 +166,10 @@ def rules_from_json(text: str, path: str = "<json>"):
         raise AspmlError(f"{path}: not JSON (line {e.lineno}: {e.msg})") from None
     target = task = None
     if isinstance(data, dict):
+        unknown = set(data) - LIST_KEYS
+        if unknown:
+            raise AspmlError(f"{path}: unknown key(s) {sorted(unknown)}; a rule list is an object "
+                             "with \"rules\" (and \"target\", \"task\") or a list of rules")
         target, task = data.get("target"), data.get("task")
         data = data.get("rules")
     if not isinstance(data, list):
@@ -159,6 +178,13 @@ def rules_from_json(text: str, path: str = "<json>"):
     for i, item in enumerate(data):
         if not isinstance(item, dict) or "then" not in item:
             raise AspmlError(f"{path}: rule {i + 1} needs \"if\" and \"then\"")
+        unknown = set(item) - RULE_KEYS
+        if unknown:
+            raise AspmlError(f"{path}: rule {i + 1}: unknown key(s) {sorted(unknown)}; a rule "
+                             "has \"if\" and \"then\"")
+        if not isinstance(item.get("if") or {}, dict):
+            raise AspmlError(f"{path}: rule {i + 1}: \"if\" must be an object of conditions "
+                             "by feature")
         conds = []
         for feature, spec in (item.get("if") or {}).items():
             if isinstance(spec, list):

@@ -94,6 +94,7 @@ class Encoding:
                                 self.hic, self.bits, self.plo, self.phi, self.n)
 
     feature_order: list = field(default_factory=list)
+    flags: set = field(default_factory=set)   # numeric features whose reference column is boolean
 
 
 def _num(v: float):
@@ -187,8 +188,14 @@ def encode(rules, task: str, epsilon: float, ranges=None, reference=None,
         if absent:
             raise AspmlError(f"the reference data has no column(s) {absent}")
         frame = reference
-    from ..data.table import encode_column
-    cols = {f: encode_column(frame[f], Feature(f, "mixed")) for f in feature_order} if frame is not None else {}
+    from ..data.table import encode_column, infer_kind
+    cols, flags = {}, set()
+    for f in feature_order if frame is not None else ():
+        kind = "mixed"
+        if kinds[f] == "numeric" and infer_kind(frame[f]) == "boolean":
+            kind = "boolean"            # False / True as 0 / 1, as a scikit-learn tree reads them
+            flags.add(f)
+        cols[f] = encode_column(frame[f], Feature(f, kind))
 
     # ranges and domains
     ranges = dict(ranges or {})
@@ -245,7 +252,7 @@ def encode(rules, task: str, epsilon: float, ranges=None, reference=None,
     enc = Encoding(rules, task, classes, eps, numeric, categorical, domains, ranges, cat_start,
                    lo, hi, loc, hic, nlo, nhi, bits, plo, phi,
                    np.zeros((0, dn)), np.zeros((0, len(categorical)), dtype=np.int64),
-                   np.zeros(0), np.zeros(0), feature_order)
+                   np.zeros(0), np.zeros(0), feature_order, flags)
     for i in range(n):
         normalize_slot(enc, i)
 

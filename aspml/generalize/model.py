@@ -7,10 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import AspmlError
-from ..logic.model import (Compare, InSet, Interval, NotAtom, Program, Rule, Target,
+from ..logic.model import (Compare, Flag, InSet, Interval, NotAtom, Program, Rule, Target,
                            exceptions_apart)
+from ..logic.printers import text_literal
 from .encoding import fidelity_counts
-from .rules import BoxRule, _printable, format_prediction
+from .rules import BoxRule, _in_interval, _printable, format_prediction
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class DescriptiveModel:
         self.features = list(enc.feature_order)
         self.ranges = dict(enc.ranges)
         self.domains = {f: list(v) for f, v in enc.domains.items()}
+        self.flags = frozenset(enc.flags)      # features read as 0/1 from bool reference columns
         self.n_unions = state.n_unions
         self.pairs_tried = state.tried
         self.has_reference = enc.has_reference
@@ -208,7 +210,10 @@ class DescriptiveModel:
         to that many significant digits (clingo needs numbers that fit 32-bit
         integers at one scale per feature; a tree's float32 thresholds such as
         ``0.0035194946`` may not): a rounded end may move a row that lies exactly
-        between the old and the new threshold.
+        between the old and the new threshold.  A feature whose reference column
+        is boolean is a flag: ``c <= 0.5`` becomes ``not c``, ``c > 0.5`` becomes
+        ``c``, so the program reads the column as aspml reads booleans (a missing
+        value makes ``not c`` true, where ``c <= 0.5`` was false).
         """
         if digits is not None and (not isinstance(digits, int) or isinstance(digits, bool)
                                    or not 1 <= digits <= 15):
@@ -230,14 +235,14 @@ class DescriptiveModel:
         for r in self.rules:
             if r.prediction != positive:
                 continue
-            body = [_literal(c, digits) for c in r.conditions]
+            body = list(_body(r.conditions, digits, self.flags))
             if exceptions and r.exceptions:
                 k += 1
                 name = f"ab{k}"
                 body.append(NotAtom(name))
                 for e in r.exceptions:
-                    extra.append(Rule(name, tuple(_literal(c, digits)
-                                                  for c in self.original[e].conditions)))
+                    extra.append(Rule(name, _body(self.original[e].conditions, digits,
+                                                  self.flags)))
             rules.append(Rule(None, tuple(body)))
         negative = self.negative if positive == self.positive else None
         t = Target(target or (self.target if self.target != "prediction" else "label"),
@@ -252,6 +257,26 @@ class DescriptiveModel:
         s = self.stats()
         return (f"DescriptiveModel({len(self.original)} rules -> {s['rules']} rules, "
                 f"{s['conditions']} conditions, rho={self.rho:g})")
+
+
+def _body(conditions, digits, flags) -> tuple:
+    out = []
+    for c in conditions:
+        lit = _flag(c) if c.feature in flags and isinstance(c, Interval) else _literal(c, digits)
+        if lit is not None:                     # None: the interval holds both 0 and 1
+            out.append(lit)
+    return tuple(out)
+
+
+def _flag(c: Interval):
+    """An interval on a 0/1 column as the flag literal it amounts to (``None``: no test)."""
+    zero, one = _in_interval(c, 0), _in_interval(c, 1)
+    if zero and one:
+        return None
+    if zero or one:
+        return Flag(c.feature, one)
+    raise AspmlError(f"the condition {text_literal(_printable(c))} on the boolean column "
+                     f"{c.feature!r} holds for neither False (0) nor True (1)")
 
 
 def _literal(c, digits=None):
