@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._words import count as _count
 from .errors import AspmlError, AspmlWarning
 
 SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
@@ -90,10 +91,6 @@ def _rounded(X: pd.DataFrame, digits: int) -> pd.DataFrame:
             X.loc[is_number, c] = [np.format_float_positional(v, trim="-")
                                    for v in numbers[is_number].round(digits)]
     return X
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _kinds(items) -> dict:

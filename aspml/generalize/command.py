@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._words import count
 from ..errors import AspmlError, ScaleError
 from ..logic.model import InSet, Interval
 from ..logic.store import dumps
@@ -97,8 +98,8 @@ def run(args) -> int:
         except OSError as e:
             raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
         s = dm.stats()
-        print(f"{len(dm.original)} rules -> {s['rules']} rules, {s['conditions']} conditions; "
-              f"written to {args.output}")
+        print(f"{count(len(dm.original), 'rule')} -> {count(s['rules'], 'rule')}, "
+              f"{count(s['conditions'], 'condition')}; written to {args.output}")
     else:
         sys.stdout.write(dm.to_text(hierarchy=args.hierarchy))
     return 0

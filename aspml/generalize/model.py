@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._words import count
 from ..errors import AspmlError
 from ..logic.model import (Compare, Flag, InSet, Interval, NotAtom, Program, Rule, Target,
                            exceptions_apart)
@@ -145,8 +146,8 @@ class DescriptiveModel:
 
     def to_text(self, hierarchy: bool = False) -> str:
         s = self.stats()
-        head = (f"% descriptive model of {len(self.original)} rules: {s['rules']} rules, "
-                f"{s['conditions']} conditions (rho={self.rho:g}"
+        head = (f"% descriptive model of {count(len(self.original), 'rule')}: "
+                f"{count(s['rules'], 'rule')}, {count(s['conditions'], 'condition')} (rho={self.rho:g}"
                 + (f", epsilon={self.epsilon:g}" if self.task == "regression" else "") + ")")
         if s["fidelity"] is not None:
             head += f"; fidelity {s['fidelity']:.3f}"
@@ -255,8 +256,9 @@ class DescriptiveModel:
 
     def __repr__(self) -> str:
         s = self.stats()
-        return (f"DescriptiveModel({len(self.original)} rules -> {s['rules']} rules, "
-                f"{s['conditions']} conditions, rho={self.rho:g})")
+        return (f"DescriptiveModel({count(len(self.original), 'rule')} -> "
+                f"{count(s['rules'], 'rule')}, {count(s['conditions'], 'condition')}, "
+                f"rho={self.rho:g})")
 
 
 def _body(conditions, digits, flags) -> tuple:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 
+from .._words import count
 from ..logic.model import InSet
 from .rules import format_prediction
 
@@ -191,7 +192,8 @@ def _drill(model, r, features, ncols, level=0) -> str:
         inner.append(_row(model, model.node(e), features, wrong=True))
     inner.append("</table>")
     n_ex = len(r.exceptions)
-    summary = (f"U{r.id}: united from {len(r.children)} rules, stands for {len(r.members)} originals"
+    summary = (f"U{r.id}: united from {count(len(r.children), 'rule')}, stands for "
+               f"{count(len(r.members), 'original')}"
                + (f", {n_ex} exception{'s' if n_ex != 1 else ''} (shaded)" if n_ex else ""))
     return (f'<tr><td class="sub" colspan="{ncols}"><details><summary>{html.escape(summary)}'
             f'</summary>{"".join(inner)}</details></td></tr>')
@@ -210,11 +212,12 @@ def render_html(model, title: str | None = None) -> str:
             use[c.feature] = use.get(c.feature, 0) + 1
     features = sorted(use, key=lambda f: (-use[f], model.features.index(f)))
     s = model.stats()
-    title = title or f"Descriptive model: {s['rules']} rules from {len(model.original)}"
+    title = title or f"Descriptive model: {count(s['rules'], 'rule')} from {len(model.original)}"
     ncols = len(features) + 8
     fid = "" if s["fidelity"] is None else f", fidelity {s['fidelity']:.3f}"
-    meta = (f"{len(model.original)} original rules &rarr; {s['rules']} rules, {s['conditions']} "
-            f"conditions, {s['union_rules']} union rules ({s['unions']} unions made), minimal CC "
+    meta = (f"{count(len(model.original), 'original rule')} &rarr; {count(s['rules'], 'rule')}, "
+            f"{count(s['conditions'], 'condition')}, {count(s['union_rules'], 'union rule')} "
+            f"({count(s['unions'], 'union')} made), minimal CC "
             f"{s['min_cc']:.2f}{fid}; &rho; = {model.rho:g}"
             + (f", &epsilon; = {model.epsilon:g}" if model.task == "regression" else ""))
     rows = [_header(features)]
