@@ -451,6 +451,7 @@ def test_simplify_command(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (("nope.json", "--rho", "1"), "cannot read nope.json"),
     ((WALK, "--rho", "2"), "rho must be"),
+    ((WALK, "--rho", "0.8", "--iterative", "--rho-start", "0.5"), "rho_start 0.5 is below rho 0.8"),
     ((WALK, "--rho", "1", "--epsilon", "-3"), "epsilon must be"),
     ((WALK, "--rho", "1", "--reference", "nope.csv"), "cannot read nope.csv"),
     ((WALK, "--rho", "1", "--epsilon", "9", "-o", "/tmp/x.lp"), "no Program form"),

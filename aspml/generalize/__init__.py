@@ -72,6 +72,9 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
         raise AspmlError(f"epsilon must be a finite number >= 0, got {epsilon!r}")
     if iterative and (not isinstance(rho_step, (int, float)) or not rho_step > 0):
         raise AspmlError(f"rho_step must be a positive number, got {rho_step!r}")
+    if iterative and rho_start < rho:
+        raise AspmlError(f"rho_start {rho_start:g} is below rho {rho:g}: the iterative run "
+                         "lowers rho from rho_start down to rho")
     positive = negative = schema = None
     target_name = target or "prediction"
     if isinstance(model, Program):
