@@ -625,3 +625,19 @@ def test_a_tree_on_bool_columns_gives_a_program_with_flags(tmp_path, swipl):
     odd = [BoxRule((Interval("c", 0.2, 0.4),), "a"), BoxRule((Interval("c", 0.5, None),), "b")]
     with pytest.raises(AspmlError, match="neither False"):
         aspml.generalize(odd, rho=1, reference=X).to_program(positive="a")
+
+
+def test_a_tree_on_bool_labels_gives_a_program_for_true():
+    """positive=True names the class the rules print as "True"; with two classes the
+    program's ELSE is the other one."""
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.uniform(0, 10, (300, 2)).round(2), columns=["a", "b"])
+    y = (X.a > 5).to_numpy()
+    tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    m = aspml.generalize(tree, rho=0.9, reference=X)
+    for positive in (True, "True"):
+        p = m.to_program(positive=positive)
+        assert (p.target.positive, p.target.negative) == ("True", "False")
+        assert np.array_equal(p.predict(X), tree.predict(X))
+        assert np.array_equal(aspml.asp.predict(p, X), tree.predict(X))

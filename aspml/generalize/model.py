@@ -230,7 +230,11 @@ class DescriptiveModel:
                 raise AspmlError(f"say which class the Program defines (positive=, or --positive on the command line): one of {classes}")
             positive = classes[0]
         if positive not in classes:
-            raise AspmlError(f"no rule predicts {positive!r}; the classes are {classes}")
+            # a label given as Python sees it (True, 1) for a class the rules print ("True", "1")
+            same = [c for c in classes if str(c) == str(positive)]
+            if len(same) != 1:
+                raise AspmlError(f"no rule predicts {positive!r}; the classes are {classes}")
+            positive = same[0]
         rules, extra = [], []
         k = 0
         for r in self.rules:
@@ -246,8 +250,11 @@ class DescriptiveModel:
                                                   self.flags)))
             rules.append(Rule(None, tuple(body)))
         negative = self.negative if positive == self.positive else None
+        if negative is None and len(classes) == 2:      # the one other class
+            negative = next(c for c in classes if c != positive)
+        from ..learners._base import _label
         t = Target(target or (self.target if self.target != "prediction" else "label"),
-                   positive, negative)
+                   _label(positive), None if negative is None else _label(negative))
         schema = self.schema if self.schema is not None else ()
         features = {lit.feature for r in rules + extra for lit in r.body if lit.feature is not None}
         rules = exceptions_apart(rules + extra, [*features, t.name])
