@@ -343,6 +343,7 @@ def test_greedy_cover_takes_what_the_plain_greedy_takes():
     then the lower index)."""
     from aspml.kernels.bitset import pack
     from aspml.kernels.cover import greedy_cover
+    from aspml.learners.libre import _alpha_weights
     rng = np.random.default_rng(11)
     for trial in range(300):            # small tables too, where equal weights are common
         n, n_c = int(rng.integers(3, 120)), int(rng.integers(1, 40))
@@ -356,7 +357,7 @@ def test_greedy_cover_takes_what_the_plain_greedy_takes():
         masks = np.stack([pack(c) for c in covers])
         got = clf._set_cover(allowed, sizes, masks, y)           # exact weights (few rows)
         lazy = greedy_cover(masks, pack(y), pack(~y), allowed.sum(axis=1).astype(np.int64),
-                            sizes.astype(np.int64), np.arange(n_c), alpha,
+                            sizes.astype(np.int64), np.arange(n_c), *_alpha_weights(alpha),
                             -1 if max_rules is None else max_rules, on_train, 0)
         # the plain greedy: rows a chosen candidate covers are removed, weights recomputed
         uncovered, chosen, room = np.ones(n, bool), [], np.inf if max_rules is None else max_rules
@@ -498,3 +499,28 @@ def test_no_rules_is_said():
     with pytest.warns(AspmlWarning, match="LIBRE learned no rules"):
         clf = Libre(random_state=0).fit(X, y)
     assert clf.program_.n_rules == 0
+
+
+def test_both_set_covers_agree_for_any_alpha():
+    """The exact and the lazy set cover on integer weights: the same choices for awkward
+    alphas (near a simple fraction, repeating decimals), rows of neither class included."""
+    from aspml.kernels.bitset import pack
+    from aspml.kernels.cover import greedy_cover
+    from aspml.learners.libre import _alpha_weights
+    rng = np.random.default_rng(5)
+    alphas = [0.5 + 1e-10, 2 / 3, 1 / 3 + 1e-10, 0.0, 1.0, 0.123456789, 0.7]
+    for trial in range(200):
+        n, n_c = int(rng.integers(1, 200)), int(rng.integers(1, 30))
+        y = rng.random(n) < 0.5
+        neither = rng.random(n) < 0.1                       # rows outside both planes
+        base = rng.random((3, n)) < 0.3
+        covers = base[rng.integers(0, 3, n_c)] | (rng.random((n_c, n)) < 0.05)
+        masks = np.stack([pack(c) for c in covers])
+        zeros = rng.integers(0, 3, n_c).astype(np.int64)
+        sizes = rng.integers(1, 3, n_c).astype(np.int64)
+        keep = rng.permutation(n_c)[: int(rng.integers(1, n_c + 1))].astype(np.int64)
+        wp, wn = _alpha_weights(alphas[trial % len(alphas)])
+        room, stop = int(rng.choice([-1, 1, 3])), bool(trial % 3 == 0)
+        args = (masks, pack(y & ~neither), pack(~y & ~neither), zeros, sizes, keep, wp, wn,
+                room, stop)
+        assert greedy_cover(*args).tolist() == greedy_cover(*args, 0).tolist(), trial

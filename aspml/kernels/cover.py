@@ -116,13 +116,6 @@ def rule_counts(sets, allowed, offsets, widths, n_rows, pos_planes, neg_planes):
     return tp, fp
 
 
-@numba.njit(cache=True)
-def _key(w):
-    """A weight on a grid of 1e-9, as an integer: keys made at different times (the
-    same weight reached through different sums) compare equal when the weights are."""
-    return np.int64(round(w * 1e9))
-
-
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _CTZ = np.zeros(64, dtype=np.int64)
 for _i in range(64):
@@ -139,12 +132,13 @@ ROWS_BUDGET = 1 << 26      # row-candidate pairs the exact set cover may list (i
 
 
 @numba.njit(cache=True, nogil=True)
-def greedy_cover(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_f1,
+def greedy_cover(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1,
                  budget=ROWS_BUDGET):
     """Greedy weighted set cover over candidates' row bitsets: the chosen indices, in order.
 
-    LIBRE §3.3: a candidate weighs ``alpha * (positives it covers) - (1 - alpha) *
-    (negatives it covers)``, counting only rows no chosen candidate covers yet
+    LIBRE §3.3: a candidate weighs ``wp * (positives it covers) - wn * (negatives
+    it covers)`` (integers: ``alpha = wp / (wp + wn)``, so weights compare
+    exactly), counting only rows no chosen candidate covers yet
     ("all samples covered by the selected element are removed, and the weights
     are recalculated").  The best weight wins, ties go to more ``zeros`` (the
     more general rule), then to the lower index.  It stops when the best weight
@@ -162,13 +156,13 @@ def greedy_cover(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train
         for k in range(masks.shape[1]):
             total += popcount(masks[c, k])
     if total <= budget:
-        return _cover_by_rows(masks, pos, neg, zeros, sizes, keep, alpha, room,
+        return _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room,
                               stop_on_train_f1, total)
-    return _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_f1)
+    return _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1)
 
 
 @numba.njit(cache=True, nogil=True)
-def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_f1, total):
+def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1, total):
     """:func:`greedy_cover` with exact weights: each row lists the candidates covering
     it, so a chosen candidate's newly covered rows lower just those candidates'
     counts; a step is then one pass over the candidates' weights."""
@@ -212,7 +206,6 @@ def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_tra
     tp_u = 0                                     # positives and rows the chosen ones cover
     n_u = 0
     best_f1 = 0.0
-    beta = 1.0 - alpha
     left = room
     while room < 0 or left > 0:
         best = -1
@@ -224,13 +217,13 @@ def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_tra
             if room >= 0 and sizes[c] > left:
                 alive[q] = False                 # too big for what is left; room only shrinks
                 continue
-            key = _key(alpha * g[q] - beta * f[q])
+            key = wp * g[q] - wn * f[q]
             if best < 0 or key > best_key or (key == best_key and (
                     zeros[c] > zeros[keep[best]]
                     or (zeros[c] == zeros[keep[best]] and c < keep[best]))):
                 best = q
                 best_key = key
-        if best < 0 or alpha * g[best] - beta * f[best] <= 0 or g[best] == 0:
+        if best < 0 or wp * g[best] - wn * f[best] <= 0 or g[best] == 0:
             break
         if stop_on_train_f1:
             f1 = 2.0 * (tp_u + g[best]) / (n_u + g[best] + f[best] + n_pos)
@@ -261,18 +254,18 @@ def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_tra
 
 
 @numba.njit(cache=True, nogil=True)
-def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_f1):
+def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1):
     """:func:`greedy_cover` for many rows: lazy evaluation.
 
     Lazy evaluation: a candidate's positives only fall, and its negatives fall
     by at most the negatives covered since its weight was computed (``nc``, the
-    same for every candidate).  So ``weight - (1 - alpha) * nc_then`` is a key
+    same for every candidate).  So ``weight - wn * nc_then`` is a key
     whose heap order is the order of upper bounds on the fresh weights, and a
     candidate whose fresh key still beats every stale key is the one the plain
-    greedy would take.  ``alpha * (positives when last counted) - (1 - alpha) * nc``
+    greedy would take.  ``wp * (positives when last counted) - wn * nc``
     is a bound too, tighter for a candidate with few positives, tried before
-    counting again.  Keys are integers (:func:`_key`), so rounding cannot
-    split equal weights, whose tie-break then decides.
+    counting again.  Keys are exact integers, so equal weights tie and the
+    tie-break decides.  Rows outside ``pos | neg`` count for nothing.
     """
     n_w = pos.shape[0]
     upos = pos.copy()
@@ -281,7 +274,6 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
     n_pos = 0
     for k in range(n_w):
         n_pos += popcount(pos[k])
-    beta = 1.0 - alpha
     heap = [(np.int64(0), np.int64(0), np.int64(0)) for _ in range(0)]
     g_last = np.zeros(masks.shape[0], dtype=np.int64)     # positives when last counted
     for c in keep:
@@ -291,7 +283,7 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
             g += popcount(masks[c, k] & pos[k])
             f += popcount(masks[c, k] & neg[k])
         g_last[c] = g
-        heap.append((-_key(alpha * g - beta * f), -zeros[c], c))
+        heap.append((-(wp * g - wn * f), -zeros[c], c))
     heapq.heapify(heap)
     chosen = np.empty(len(keep), dtype=np.int64)
     n_chosen = 0
@@ -304,7 +296,7 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
         if room >= 0 and sizes[c] > left:
             continue                             # too big for what is left; room only shrinks
         # a cheaper bound first: the positives it had when last counted, no negatives
-        cheap = -_key(alpha * g_last[c] - beta * nc)
+        cheap = -(wp * g_last[c] - wn * nc)
         if cheap > item[0]:
             bound = (cheap, item[1], c)
             if len(heap) > 0 and bound > heap[0]:
@@ -316,8 +308,8 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
             g += popcount(masks[c, k] & upos[k])
             f += popcount(masks[c, k] & uneg[k])
         g_last[c] = g
-        weight = alpha * g - beta * f
-        fresh = (-_key(weight - beta * nc), -zeros[c], c)
+        weight = wp * g - wn * f
+        fresh = (-(weight - wn * nc), -zeros[c], c)
         if len(heap) > 0 and fresh > heap[0]:
             heapq.heappush(heap, fresh)
             continue
@@ -329,7 +321,7 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, alpha, room, stop_on_train_
             for k in range(n_w):
                 u = covered[k] | masks[c, k]
                 tp_u += popcount(u & pos[k])
-                n_u += popcount(u)
+                n_u += popcount(u & (pos[k] | neg[k]))
             f1 = 2.0 * tp_u / (n_u + n_pos)
             if f1 <= best_f1:
                 break                            # the training F1 stops rising

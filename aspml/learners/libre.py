@@ -311,8 +311,9 @@ class Libre(LogicClassifier):
         pos_planes, neg_planes = _planes(y)
         zeros = allowed.sum(axis=1)             # the more zeros, the more general the rule
         room = -1 if self.max_rules is None else int(self.max_rules)
+        wp, wn = _alpha_weights(self.alpha)
         order = greedy_cover(masks, pos_planes[0], neg_planes[0], zeros.astype(np.int64),
-                             sizes.astype(np.int64), np.arange(len(allowed)), float(self.alpha),
+                             sizes.astype(np.int64), np.arange(len(allowed)), wp, wn,
                              room, self.early_stopping in (True, "train"))
         return order.tolist()
 
@@ -326,6 +327,15 @@ class Libre(LogicClassifier):
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
+
+
+def _alpha_weights(alpha):
+    """``alpha`` as integer weights ``(wp, wn)`` with ``wp / (wp + wn) = alpha`` (to six
+    digits: a fraction of denominator at most 10^6), so the set cover compares its
+    weights ``wp * positives - wn * negatives`` exactly."""
+    from fractions import Fraction
+    a = Fraction(float(alpha)).limit_denominator(10**6)
+    return int(a.numerator), int(a.denominator - a.numerator)
 
 
 def _planes(y):
