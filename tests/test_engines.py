@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, event, given, settings
 import aspml
 import aspml.asp
 import aspml.prolog
-from aspml import Compare, Feature, InSet, Interval, NotAtom, Program, Rule, Schema, Target
+from aspml import Compare, Feature, Flag, InSet, Interval, NotAtom, Program, Rule, Schema, Target
 
 from conftest import GOLDEN
 from strategies import programs_with_tables
@@ -182,3 +182,18 @@ def test_learned_exceptions_never_share_a_features_name(swipl):
         assert np.array_equal(aspml.parse(p.to_text(), dialect="text").predict(X), p.predict(X))
         assert np.array_equal(aspml.asp.predict(p, X), p.predict(X))
         assert np.array_equal(aspml.prolog.predict(p, X), p.predict(X))
+
+
+def test_a_boolean_feature_named_like_an_exception_reads_back_from_text():
+    """A flag column named ab1: NOT "ab1" in text (NOT ab1 reads as an exception)."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"ab1": rng.random(600) < .5, "a": rng.integers(0, 100, 600),
+                      "b": rng.choice(list("xyz"), 600)})
+    y = ((X.a > 30) & ~X.ab1 & ~((X.b == "z") & (X.a > 70))).to_numpy()
+    for learner in (aspml.FoldSE(), aspml.Libre(random_state=0)):
+        p = learner.fit(X, y).program_
+        assert 'NOT "ab1"' in p.to_text()
+        back = aspml.parse(p.to_text(), dialect="text")
+        assert np.array_equal(back.predict(X), p.predict(X))
+    p = aspml.parse('IF NOT "ab1" AND NOT ab2 THEN label = "yes"\nIF x > 1 THEN ab2', dialect="text")
+    assert p.rules[0].body[0] == Flag("ab1", False) and p.derived == ("ab2",)

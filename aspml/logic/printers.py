@@ -32,6 +32,7 @@ scales or provenance.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from ..errors import DialectError, ScaleError
@@ -322,6 +323,8 @@ def text_literal(lit: Literal) -> str:
         return f"NOT {lit.name}"
     name = text_name(lit.feature)
     if isinstance(lit, Flag):
+        if not lit.positive and re.fullmatch(r"ab\d+", lit.feature):
+            name = text_string(lit.feature)      # NOT ab1 would read as an exception
         return name if lit.positive else f"NOT {name}"
     if isinstance(lit, Compare):
         return f"{name} {_TEXT_OPS[lit.op]} {text_value(lit.value)}"

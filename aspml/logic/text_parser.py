@@ -3,7 +3,7 @@
 Text carries the rules and the target but not the schema's scales or the
 provenance; a feature's kind is inferred from its literals.  ``NOT name`` is an
 exception when some rule derives ``name`` (or it is named like FOLD's ``abN``),
-else a Boolean feature.
+else a Boolean feature; ``NOT "name"`` (quoted) is always a Boolean feature.
 """
 
 from __future__ import annotations
@@ -22,10 +22,14 @@ _OP = {"=": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}
 _INF = object()
 
 
+class _Quoted(str):
+    """A name written in quotes: after NOT always a Boolean feature, never an exception."""
+
+
 class _TextSyntax(Transformer):
     def fname(self, items):
         tok = items[0]
-        return json.loads(str(tok)) if tok.type == "STRING" else str(tok)
+        return _Quoted(json.loads(str(tok))) if tok.type == "STRING" else str(tok)
 
     def number(self, items):
         text = str(items[0])
@@ -137,7 +141,7 @@ def build_text(tree) -> Program:
                                          line, 1)
                     body.append(Flag(payload, True))
                 elif ((payload in heads or re.fullmatch(r"ab\d+", payload))
-                      and DERIVED_NAME.match(payload)):
+                      and DERIVED_NAME.match(payload) and not isinstance(payload, _Quoted)):
                     body.append(NotAtom(payload))
                 else:
                     body.append(Flag(payload, False))
