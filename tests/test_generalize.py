@@ -482,6 +482,9 @@ def test_simplify_bad_json(tmp_path):
     ('{"rules": [{"if": {"x": [1]}, "then": "a", "than": "b"}]}', "unknown key(s) ['than']"),
     ('{"rulez": [{"if": {"x": [1]}, "then": "a"}]}', "unknown key(s) ['rulez']"),
     ('{"rules": [{"if": [1], "then": "a"}]}', '"if" must be an object'),
+    ('{"rules": [{"if": [], "then": "a"}]}', '"if" must be an object'),
+    ('{"rules": [{"if": null, "then": "a"}]}', '"if" must be an object'),
+    ('{"rules": [{"if": false, "then": "a"}]}', '"if" must be an object'),
 ])
 def test_simplify_json_with_unknown_keys_is_refused(tmp_path, text, message):
     """A misspelled "if" read as a rule without conditions (IF TRUE); now every key is known."""

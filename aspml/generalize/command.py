@@ -183,11 +183,11 @@ def rules_from_json(text: str, path: str = "<json>"):
         if unknown:
             raise AspmlError(f"{path}: rule {i + 1}: unknown key(s) {sorted(unknown)}; a rule "
                              "has \"if\" and \"then\"")
-        if not isinstance(item.get("if") or {}, dict):
+        if not isinstance(item.get("if", {}), dict):        # [] or null too: never IF TRUE
             raise AspmlError(f"{path}: rule {i + 1}: \"if\" must be an object of conditions "
                              "by feature")
         conds = []
-        for feature, spec in (item.get("if") or {}).items():
+        for feature, spec in item.get("if", {}).items():
             if isinstance(spec, list):
                 if not spec:
                     raise AspmlError(f"{path}: rule {i + 1}: the value set of {feature!r} is empty")

@@ -148,11 +148,14 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         """The fit's random generator from ``random_state`` (None, a non-negative integer,
         or a numpy Generator), with one clear error for anything else."""
         rs = self.random_state
-        if isinstance(rs, bool) or (isinstance(rs, (int, np.integer)) and rs < 0) or not (
-                rs is None or isinstance(rs, (int, np.integer, np.random.Generator))):
-            raise ValueError(f"random_state must be None, a non-negative integer or a numpy "
-                             f"Generator, got {rs!r}")
-        return np.random.default_rng(rs)
+        message = (f"random_state must be None, a non-negative integer or a numpy Generator, "
+                   f"got {rs!r}")
+        if isinstance(rs, (bool, float, str, bytes)):
+            raise ValueError(message)
+        try:
+            return np.random.default_rng(rs)    # also a SeedSequence or a BitGenerator
+        except (TypeError, ValueError):
+            raise ValueError(message) from None
 
     def _finish(self, rules) -> Program:
         """The learned rules as a Program: target labels, the schema of the features

@@ -182,6 +182,8 @@ class MultiValueRuleSet(LogicClassifier):
                      max(1, len(feats)), float(self.rho_min))
         rng = self._rng()
         if not feats:
+            warnings.warn("MultiValueRuleSet learned no rules: no feature holds two values "
+                          "(missing values aside)", AspmlWarning, stacklevel=3)
             self.rules_, self.posterior_, self.support_bound_ = [], float("nan"), 0
             self._train_cover = np.zeros(len(y), dtype=bool)
             return self._finish([])
