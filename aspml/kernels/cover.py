@@ -116,16 +116,17 @@ def rule_counts(sets, allowed, offsets, widths, n_rows, pos_planes, neg_planes):
     return tp, fp
 
 
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN = 0x03F79D71B4CB0A89
 _CTZ = np.zeros(64, dtype=np.int64)
 for _i in range(64):
-    _CTZ[(((1 << _i) * 0x03F79D71B4CB0A89) & (2**64 - 1)) >> 58] = _i
+    _CTZ[(((1 << _i) * _DEBRUIJN) & (2**64 - 1)) >> 58] = _i
 
 
 @numba.njit(cache=True)
 def _low_bit(low):
-    """The index of the one set bit of ``low`` (a de Bruijn multiplication)."""
-    return _CTZ[(low * _DEBRUIJN) >> np.uint64(58)]
+    """The index of the one set bit of ``low`` (a de Bruijn multiplication); callers
+    walk a word's bits in place: ``low = w & -w``, then ``w ^= low``."""
+    return _CTZ[(low * np.uint64(_DEBRUIJN)) >> np.uint64(58)]
 
 
 ROWS_BUDGET = 1 << 26      # row-candidate pairs the exact set cover may list (int32 each)
@@ -238,17 +239,14 @@ def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_tr
         alive[best] = False
         left -= sizes[c]
         for k in range(n_w):
-            w = masks[c, k] & uncovered[k]
+            w = masks[c, k] & uncovered[k]           # the rows it newly covers
             uncovered[k] &= ~masks[c, k]
             while w != 0:
                 low = w & (~w + np.uint64(1))
                 r = k * 64 + _low_bit(low)
-                is_pos = (pos[k] & low) != 0
+                counts = g if pos[k] & low else f
                 for m in range(start[r], start[r + 1]):
-                    if is_pos:
-                        g[members[m]] -= 1
-                    else:
-                        f[members[m]] -= 1
+                    counts[members[m]] -= 1
                 w ^= low
     return chosen[:n_chosen].copy()
 
@@ -270,7 +268,6 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train
     n_w = pos.shape[0]
     upos = pos.copy()
     uneg = neg.copy()
-    covered = np.zeros(n_w, dtype=np.uint64)
     n_pos = 0
     for k in range(n_w):
         n_pos += popcount(pos[k])
@@ -287,7 +284,8 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train
     heapq.heapify(heap)
     chosen = np.empty(len(keep), dtype=np.int64)
     n_chosen = 0
-    nc = 0                                       # negatives covered so far
+    pc = 0                                       # positives and negatives covered so far
+    nc = 0
     best_f1 = 0.0
     left = room
     while len(heap) > 0 and (room < 0 or left > 0):
@@ -315,22 +313,15 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train
             continue
         if weight <= 0 or g == 0:
             break
-        if stop_on_train_f1:
-            tp_u = 0
-            n_u = 0
-            for k in range(n_w):
-                u = covered[k] | masks[c, k]
-                tp_u += popcount(u & pos[k])
-                n_u += popcount(u & (pos[k] | neg[k]))
-            f1 = 2.0 * tp_u / (n_u + n_pos)
+        if stop_on_train_f1:                     # g, f: exactly the rows it adds
+            f1 = 2.0 * (pc + g) / (pc + g + nc + f + n_pos)
             if f1 <= best_f1:
                 break                            # the training F1 stops rising
             best_f1 = f1
-            for k in range(n_w):
-                covered[k] |= masks[c, k]
         chosen[n_chosen] = c
         n_chosen += 1
         left -= sizes[c]
+        pc += g
         nc += f
         for k in range(n_w):
             upos[k] &= ~masks[c, k]
