@@ -125,9 +125,10 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
         raise AspmlError(f"no row of {path} has a value in column {target!r}")
     if not keep.all():
         import sys
-        n = int((~keep).sum())
-        print(f"aspml learn: note: left out {n} row{'s' if n != 1 else ''} of {path} with no "
-              f"value in column {target!r}", file=sys.stderr)
+
+        from ._words import count
+        print(f"aspml learn: note: left out {count(int((~keep).sum()), 'row')} of {path} with "
+              f"no value in column {target!r}", file=sys.stderr)
     df = df.assign(**{target: _numbers_if_all(df[target])})
     values = sorted(df[target].unique(), key=lambda v: (isinstance(v, str), v))
     if positive is not None and not isinstance(values[0], str):

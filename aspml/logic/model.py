@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Mapping
 
 from ..errors import AspmlError
+from .names import exception_like
 from .values import (Value, check_string, is_number, normalize_value, scale_for,
                      sort_key)
 
@@ -213,7 +214,7 @@ def exceptions_apart(rules, taken) -> list:
         return list(rules)
     # numbered afresh in order of first use, skipping the taken names (ab1 a column:
     # the exceptions become ab2, ab3, ...); other derived names keep theirs unless taken
-    numbered = [n for n in derived if re.fullmatch(r"ab\d+", n) or n in taken]
+    numbered = [n for n in derived if exception_like(n) or n in taken]
     used = taken | (set(derived) - set(numbered))
     rename, k = {}, 0
     for name in numbered:

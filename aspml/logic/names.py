@@ -99,6 +99,12 @@ def prolog_atom(text: str) -> str:
     return "'" + "".join(out) + "'"
 
 
+def exception_like(name: str) -> bool:
+    """Named like an exception of FOLD-R++ and aspml's learners (``ab1``, ``ab2``, ...):
+    where a program's text does not say, such a name is read as an exception."""
+    return re.fullmatch(r"ab\d+", name) is not None
+
+
 def text_string(text: str) -> str:
     """A double-quoted string for the text dialect (JSON escapes)."""
     return json.dumps(text, ensure_ascii=False)

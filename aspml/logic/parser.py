@@ -19,7 +19,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, Vi
 from ..errors import AspmlError, ParseError
 from .model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare, Program,
                     Rule, Schema, Target)
-from .names import DOMAIN
+from .names import DOMAIN, exception_like
 from .printers import DIALECTS, META_VERSION
 from .values import normalize_value, unscaled
 
@@ -469,7 +469,7 @@ class _Builder:
         """
         if self.meta is not None:
             return name not in self.feature_of
-        return re.fullmatch(r"ab\d+", name) is not None
+        return exception_like(name)
 
     def check_row_var(self, atom: Atom) -> None:
         if not atom.args or not isinstance(atom.args[0], Var):

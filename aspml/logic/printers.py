@@ -32,14 +32,13 @@ scales or provenance.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 
 from ..errors import DialectError, ScaleError
 from .model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule)
-from .names import (DOMAIN, clingo_string, predicate_names, prolog_atom, text_name,
-                    text_string)
+from .names import (DOMAIN, clingo_string, exception_like, predicate_names, prolog_atom,
+                    text_name, text_string)
 from .values import Value, format_number, is_number, scaled
 
 DIALECTS = ("asp", "prolog", "scasp", "text")
@@ -323,7 +322,7 @@ def text_literal(lit: Literal) -> str:
         return f"NOT {lit.name}"
     name = text_name(lit.feature)
     if isinstance(lit, Flag):
-        if not lit.positive and re.fullmatch(r"ab\d+", lit.feature):
+        if not lit.positive and exception_like(lit.feature):
             name = text_string(lit.feature)      # NOT ab1 would read as an exception
         return name if lit.positive else f"NOT {name}"
     if isinstance(lit, Compare):

@@ -16,6 +16,7 @@ from lark import Token, Transformer, v_args
 from ..errors import AspmlError, ParseError
 from .model import (DERIVED_NAME, Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
                     Target)
+from .names import exception_like
 from .values import normalize_value
 
 _OP = {"=": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}
@@ -140,7 +141,7 @@ def build_text(tree) -> Program:
                         raise ParseError(f"{payload} is derived: use it negated (NOT {payload})",
                                          line, 1)
                     body.append(Flag(payload, True))
-                elif ((payload in heads or re.fullmatch(r"ab\d+", payload))
+                elif ((payload in heads or exception_like(payload))
                       and DERIVED_NAME.match(payload) and not isinstance(payload, _Quoted)):
                     body.append(NotAtom(payload))
                 else:
