@@ -107,14 +107,13 @@ def run(args) -> int:
 
 def _as_label(text, dm):
     """``--positive`` as the class it names (the classes may be numbers or booleans)."""
-    classes = list(dict.fromkeys(r.prediction for r in dm.original))
     if text is None:
         return None
-    for c in classes:
-        if str(c) == text or (isinstance(c, bool) and text.lower() == str(c).lower()):
-            return c
-    raise AspmlError(f"--positive {text}: no rule predicts it; the classes are "
-                     f"{', '.join(str(c) for c in classes)}")
+    try:
+        return dm.class_named(text)
+    except AspmlError:
+        raise AspmlError(f"--positive {text}: no rule predicts it; the classes are "
+                         f"{', '.join(str(c) for c in dm.classes())}") from None
 
 
 def read_reference(path: str) -> pd.DataFrame:

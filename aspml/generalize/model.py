@@ -11,6 +11,7 @@ from ..errors import AspmlError
 from ..logic.model import (Compare, Flag, InSet, Interval, NotAtom, Program, Rule, Target,
                            exceptions_apart)
 from ..logic.printers import text_literal
+from ..logic.values import as_label
 from .encoding import fidelity_counts
 from .rules import BoxRule, _in_interval, _printable, format_prediction
 
@@ -222,19 +223,14 @@ class DescriptiveModel:
         if self.task != "classification":
             raise AspmlError("a descriptive model of numeric predictions has no Program form; "
                              "write it as text or HTML")
-        classes = list(dict.fromkeys(r.prediction for r in self.original))
+        classes = self.classes()
         if positive is None:
             positive = self.positive
         if positive is None:
             if len(classes) != 1:
                 raise AspmlError(f"say which class the Program defines (positive=, or --positive on the command line): one of {classes}")
             positive = classes[0]
-        if positive not in classes:
-            # a label given as Python sees it (True, 1) for a class the rules print ("True", "1")
-            same = [c for c in classes if str(c) == str(positive)]
-            if len(same) != 1:
-                raise AspmlError(f"no rule predicts {positive!r}; the classes are {classes}")
-            positive = same[0]
+        positive = self.class_named(positive)
         rules, extra = [], []
         k = 0
         for r in self.rules:
@@ -252,14 +248,30 @@ class DescriptiveModel:
         negative = self.negative if positive == self.positive else None
         if negative is None and len(classes) == 2:      # the one other class
             negative = next(c for c in classes if c != positive)
-        from ..learners._base import _label
         t = Target(target or (self.target if self.target != "prediction" else "label"),
-                   _label(positive), None if negative is None else _label(negative))
+                   as_label(positive), None if negative is None else as_label(negative))
         schema = self.schema if self.schema is not None else ()
         features = {lit.feature for r in rules + extra for lit in r.body if lit.feature is not None}
         rules = exceptions_apart(rules + extra, [*features, t.name])
         return Program(tuple(rules), t, schema,
                        {"learner": "generalize", "rho": self.rho, "unions": self.n_unions})
+
+    def classes(self) -> list:
+        """The classes the original rules predict, in order of first appearance."""
+        return list(dict.fromkeys(r.prediction for r in self.original))
+
+    def class_named(self, label):
+        """The class ``label`` names: itself, or the one class written as it is (a label
+        given as text or as Python sees it: "1" or 1, "true" or True for a bool class)."""
+        classes = self.classes()
+        if label in classes:
+            return label
+        text = str(label)
+        same = [c for c in classes if str(c) == text
+                or (isinstance(c, (bool, np.bool_)) and str(c).lower() == text.lower())]
+        if len(same) != 1:
+            raise AspmlError(f"no rule predicts {label!r}; the classes are {classes}")
+        return same[0]
 
     def __repr__(self) -> str:
         s = self.stats()

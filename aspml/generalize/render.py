@@ -47,7 +47,7 @@ div.glyph{text-align:center;font-size:11px} svg{display:block}
 
 def _color(model, prediction) -> str:
     if model.task == "classification":
-        classes = list(dict.fromkeys(r.prediction for r in model.original))
+        classes = model.classes()
         i = classes.index(prediction) if prediction in classes else 0
         return PALETTE[i % len(PALETTE)]
     lo, hi = _pred_span(model)
@@ -221,7 +221,7 @@ def render_html(model, title: str | None = None) -> str:
             f"{s['min_cc']:.2f}{fid}; &rho; = {model.rho:g}"
             + (f", &epsilon; = {model.epsilon:g}" if model.task == "regression" else ""))
     rows = [_header(features)]
-    classes = list(dict.fromkeys(r.prediction for r in model.original))
+    classes = model.classes()
     ordered = sorted(model.rules, key=lambda r: (_order_key(model, classes, r.prediction),
                                                  -len(r.members), r.id))
     for r in ordered:
@@ -237,7 +237,7 @@ def render_html(model, title: str | None = None) -> str:
                       f'<div>{html.escape(format_prediction(r.prediction))} {fd}</div></div>')
     legend = ""
     if model.task == "classification":
-        classes = list(dict.fromkeys(r.prediction for r in model.original))
+        classes = model.classes()
         legend = " ".join(f'<span style="color:{_color(model, c)}">&#9632; {html.escape(format_prediction(c))}'
                           f'</span>' for c in classes)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -19,6 +19,7 @@ from ..errors import AspmlError
 from ..evaluate import visit_default_rules
 from ..kernels.bitset import pack, unpack
 from ..logic.model import Program, Schema, Target, exceptions_apart
+from ..logic.values import as_label
 
 
 def as_frame(X, names=None) -> pd.DataFrame:
@@ -160,8 +161,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     def _finish(self, rules) -> Program:
         """The learned rules as a Program: target labels, the schema of the features
         they use, and the learner with its parameters as provenance."""
-        positive = _label(self.classes_[self.positive_index_])
-        negative = _label(self.classes_[1 - self.positive_index_])
+        positive = as_label(self.classes_[self.positive_index_])
+        negative = as_label(self.classes_[1 - self.positive_index_])
         rules = exceptions_apart(rules, [*self.schema_.names, self.target])
         used = {lit.feature for r in rules for lit in r.body if lit.feature is not None}
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
@@ -236,15 +237,6 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         proba[:, self.positive_index_] = p
         proba[:, 1 - self.positive_index_] = 1 - p
         return proba
-
-
-def _label(value):
-    """A class label as a Program value (numpy scalars unwrapped, booleans as text)."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, bool):
-        return str(value)
-    return value if isinstance(value, (str, int, float)) else str(value)
 
 
 def _plain(value):

@@ -14,6 +14,8 @@ import math
 from decimal import Decimal
 from numbers import Integral, Real
 
+import numpy as np
+
 from ..errors import AspmlError, ScaleError
 
 Value = int | float | str
@@ -49,6 +51,16 @@ def normalize_value(value: object, what: str = "value") -> Value:
             raise AspmlError(f"{what} must be finite, got {value!r}")
         return int(f) if f.is_integer() else f
     raise AspmlError(f"{what} must be a number or a string, got {type(value).__name__} {value!r}")
+
+
+def as_label(value) -> Value:
+    """A class label as a Program value: numpy scalars unwrapped, booleans as text
+    (``True`` -> ``"True"``), anything else not a number or a string as its text."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, (str, int, float)) else str(value)
 
 
 def is_number(value: object) -> bool:
