@@ -4,6 +4,7 @@
     python benchmarks/libre.py --scale            # one weak learner on 1M records
     python benchmarks/libre.py --parallel         # n_jobs=1 against n_jobs=2 on adult
     python benchmarks/libre.py --tuned-features   # max_features chosen by nested 3-fold CV
+    python benchmarks/libre.py --seeds 6          # F1 over the learner's random_state 0-5
 
 Stratified 5-fold CV (seed 0) with the paper's positive class (Table 7 of the
 paper, listed in ANCHORS.md): adult >50K, australian 1, balance B against L
@@ -51,14 +52,14 @@ GRID = {"n_estimators": [5, 20, 50], "heuristic": ["H1", "H2"], "alpha": [0.5, 0
 FEATURES_GRID = {"max_features": [3, 5, 8]}             # --tuned-features: features per learner
 
 
-def cv(X, y, kinds, tuned=None, **params):
+def cv(X, y, kinds, tuned=None, seed=0, **params):
     """Outer 5-fold CV; with ``tuned`` (a grid) a stratified 3-fold grid search on each
     training fold (nested), scored by F1."""
     from sklearn.model_selection import GridSearchCV
     f1s, rules, atoms, secs = [], [], [], []
     for tr, te in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
         t = time.perf_counter()
-        base = aspml.Libre(kinds=kinds, positive=True, random_state=0, **params)
+        base = aspml.Libre(kinds=kinds, positive=True, random_state=seed, **params)
         if tuned:
             grid = {k: v for k, v in tuned.items() if k not in params}
             inner = StratifiedKFold(3, shuffle=True, random_state=1)
@@ -76,6 +77,27 @@ def cv(X, y, kinds, tuned=None, **params):
     return np.mean(f1s), np.mean(rules), np.mean(atoms), np.mean(secs)
 
 
+def seeds(args, params) -> int:
+    """F1 and rules over the learner's random_state 0..N-1 on the same folds (default and
+    libre 3): the spread that the random feature subsets alone cause."""
+    print(f"| data | paper | F1 mean (sd, min-max) over random_state 0-{args.seeds - 1} | "
+          "rules | paper - mean | libre 3 F1 mean (sd) | paper |")
+    print("|---|---|---|---|---|---|---|")
+    for name in args.datasets:
+        positive, paper_f1, paper_f1_3, _ = PAPER[name]
+        X, y, kinds = load(args.data_dir, name, positive)
+        runs = [cv(X, y, kinds, args.tuned, seed=s, **params) for s in range(args.seeds)]
+        runs3 = [cv(X, y, kinds, args.tuned, seed=s, max_rules=3, **params)
+                 for s in range(args.seeds)]
+        f1 = np.array([r[0] for r in runs])
+        f3 = np.array([r[0] for r in runs3])
+        print(f"| {name} | {paper_f1:.2f} | {f1.mean():.3f} ({f1.std():.3f}, {f1.min():.3f}-"
+              f"{f1.max():.3f}) | {np.mean([r[1] for r in runs]):.1f} | "
+              f"{paper_f1 - f1.mean():+.3f} | {f3.mean():.3f} ({f3.std():.3f}) | "
+              f"{paper_f1_3:.2f} |", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", type=Path, default=fold_bench.DEFAULT_DATA)
@@ -85,6 +107,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=20, help="--parallel: fits per setting")
     ap.add_argument("--tuned", action="store_true",
                     help="tune E, H1/H2, alpha and the threshold by nested 3-fold CV (the paper's grid)")
+    ap.add_argument("--seeds", type=int, default=0,
+                    help="also the mean and spread of F1 over the learner's random_state 0..N-1 "
+                         "(the same CV folds): how much the random feature subsets move it")
     ap.add_argument("--tuned-features", action="store_true",
                     help="choose max_features in {3, 5, 8} by nested 3-fold CV on each training fold")
     args = ap.parse_args(argv)
@@ -115,6 +140,8 @@ def main(argv=None) -> int:
                   f"n_jobs=2 {two:.3f} s, speed-up {one / two:.2f}x (best of {args.repeat}); "
                   f"medians {m1:.3f} s / {m2:.3f} s, {m1 / m2:.2f}x")
         return 0
+    if args.seeds:
+        return seeds(args, params)
     print("| data | positive | F1 | paper | rules | paper rules | atoms/rule | s/fold | "
           "libre 3 F1 | paper | libre 3 rules | libre 3 atoms/rule | no stopping F1 | "
           "no stopping rules |")

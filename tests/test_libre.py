@@ -137,6 +137,23 @@ def test_learned_program_runs_in_clingo_and_swipl(swipl):
     assert len(three.program_.default_rules) <= 3
 
 
+def _features_per_rule(program):
+    return [len({lit.feature for lit in r.body} - {None}) for r in program.default_rules]
+
+
+def test_weak_learners_take_proper_feature_subsets():
+    """On a table of no more than max_features features, several learners each leave
+    one feature out (else all would be the same learner); one learner sees them all."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.uniform(0, 100, 600).round(1), "b": rng.choice(["x", "y"], 600),
+                      "c": rng.uniform(0, 10, 600).round(2)})
+    y = (X.a > 50) & (X.b == "x") & (X.c < 5)
+    one = Libre(n_estimators=1, max_features=5, early_stopping=False).fit(X, y).program_
+    assert max(_features_per_rule(one)) == 3
+    many = Libre(n_estimators=6, max_features=5, random_state=0, early_stopping=False)
+    assert max(_features_per_rule(many.fit(X, y).program_)) == 2
+
+
 def test_parallel_weak_learners_give_the_same_program():
     rng = np.random.default_rng(1)
     X = pd.DataFrame(rng.uniform(0, 100, (300, 6)).round(0), columns=list("abcdef"))
