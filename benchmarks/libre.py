@@ -116,8 +116,9 @@ def main(argv=None) -> int:
     ap.add_argument("--tuned", action="store_true",
                     help="tune E, H1/H2, alpha and the threshold by nested 3-fold CV (the paper's grid)")
     ap.add_argument("--seeds", type=int, default=0,
-                    help="also the mean and spread of F1 over the learner's random_state 0..N-1 "
-                         "(the same CV folds): how much the random feature subsets move it")
+                    help="instead of the table: the mean and spread of F1 over the learner's "
+                         "random_state 0..N-1 (the same CV folds): how much the random feature "
+                         "subsets move it")
     ap.add_argument("--tuned-features", action="store_true",
                     help="choose max_features in {3, 5, 8} by nested 3-fold CV on each training fold")
     args = ap.parse_args(argv)
