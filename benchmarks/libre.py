@@ -6,6 +6,7 @@
     python benchmarks/libre.py --tuned-features   # max_features chosen by nested 3-fold CV
     python benchmarks/libre.py --seeds 6          # F1 over the learner's random_state 0-5
     python benchmarks/libre.py --whole-data-bins  # diagnosis: ChiMerge before the CV split
+    python benchmarks/libre.py --balance-boxes    # why held-out F1 on balance is 0
 
 Stratified 5-fold CV (seed 0) with the paper's positive class (Table 7 of the
 paper, listed in ANCHORS.md): adult >50K, australian 1, balance B against L
@@ -124,6 +125,20 @@ def seeds(args, params) -> int:
     return 0
 
 
+def balance_boxes() -> int:
+    """Balance's B rows (left weight x distance = right weight x distance, every one of the
+    625 combinations of 1-5 once): is any box of value sets holding two of them free of
+    L and R rows?  It suffices to check the smallest box around each pair."""
+    import itertools
+    b = [p for p in itertools.product(range(1, 6), repeat=4) if p[0] * p[1] == p[2] * p[3]]
+    free = [(p, q) for p, q in itertools.combinations(b, 2)
+            if all(r[0] * r[1] == r[2] * r[3]
+                   for r in itertools.product(*({p[i], q[i]} for i in range(4))))]
+    print(f"{len(b)} B rows, {len(b) * (len(b) - 1) // 2} pairs, conflict-free boxes "
+          f"holding a pair: {len(free)}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", type=Path, default=fold_bench.DEFAULT_DATA)
@@ -140,6 +155,8 @@ def main(argv=None) -> int:
     ap.add_argument("--whole-data-bins", action="store_true",
                     help="diagnosis, not a protocol: ChiMerge on all rows before the CV split "
                          "(the test labels leak into the bins), to compare with the paper")
+    ap.add_argument("--balance-boxes", action="store_true",
+                    help="check that no conflict-free box of balance holds two B rows")
     ap.add_argument("--tuned-features", action="store_true",
                     help="choose max_features in {3, 5, 8} by nested 3-fold CV on each training fold")
     args = ap.parse_args(argv)
@@ -151,6 +168,8 @@ def main(argv=None) -> int:
         args.tuned, params = FEATURES_GRID, {k: v for k, v in params.items() if k != "max_features"}
     else:
         args.tuned = None
+    if args.balance_boxes:
+        return balance_boxes()
     if args.scale:
         return scale()
     if args.parallel:
