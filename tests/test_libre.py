@@ -142,8 +142,9 @@ def _features_per_rule(program):
 
 
 def test_weak_learners_take_proper_feature_subsets():
-    """On a table of no more than max_features features, several learners each leave
-    one feature out (else all would be the same learner); one learner sees them all."""
+    """On a table of 3 to max_features features, several learners each leave one feature
+    out (else all would be the same learner); one learner sees them all, and so does
+    each learner on two features (one feature alone often gives the always-true rule)."""
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"a": rng.uniform(0, 100, 600).round(1), "b": rng.choice(["x", "y"], 600),
                       "c": rng.uniform(0, 10, 600).round(2)})
@@ -152,6 +153,9 @@ def test_weak_learners_take_proper_feature_subsets():
     assert max(_features_per_rule(one)) == 3
     many = Libre(n_estimators=6, max_features=5, random_state=0, early_stopping=False)
     assert max(_features_per_rule(many.fit(X, y).program_)) == 2
+    two = Libre(n_estimators=6, max_features=5, random_state=0, early_stopping=False)
+    two.fit(X[["a", "c"]], (X.a > 50) & (X.c < 5))
+    assert max(_features_per_rule(two.program_)) == 2
 
 
 def test_parallel_weak_learners_give_the_same_program():

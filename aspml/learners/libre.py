@@ -96,10 +96,12 @@ class Libre(LogicClassifier):
     n_estimators : int, default 20
     max_features : int, default 5
         Features per weak learner.  With several learners each takes a random
-        *proper* subset: on a table of at most ``max_features`` features, all
+        *proper* subset: on a table of 3 to ``max_features`` features, all
         but one (else every learner would be the same base learner, which the
-        paper finds overfits, and the ensemble would be one learner).  With
-        ``n_estimators=1``, up to every feature (the paper's base method).
+        paper finds overfits, and the ensemble would be one learner).  A table
+        of two features keeps both (a learner on one feature alone often
+        learns the always-true rule); ``n_estimators=1`` sees every feature
+        (the paper's base method).
     heuristic : {"H1", "H2"}, default "H1"
     alpha : float, default 0.7
         Weight of covered positives against covered negatives in the set cover.
@@ -213,7 +215,7 @@ class Libre(LogicClassifier):
         widths = [len(b) for b in bins]
         rng = self._rng()
         k = min(int(self.max_features), len(names))
-        if k == len(names) > 1 and int(self.n_estimators) > 1:
+        if k == len(names) > 2 and int(self.n_estimators) > 1:
             k -= 1          # proper subsets: otherwise every learner is the same one
         subsets = [np.sort(rng.choice(len(names), size=k, replace=False))
                    for _ in range(int(self.n_estimators))]
