@@ -125,17 +125,32 @@ def seeds(args, params) -> int:
     return 0
 
 
-def balance_boxes() -> int:
+def balance_boxes(args) -> int:
     """Balance's B rows (left weight x distance = right weight x distance, every one of the
-    625 combinations of 1-5 once): is any box of value sets holding two of them free of
-    L and R rows?  It suffices to check the smallest box around each pair."""
+    625 combinations of 1-5 once): does a box of value sets hold two of them and no L or
+    R row?  Over the whole table (the smallest box around each pair suffices), and on
+    the benchmark's folds: a training B row and a held-out one in a box free of the
+    *training* L and R rows (such a box must then hold a held-out L or R row)."""
     import itertools
-    b = [p for p in itertools.product(range(1, 6), repeat=4) if p[0] * p[1] == p[2] * p[3]]
+    X, y, _ = load(args.data_dir, "balance", "B")
+    rows = [tuple(int(v) for v in r) for r in X.to_numpy()]
+    label = dict(zip(rows, y))
+    b = [p for p in rows if label[p]]
+
+    def box(p, q):
+        return list(itertools.product(*({p[i], q[i]} for i in range(4))))
+
     free = [(p, q) for p, q in itertools.combinations(b, 2)
-            if all(r[0] * r[1] == r[2] * r[3]
-                   for r in itertools.product(*({p[i], q[i]} for i in range(4))))]
-    print(f"{len(b)} B rows, {len(b) * (len(b) - 1) // 2} pairs, conflict-free boxes "
-          f"holding a pair: {len(free)}")
+            if all(label[r] for r in box(p, q))]
+    print(f"{len(b)} B rows, {len(b) * (len(b) - 1) // 2} pairs; boxes holding a pair and "
+          f"no L or R row of the whole table: {len(free)}")
+    for k, (tr, te) in enumerate(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y)):
+        train = {rows[i] for i in tr}
+        pairs = [(p, q) for p in (rows[i] for i in tr if y[i]) for q in (rows[i] for i in te if y[i])
+                 if all(label[r] or r not in train for r in box(p, q))]
+        least = min((sum(not label[r] for r in box(p, q)) for p, q in pairs), default=0)
+        print(f"fold {k}: (training B, held-out B) pairs in a box free of training L/R rows: "
+              f"{len(pairs)}; held-out L/R rows in such a box: at least {least}")
     return 0
 
 
@@ -169,7 +184,7 @@ def main(argv=None) -> int:
     else:
         args.tuned = None
     if args.balance_boxes:
-        return balance_boxes()
+        return balance_boxes(args)
     if args.scale:
         return scale()
     if args.parallel:
