@@ -79,11 +79,14 @@ def cv(X, y, kinds, tuned=None, seed=0, **params):
     return np.mean(f1s), np.mean(rules), np.mean(atoms), np.mean(secs)
 
 
-def extra(args, X, y, kinds, params):
-    """Parameters a dataset adds: the whole-data cut points with --whole-data-bins."""
-    if not args.whole_data_bins:
-        return {}
-    return {"cut_points": whole_data_cuts(X, y, kinds, params.get("discretization_threshold", 6.0))}
+def dataset(args, name, positive, params):
+    """``X, y, kinds`` and the learner's parameters for one dataset (with
+    --whole-data-bins, the cut points from all its rows)."""
+    X, y, kinds = load(args.data_dir, name, positive)
+    if args.whole_data_bins:
+        threshold = params.get("discretization_threshold", 6.0)
+        params = dict(params, cut_points=whole_data_cuts(X, y, kinds, threshold))
+    return X, y, kinds, params
 
 
 def whole_data_cuts(X, y, kinds, threshold):
@@ -102,8 +105,7 @@ def seeds(args, params) -> int:
     print("|---|---|---|---|---|---|---|")
     for name in args.datasets:
         positive, paper_f1, paper_f1_3, _ = PAPER[name]
-        X, y, kinds = load(args.data_dir, name, positive)
-        p = dict(params, **extra(args, X, y, kinds, params))
+        X, y, kinds, p = dataset(args, name, positive, params)
         runs = [cv(X, y, kinds, args.tuned, seed=s, **p) for s in range(args.seeds)]
         runs3 = [cv(X, y, kinds, args.tuned, seed=s, max_rules=3, **p)
                  for s in range(args.seeds)]
@@ -115,8 +117,7 @@ def seeds(args, params) -> int:
               f"{paper_f1_3:.2f} |", flush=True)
     print("\nReference implementation's setting (positive class from MANIFEST.tsv):")
     for name, (positive, ref_f1, ref_rules) in REFERENCE.items():
-        X, y, kinds = load(args.data_dir, name, positive)
-        p = dict(params, **extra(args, X, y, kinds, params))
+        X, y, kinds, p = dataset(args, name, positive, params)
         runs = [cv(X, y, kinds, args.tuned, seed=s, **p) for s in range(args.seeds)]
         f1 = np.array([r[0] for r in runs])
         print(f"| {name} | {positive} | F1 {f1.mean():.3f} ({f1.std():.3f}, {f1.min():.3f}-"
@@ -212,8 +213,7 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in args.datasets:
         positive, paper_f1, paper_f1_3, paper_rules = PAPER[name]
-        X, y, kinds = load(args.data_dir, name, positive)
-        p = dict(params, **extra(args, X, y, kinds, params))
+        X, y, kinds, p = dataset(args, name, positive, params)
         f1, rules, atoms, sec = cv(X, y, kinds, args.tuned, **p)
         f1_3, rules_3, atoms_3, _ = cv(X, y, kinds, args.tuned, max_rules=3, **p)
         f1_n, rules_n, _, _ = cv(X, y, kinds, args.tuned, early_stopping=False, **p)
@@ -222,9 +222,8 @@ def main(argv=None) -> int:
               f"{atoms_3:.1f} | {f1_n:.3f} | {rules_n:.1f} |", flush=True)
     print("\nReference implementation's setting (ANCHORS.md, positive class from MANIFEST.tsv):")
     for name, (positive, ref_f1, ref_rules) in REFERENCE.items():
-        X, y, kinds = load(args.data_dir, name, positive)
-        f1, rules, atoms, sec = cv(X, y, kinds, args.tuned,
-                                   **dict(params, **extra(args, X, y, kinds, params)))
+        X, y, kinds, p = dataset(args, name, positive, params)
+        f1, rules, atoms, sec = cv(X, y, kinds, args.tuned, **p)
         print(f"| {name} | {positive} | F1 {f1:.3f} (reference {ref_f1}) | rules {rules:.1f} "
               f"(reference {ref_rules}) | {sec:.2f} s/fold |", flush=True)
     return 0
