@@ -110,6 +110,9 @@ def cmd_learn(args) -> int:
     df = _read_table(args.data)
     X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
                                             args.ignore or (), _kinds(args.kind))
+    if len(X) < len(df):                      # learning_data leaves out rows without a label
+        print(f"aspml learn: note: left out {_count(len(df) - len(X), 'row')} of {args.data} "
+              f"with no value in column {args.target!r}", file=sys.stderr)
     if args.digits is not None:
         if not 0 <= args.digits <= 9:
             raise AspmlError(f"--digits {args.digits}: give 0 to 9 decimals")

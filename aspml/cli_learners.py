@@ -123,12 +123,6 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
     df = df[keep].reset_index(drop=True)
     if len(df) == 0:
         raise AspmlError(f"no row of {path} has a value in column {target!r}")
-    if not keep.all():
-        import sys
-
-        from ._words import count
-        print(f"aspml learn: note: left out {count(int((~keep).sum()), 'row')} of {path} with "
-              f"no value in column {target!r}", file=sys.stderr)
     df = df.assign(**{target: _numbers_if_all(df[target])})
     values = sorted(df[target].unique(), key=lambda v: (isinstance(v, str), v))
     if positive is not None and not isinstance(values[0], str):

@@ -383,6 +383,7 @@ def test_greedy_cover_takes_what_the_plain_greedy_takes():
         # the plain greedy: rows a chosen candidate covers are removed, weights recomputed
         uncovered, chosen, room = np.ones(n, bool), [], np.inf if max_rules is None else max_rules
         zeros = allowed.sum(axis=1)
+        f1_before = 0.0                      # the training F1 of the rules chosen so far
         while room > 0:
             gain = (covers & uncovered & y).sum(axis=1)
             fp = (covers & uncovered & ~y).sum(axis=1)

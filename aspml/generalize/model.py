@@ -251,7 +251,7 @@ class DescriptiveModel:
         t = Target(target or (self.target if self.target != "prediction" else "label"),
                    as_label(positive), None if negative is None else as_label(negative))
         schema = self.schema if self.schema is not None else ()
-        features = {lit.feature for r in rules + extra for lit in r.body if lit.feature is not None}
+        features = {f for r in rules + extra for f in r.features}
         rules = exceptions_apart(rules + extra, [*features, t.name])
         return Program(tuple(rules), t, schema,
                        {"learner": "generalize", "rho": self.rho, "unions": self.n_unions})

@@ -164,7 +164,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         positive = as_label(self.classes_[self.positive_index_])
         negative = as_label(self.classes_[1 - self.positive_index_])
         rules = exceptions_apart(rules, [*self.schema_.names, self.target])
-        used = {lit.feature for r in rules for lit in r.body if lit.feature is not None}
+        used = {f for r in rules for f in r.features}
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
         params = {k: _plain(v) for k, v in self.get_params().items()
                   if k not in self._not_provenance}
