@@ -141,6 +141,12 @@ def balance_boxes(args) -> int:
     def box(p, q):
         return list(itertools.product(*({p[i], q[i]} for i in range(4))))
 
+    for k in (1, 2, 3):     # cells over k features: the smallest boxes a k-atom rule can be
+        share = max(np.mean([label[r] for r in rows if all(r[f] == v for f, v in zip(fs, vals))])
+                    for fs in itertools.combinations(range(4), k)
+                    for vals in itertools.product(range(1, 6), repeat=k))
+        print(f"rules over {k} feature(s): at most {share:.0%} of the rows a rule covers are B, "
+              "so it covers L or R rows")
     free = [(p, q) for p, q in itertools.combinations(b, 2)
             if all(label[r] for r in box(p, q))]
     print(f"{len(b)} B rows, {len(b) * (len(b) - 1) // 2} pairs; boxes holding a pair and "
