@@ -107,6 +107,12 @@ def cmd_learn(args) -> int:
     import inspect
 
     from . import cli_learners as L
+    if args.output:                           # before the learning, not after it
+        where = Path(args.output).resolve().parent
+        if Path(args.output).is_dir() or not where.is_dir():
+            raise AspmlError(f"cannot write {args.output}: "
+                             + ("it is a directory" if Path(args.output).is_dir()
+                                else f"no directory {where}"))
     df = _read_table(args.data)
     X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
                                             args.ignore or (), _kinds(args.kind))

@@ -492,3 +492,11 @@ def test_learn_says_which_rows_it_left_out(tmp_path, capsys):
     code, out, err = run_main(capsys, "learn", tmp_path / "t.csv", "--target", "y")
     assert code == 0 and "from 38 rows" in out
     assert "note: left out 2 rows of" in err and "with no value in column 'y'" in err
+
+
+def test_learn_checks_where_it_writes_before_learning(capsys, tmp_path):
+    """A model that cannot be saved is said at once, not after the learning and its print."""
+    for out, message in (("/nonexistent/dir/m.lp", "no directory /nonexistent/dir"),
+                         (str(tmp_path), "it is a directory")):
+        code, printed, err = run_main(capsys, *LEARN, "-o", out)
+        assert code == 2 and printed == "" and message in err

@@ -95,3 +95,37 @@ def test_strings_that_only_look_like_numbers_stay_strings():
     X = pd.DataFrame({"m": ["0\x1f", " 1.5 ", "\u0661", "2"]})
     col = encode(X, Schema((Feature("m", "mixed"),)))["m"]
     assert list(col.is_num) == [False, True, False, True]
+
+
+LEARNERS = [lambda: aspml.FoldSE(), lambda: aspml.Libre(n_estimators=2, random_state=0),
+            lambda: aspml.MultiValueRuleSet(n_iter=50, random_state=0)]
+
+
+@pytest.mark.parametrize("make", LEARNERS)
+def test_column_names_are_all_strings_or_read_by_position(make):
+    """Names of mixed types used to be replaced by x0, x1, ... in order, so a frame
+    with its columns in another order was read wrongly, without a word."""
+    X = pd.DataFrame({"age": [25, 35, 45, 55, 65, 75] * 3, "city": list("abcabc") * 3,
+                      2020: np.arange(18)})
+    y = (X.age > 50).to_numpy()
+    with pytest.raises(TypeError, match="column names must all be strings"):
+        make().fit(X, y)
+    with pytest.raises(AspmlError, match=r"\['age'\] more than once"):
+        make().fit(X.set_axis(["age", "age", "x"], axis=1), y)
+    plain = pd.DataFrame(X.to_numpy())            # integer names: by position, as arrays are
+    clf = make().fit(plain, y)
+    assert not hasattr(clf, "feature_names_in_")
+    assert np.array_equal(clf.predict(plain), clf.predict(plain.to_numpy()))
+
+
+@pytest.mark.parametrize("make", LEARNERS)
+def test_missing_as_one_string_is_one_token(make):
+    X = pd.DataFrame({"city": ["Paris", "P", "a", "Paris", "P", "a"] * 3})
+    y = np.array([1, 0, 0, 1, 0, 0] * 3)
+    clf = make().set_params(missing="Pa").fit(X, y)   # neither "P" nor "a" is missing
+    assert clf._missing() == ("Pa",)
+    for bad in (5, ["?", 5]):
+        with pytest.raises(TypeError, match="missing must be a string or a list of strings"):
+            make().set_params(missing=bad).fit(X, y)
+    with pytest.raises(ValueError, match="positive must be one class label"):
+        make().set_params(positive=[1]).fit(X, y)

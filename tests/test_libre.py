@@ -546,3 +546,17 @@ def test_both_set_covers_agree_for_any_alpha():
         args = (masks, pack(y & ~neither), pack(~y & ~neither), zeros, sizes, keep, wp, wn,
                 room, stop)
         assert greedy_cover(*args).tolist() == greedy_cover(*args, 0).tolist(), trial
+
+
+def test_parameters_take_numpy_numbers_and_refuse_bad_bins():
+    """``GridSearchCV`` hands out numpy numbers; ``max_bins`` was not checked at all."""
+    X, y = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6]}), [0, 1, 0, 1, 1, 1]
+    Libre(alpha=np.float32(0.5), discretization_threshold=np.int64(6), max_bins=np.int64(4),
+          n_estimators=2, random_state=0).fit(X, y)
+    for bad in (0, 1, -1, 2.5, "x", True):
+        with pytest.raises(ValueError, match="max_bins must be None or an integer >= 2"):
+            Libre(max_bins=bad).fit(X, y)
+    with pytest.raises(ValueError, match=r"discretization_threshold must be a number >= 0, got -1"):
+        Libre(discretization_threshold=-1).fit(X, y)
+    with pytest.raises(ValueError, match="alpha"):
+        Libre(alpha=np.nan).fit(X, y)

@@ -340,6 +340,7 @@ def test_quantile_cuts_are_data_values():
 def test_bad_parameters_raise_one_clear_error():
     X, y = planted(0, 50)
     for bad, match in (({"n_iter": -1}, "n_iter"), ({"n_bins": 0}, "n_bins"),
+                       ({"n_bins": 1}, "n_bins must be an integer >= 2"),
                        ({"beta_M": 0}, "beta_M"), ({"alpha_plus": float("nan")}, "alpha_plus"),
                        ({"binning": "kmeans"}, "binning"), ({"exploration": 2}, "exploration"),
                        ({"min_support": -0.1}, "min_support"), ({"t0": 0.5}, "t0"),

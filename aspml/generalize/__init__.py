@@ -18,6 +18,7 @@ boxes in arrays), :mod:`.algorithm`
 from __future__ import annotations
 
 import math
+import numbers
 
 from ..errors import AspmlError
 from ..logic.model import Program
@@ -65,12 +66,12 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
         reference data's range joined with the rules' thresholds.
     """
     for name, v, lo, hi in (("rho", rho, 0, 1), ("rho_start", rho_start, 0, 1)):
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or not lo <= v <= hi:
+        if not isinstance(v, numbers.Real) or isinstance(v, bool) or not lo <= v <= hi:
             raise AspmlError(f"{name} must be a number in [0, 1], got {v!r}")
-    if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) \
+    if not isinstance(epsilon, numbers.Real) or isinstance(epsilon, bool) \
             or not math.isfinite(epsilon) or epsilon < 0:
         raise AspmlError(f"epsilon must be a finite number >= 0, got {epsilon!r}")
-    if iterative and (not isinstance(rho_step, (int, float)) or not rho_step > 0):
+    if iterative and (not isinstance(rho_step, numbers.Real) or not rho_step > 0):
         raise AspmlError(f"rho_step must be a positive number, got {rho_step!r}")
     if iterative and rho_start < rho:
         raise AspmlError(f"rho_start {rho_start:g} is below rho {rho:g}: the iterative run "

@@ -8,6 +8,8 @@ probabilities and the fitted attributes (``classes_``, ``n_features_in_``,
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -26,8 +28,17 @@ def as_frame(X, names=None) -> pd.DataFrame:
     """``X`` as a DataFrame with string column names (``x0, x1, ...`` for arrays)."""
     if isinstance(X, pd.DataFrame):
         frame = X
-        if not all(isinstance(c, str) for c in frame.columns):
+        named = [isinstance(c, str) for c in frame.columns]
+        if any(named) and not all(named):
+            kinds = sorted({type(c).__name__ for c in frame.columns})
+            raise TypeError(f"column names must all be strings (or none of them, to be read by "
+                            f"position), got names of types {kinds}; convert them with "
+                            "X.columns = X.columns.astype(str)")
+        if not any(named):                 # e.g. pd.DataFrame(array): read by position
             frame = frame.set_axis([f"x{i}" for i in range(frame.shape[1])], axis=1)
+        if frame.columns.duplicated().any():
+            twice = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+            raise AspmlError(f"the data names column(s) {twice} more than once; rename them")
     else:
         if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
             raise TypeError("sparse input is not supported: aspml learners read a dense table; "
@@ -49,6 +60,16 @@ def as_frame(X, names=None) -> pd.DataFrame:
         if frame[c].dtype.kind == "c":
             raise ValueError("Complex data not supported")
     return frame
+
+
+def is_real(v) -> bool:
+    """A finite real number (Python or numpy), not a bool."""
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and bool(np.isfinite(v))
+
+
+def is_whole(v) -> bool:
+    """An integer (Python or numpy), not a bool."""
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
 
 class LogicClassifier(ClassifierMixin, BaseEstimator):
@@ -101,6 +122,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"Only binary classification is supported. {name} learns a binary "
                              f"classifier but y has {len(self.classes_)} classes; {fix}")
         positive = getattr(self, "positive", None)
+        if isinstance(positive, (list, tuple, set, dict, np.ndarray, pd.Series)):
+            raise ValueError(f"positive must be one class label, got {positive!r}")
         if positive is None:
             self.positive_index_ = 1
         else:
@@ -120,7 +143,17 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
 
     def _missing(self):
         missing = getattr(self, "missing", None)
-        return DEFAULT_MISSING if missing is None else tuple(missing)
+        if missing is None:
+            return DEFAULT_MISSING
+        tokens = (missing,) if isinstance(missing, str) else missing
+        try:
+            tokens = tuple(tokens)
+        except TypeError:
+            tokens = (missing,)
+        if not all(isinstance(t, str) for t in tokens):
+            raise TypeError(f"missing must be a string or a list of strings (the tokens that "
+                            f"stand for no value, e.g. ['?', 'NA']), got {missing!r}")
+        return tokens
 
     def fit(self, X, y, progress=None):
         """Learn the program from ``X`` and ``y``.  ``progress`` (optional) is called as

@@ -30,7 +30,7 @@ from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_li
 from ..data.table import Column
 from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule
 from ..logic.values import is_number, normalize_value
-from ._base import LogicClassifier
+from ._base import LogicClassifier, is_real
 
 PARALLEL_ROWS = 20_000     # views over at least this many rows search features in parallel
 _OPS = {LE: "<=", GT: ">", NOT_LE: "<=", NOT_GT: ">", EQ: "==", NE: "!="}
@@ -324,7 +324,7 @@ class FoldSE(LogicClassifier):
         _check_ratio(self.ratio)
         if self.heuristic not in ("mgi", "ig"):
             raise ValueError(f"heuristic must be 'mgi' or 'ig', got {self.heuristic!r}")
-        if not (isinstance(self.tail, (int, float)) and 0 <= self.tail < 1):
+        if not (is_real(self.tail) and 0 <= self.tail < 1):
             raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
@@ -424,5 +424,5 @@ def _literal(lit: _Lit, table, names: list):
 
 
 def _check_ratio(ratio) -> None:
-    if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not ratio >= 0:
+    if not (is_real(ratio) and ratio >= 0):
         raise ValueError(f"ratio must be a number >= 0, got {ratio!r}")

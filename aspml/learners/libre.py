@@ -40,7 +40,7 @@ from ..kernels.bitset import pack, unpack
 from ..kernels.cover import greedy_cover, row_sets, rule_counts, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
-from ._base import LogicClassifier
+from ._base import LogicClassifier, is_real, is_whole
 
 
 @dataclass(frozen=True)
@@ -179,11 +179,13 @@ class Libre(LogicClassifier):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
-        if not (isinstance(self.alpha, (int, float)) and 0 <= self.alpha <= 1):
+        if not (is_real(self.alpha) and 0 <= self.alpha <= 1):
             raise ValueError(f"alpha must be in [0, 1], got {self.alpha!r}")
-        if not (isinstance(self.discretization_threshold, (int, float))
-                and self.discretization_threshold >= 0):
-            raise ValueError("discretization_threshold must be a number >= 0")
+        if not (is_real(self.discretization_threshold) and self.discretization_threshold >= 0):
+            raise ValueError(f"discretization_threshold must be a number >= 0, got "
+                             f"{self.discretization_threshold!r}")
+        if self.max_bins is not None and not (is_whole(self.max_bins) and self.max_bins >= 2):
+            raise ValueError(f"max_bins must be None or an integer >= 2, got {self.max_bins!r}")
         for name in ("top_k", "max_rules"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
@@ -193,7 +195,7 @@ class Libre(LogicClassifier):
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v == 0):
             raise ValueError(f"n_jobs must be None or a nonzero integer (-1: every core), got {v!r}")
         if self.early_stopping not in (False, True, "train", "cv"):
-            raise ValueError(f"early_stopping must be 'cv', 'train' or False, got "
+            raise ValueError(f"early_stopping must be 'cv', 'train' (or True) or False, got "
                              f"{self.early_stopping!r}")
 
     def _learn(self, table, y):

@@ -132,7 +132,7 @@ class MultiValueRuleSet(LogicClassifier):
     def _check(self):
         for name in ("n_iter", "n_bins", "max_length", "n_candidates"):
             v = getattr(self, name)
-            low = 0 if name == "n_iter" else 1
+            low = {"n_iter": 0, "n_bins": 2}.get(name, 1)   # one bin: the number says nothing
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
         if self.binning not in ("quantile", "uniform"):
