@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from importlib.resources import files
 
@@ -45,7 +46,10 @@ def is_reserved(name: str) -> bool:
 
 
 def _identifier(name: str) -> str:
-    base = re.sub(r"[^a-z0-9_]+", "_", name.lower()).strip("_")
+    # accents off first ("Ünï" -> "uni", not "n"); other characters become "_"
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name.casefold())
+                    if not unicodedata.combining(c))
+    base = re.sub(r"[^a-z0-9_]+", "_", plain).strip("_")
     if not base or not base[0].isalpha():
         base = "f_" + base
     return base
