@@ -141,17 +141,28 @@ def balance_boxes(args) -> int:
     def box(p, q):
         return list(itertools.product(*({p[i], q[i]} for i in range(4))))
 
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+
+    def top_share(k, keep):
+        """The largest share of B among the rows ``keep`` of a cell over ``k`` features."""
+        best = 0.0
+        for fs in itertools.combinations(range(4), k):
+            for vals in itertools.product(range(1, 6), repeat=k):
+                cell = [label[rows[i]] for i in keep if all(rows[i][f] == v for f, v in zip(fs, vals))]
+                if cell:
+                    best = max(best, float(np.mean(cell)))
+        return best
+
     for k in (1, 2, 3):     # cells over k features: the smallest boxes a k-atom rule can be
-        share = max(np.mean([label[r] for r in rows if all(r[f] == v for f, v in zip(fs, vals))])
-                    for fs in itertools.combinations(range(4), k)
-                    for vals in itertools.product(range(1, 6), repeat=k))
-        print(f"rules over {k} feature(s): at most {share:.0%} of the rows a rule covers are B, "
-              "so it covers L or R rows")
+        train = [top_share(k, tr) for tr, _ in folds]
+        print(f"cells over {k} feature(s): at most {top_share(k, range(len(rows))):.0%} of the rows "
+              f"are B; of a fold's training rows at most {max(train):.0%} "
+              f"({', '.join(f'{t:.0%}' for t in train)})")
     free = [(p, q) for p, q in itertools.combinations(b, 2)
             if all(label[r] for r in box(p, q))]
     print(f"{len(b)} B rows, {len(b) * (len(b) - 1) // 2} pairs; boxes holding a pair and "
           f"no L or R row of the whole table: {len(free)}")
-    for k, (tr, te) in enumerate(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y)):
+    for k, (tr, te) in enumerate(folds):
         train = {rows[i] for i in tr}
         pairs = [(p, q) for p in (rows[i] for i in tr if y[i]) for q in (rows[i] for i in te if y[i])
                  if all(label[r] or r not in train for r in box(p, q))]

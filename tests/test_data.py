@@ -127,5 +127,13 @@ def test_missing_as_one_string_is_one_token(make):
     for bad in (5, ["?", 5]):
         with pytest.raises(TypeError, match="missing must be a string or a list of strings"):
             make().set_params(missing=bad).fit(X, y)
-    with pytest.raises(ValueError, match="positive must be one class label"):
-        make().set_params(positive=[1]).fit(X, y)
+    for bad in ([1], range(1, 2), frozenset({1})):
+        with pytest.raises(ValueError, match="positive must be one class label"):
+            make().set_params(positive=bad).fit(X, y)
+    assert make().set_params(positive=np.int64(1)).fit(X, y).positive_index_ == 1
+
+
+def test_a_missing_token_given_as_a_string_is_not_a_substring_test():
+    X = pd.DataFrame({"c": ["N", "A", "NA", "N"]})
+    col = aspml.data.schema_and_table(X, missing="NA")[1]["c"]
+    assert list(col.code < 0) == [False, False, True, False]

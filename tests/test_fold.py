@@ -114,6 +114,11 @@ def test_bad_parameters_and_positive_class():
         FoldSE(heuristic="entropy").fit(X, y)
     with pytest.raises(ValueError, match="tail"):
         FoldSE(tail=2).fit(X, y)
+    for bad in (-1, float("nan"), "0.5"):
+        with pytest.raises(ValueError, match="ratio must be a number >= 0"):
+            FoldSE(ratio=bad).fit(X, y)
+    FoldSE(ratio=np.float32(0.5), tail=np.float64(0.01)).fit(X, y)   # numpy numbers (grid search)
+    FoldSE(ratio=float("inf")).fit(X, y)                             # inf: one literal a rule
     clf = FoldSE().fit(X, y)
     with pytest.raises(aspml.AspmlError, match="lacks the column"):
         clf.predict(X.drop(columns=["age"]))

@@ -560,3 +560,6 @@ def test_parameters_take_numpy_numbers_and_refuse_bad_bins():
         Libre(discretization_threshold=-1).fit(X, y)
     with pytest.raises(ValueError, match="alpha"):
         Libre(alpha=np.nan).fit(X, y)
+    from fractions import Fraction
+    Libre(alpha=Fraction(1, 2), discretization_threshold=float("inf"), n_estimators=2,
+          random_state=0).fit(X, y)            # inf: ChiMerge merges as far as it may

@@ -133,9 +133,11 @@ def test_saved_models_load_back_and_refuse_tampering(tmp_path):
 def test_accented_names_keep_their_letters_in_predicates():
     """A name's accents are dropped, not its letters ("Ünï. %" was the predicate n)."""
     from aspml.logic.names import predicate_names
-    target, chosen = predicate_names("Ünï. %", ["Ünï. %", "Größe", "café au lait"], set())
+    target, chosen = predicate_names("Ünï. %", ["Ünï. %", "Größe", "café au lait", "ℌeight",
+                                                "Temp ℃"], set())
     assert (target, chosen) == ("uni", {"Ünï. %": "uni_2", "Größe": "grosse",
-                                        "café au lait": "cafe_au_lait"})
+                                        "café au lait": "cafe_au_lait", "ℌeight": "height",
+                                        "Temp ℃": "temp_c"})
     p = aspml.Program((aspml.Rule(None, (aspml.Compare("Größe", ">", 3),)),),
                       aspml.Target("Ünï. %", "ja"))
     for dialect in ("asp", "prolog", "scasp"):

@@ -72,7 +72,9 @@ def _is_missing_scalar(u, missing) -> bool:
         return True
     if isinstance(u, float) and math.isnan(u):
         return True
-    return isinstance(u, str) and u in missing
+    if not isinstance(u, str):
+        return False
+    return u == missing if isinstance(missing, str) else u in missing   # one token, not a substring
 
 
 def _as_number(u):

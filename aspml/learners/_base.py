@@ -8,6 +8,7 @@ probabilities and the fitted attributes (``classes_``, ``n_features_in_``,
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -62,9 +63,16 @@ def as_frame(X, names=None) -> pd.DataFrame:
     return frame
 
 
-def is_real(v) -> bool:
-    """A finite real number (Python or numpy), not a bool."""
-    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and bool(np.isfinite(v))
+def is_real(v, finite: bool = True) -> bool:
+    """A real number (Python, numpy, Fraction, ...), not a bool nor NaN; finite unless
+    ``finite=False`` (then infinity passes too)."""
+    if not isinstance(v, numbers.Real) or isinstance(v, (bool, np.bool_)):
+        return False
+    try:
+        f = float(v)
+    except OverflowError:              # an int too large for a float
+        f = math.inf
+    return not math.isnan(f) and (not finite or math.isfinite(f))
 
 
 def is_whole(v) -> bool:
@@ -122,7 +130,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"Only binary classification is supported. {name} learns a binary "
                              f"classifier but y has {len(self.classes_)} classes; {fix}")
         positive = getattr(self, "positive", None)
-        if isinstance(positive, (list, tuple, set, dict, np.ndarray, pd.Series)):
+        if isinstance(positive, (set, frozenset, dict)) or np.ndim(positive) != 0:
             raise ValueError(f"positive must be one class label, got {positive!r}")
         if positive is None:
             self.positive_index_ = 1

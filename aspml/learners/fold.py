@@ -424,5 +424,5 @@ def _literal(lit: _Lit, table, names: list):
 
 
 def _check_ratio(ratio) -> None:
-    if not (is_real(ratio) and ratio >= 0):
+    if not (is_real(ratio, finite=False) and ratio >= 0):     # inf: stop after one literal
         raise ValueError(f"ratio must be a number >= 0, got {ratio!r}")

@@ -181,7 +181,8 @@ class Libre(LogicClassifier):
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
         if not (is_real(self.alpha) and 0 <= self.alpha <= 1):
             raise ValueError(f"alpha must be in [0, 1], got {self.alpha!r}")
-        if not (is_real(self.discretization_threshold) and self.discretization_threshold >= 0):
+        if not (is_real(self.discretization_threshold, finite=False)
+                and self.discretization_threshold >= 0):
             raise ValueError(f"discretization_threshold must be a number >= 0, got "
                              f"{self.discretization_threshold!r}")
         if self.max_bins is not None and not (is_whole(self.max_bins) and self.max_bins >= 2):

@@ -47,8 +47,8 @@ def is_reserved(name: str) -> bool:
 
 def _identifier(name: str) -> str:
     # accents off first ("Ünï" -> "uni", not "n"); other characters become "_"
-    plain = "".join(c for c in unicodedata.normalize("NFKD", name.casefold())
-                    if not unicodedata.combining(c))
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", name).casefold())
+    plain = "".join(c for c in folded if not unicodedata.combining(c))
     base = re.sub(r"[^a-z0-9_]+", "_", plain).strip("_")
     if not base or not base[0].isalpha():
         base = "f_" + base
