@@ -368,3 +368,27 @@ def test_no_rules_is_said():
     with pytest.warns(AspmlWarning, match="learned no rules.*more bins"):
         clf = aspml.MultiValueRuleSet(random_state=0).fit(X, y)
     assert clf.rules_ == []
+
+
+def test_more_chains_keep_the_best_posterior():
+    """The loans table of examples/mrs_value_sets: one chain with seed 0 stops at two of the
+    three hidden rules; three chains (the first of them that same chain) find all three."""
+    rng = np.random.default_rng(0)
+    n = 800
+    X = pd.DataFrame({
+        "state": rng.choice(["AZ", "CA", "FL", "GA", "IL", "NY", "OH", "PA", "TX", "WA"], n),
+        "age": rng.integers(18, 71, n),
+        "job": rng.choice(["none", "part-time", "full-time", "retired"], n)})
+    hidden = ((X.state.isin(["AZ", "CA", "TX"]) & (X.age < 30))
+              | (X.state.isin(["NY", "PA"]) & (X.job == "none"))
+              | (X.state.isin(["FL", "GA"]) & (X.job == "retired") & (X.age >= 45)))
+    y = np.where(rng.random(n) < 0.03, ~hidden, hidden)[:600]
+    X = X[:600]
+    one = MultiValueRuleSet(random_state=0).fit(X, y)
+    three = MultiValueRuleSet(random_state=0, n_chains=3).fit(X, y)
+    assert len(one.rules_) == 2 and len(three.rules_) == 3
+    assert three.posterior_ > one.posterior_ + 5
+    again = MultiValueRuleSet(random_state=0, n_chains=3).fit(X, y)
+    assert again.program_ == three.program_
+    with pytest.raises(ValueError, match="n_chains must be an integer >= 1"):
+        MultiValueRuleSet(n_chains=0).fit(X, y)

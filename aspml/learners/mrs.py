@@ -24,6 +24,8 @@ The exception is a Boolean feature, whose "false" item is the program's
 
 from __future__ import annotations
 
+import copy
+
 import warnings
 
 import numpy as np
@@ -87,6 +89,12 @@ class MultiValueRuleSet(LogicClassifier):
         Probability of proposing a random neighbour instead of the best.
     t0 : float, default 10
         Initial temperature; step ``t`` anneals at ``t0 ** (1 - t / n_iter)``.
+    n_chains : int, default 1
+        Independent annealing chains, each from its own random stream (the
+        first is the one ``n_chains=1`` runs); the rule set with the highest
+        posterior wins.  One chain can stop in a worse state than another
+        seed would (see ``examples/mrs_value_sets``); more chains cost time
+        in proportion.
     random_state : int, Generator or None
     positive, kinds, missing, target : as for every aspml learner.
 
@@ -103,7 +111,7 @@ class MultiValueRuleSet(LogicClassifier):
     def __init__(self, n_iter=1000, n_bins=5, binning="quantile", alpha_M=1.0, beta_M=10.0,
                  alpha_L=1.0, beta_L=10.0, theta=1.0, alpha_plus=100.0, beta_plus=1.0,
                  alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
-                 n_candidates=1000, exploration=0.1, t0=10.0, random_state=None,
+                 n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, random_state=None,
                  positive=None, kinds=None, missing=None, target="label"):
         self.n_iter = n_iter
         self.n_bins = n_bins
@@ -123,6 +131,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.n_candidates = n_candidates
         self.exploration = exploration
         self.t0 = t0
+        self.n_chains = n_chains
         self.random_state = random_state
         self.positive = positive
         self.kinds = kinds
@@ -130,7 +139,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.target = target
 
     def _check(self):
-        for name in ("n_iter", "n_bins", "max_length", "n_candidates"):
+        for name in ("n_iter", "n_bins", "max_length", "n_candidates", "n_chains"):
             v = getattr(self, name)
             low = {"n_iter": 0, "n_bins": 2}.get(name, 1)   # one bin: the number says nothing
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
@@ -191,7 +200,19 @@ class MultiValueRuleSet(LogicClassifier):
         search = Search(items, h, n_iter=int(self.n_iter), min_support=float(self.min_support),
                         max_length=int(self.max_length), n_candidates=int(self.n_candidates),
                         exploration=float(self.exploration), t0=float(self.t0), rng=rng)
-        found = search.run(lambda t: self._report(t, search.n_iter, "annealing"))
+        n_chains = int(self.n_chains)
+        streams = [rng, *rng.spawn(n_chains - 1)] if n_chains > 1 else [rng]
+        total = search.n_iter * n_chains
+        found, best = None, -np.inf
+        for k, stream in enumerate(streams):      # the same candidates, a fresh walk each
+            chain = copy.copy(search)
+            chain.rng = stream
+            rules = chain.run(lambda t, k=k: self._report(k * search.n_iter + t, total,
+                                                          "annealing"))
+            post = chain.posterior(rules)
+            if post > best + 1e-9:
+                found, best, kept = rules, post, chain
+        search = kept
         if not found:
             warnings.warn(f"MultiValueRuleSet learned no rules: none of the "
                           f"{len(search.cands)} candidate rules raised the posterior above the "
