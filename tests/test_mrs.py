@@ -2,6 +2,7 @@
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -373,17 +374,13 @@ def test_no_rules_is_said():
 def test_more_chains_keep_the_best_posterior():
     """The loans table of examples/mrs_value_sets: one chain with seed 0 stops at two of the
     three hidden rules; three chains (the first of them that same chain) find all three."""
-    rng = np.random.default_rng(0)
-    n = 800
-    X = pd.DataFrame({
-        "state": rng.choice(["AZ", "CA", "FL", "GA", "IL", "NY", "OH", "PA", "TX", "WA"], n),
-        "age": rng.integers(18, 71, n),
-        "job": rng.choice(["none", "part-time", "full-time", "retired"], n)})
-    hidden = ((X.state.isin(["AZ", "CA", "TX"]) & (X.age < 30))
-              | (X.state.isin(["NY", "PA"]) & (X.job == "none"))
-              | (X.state.isin(["FL", "GA"]) & (X.job == "retired") & (X.age >= 45)))
-    y = np.where(rng.random(n) < 0.03, ~hidden, hidden)[:600]
-    X = X[:600]
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "loans", Path(__file__).resolve().parents[1] / "examples" / "mrs_value_sets" / "loans.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    X, y = module.loans()
+    X, y = X[:600], y[:600]
     one = MultiValueRuleSet(random_state=0).fit(X, y)
     three = MultiValueRuleSet(random_state=0, n_chains=3).fit(X, y)
     assert len(one.rules_) == 2 and len(three.rules_) == 3

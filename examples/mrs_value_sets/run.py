@@ -6,24 +6,15 @@
 import warnings
 
 import numpy as np
-import pandas as pd
 
 import aspml
+from loans import loans      # this folder's table
 
-# 800 loan applicants. Who defaults follows three hidden rules, each over a *set* of values,
-# and 3% of the labels are flipped at random.
-rng = np.random.default_rng(0)
-n = 800
-X = pd.DataFrame({
-    "state": rng.choice(["AZ", "CA", "FL", "GA", "IL", "NY", "OH", "PA", "TX", "WA"], n),
-    "age": rng.integers(18, 71, n),
-    "job": rng.choice(["none", "part-time", "full-time", "retired"], n)})
-hidden = ((X.state.isin(["AZ", "CA", "TX"]) & (X.age < 30))
-          | (X.state.isin(["NY", "PA"]) & (X.job == "none"))
-          | (X.state.isin(["FL", "GA"]) & (X.job == "retired") & (X.age >= 45)))
-y = np.where(rng.random(n) < 0.03, ~hidden, hidden)
+# 800 loan applicants. Who defaults follows three hidden rules, each over a *set* of values
+# (see loans.py), and 3% of the labels are flipped at random.
+X, y = loans()
 train, test = slice(0, 600), slice(600, None)
-print(f"{n} rows, {y.mean():.0%} default; the first 600 to learn from, the last 200 to test\n")
+print(f"{len(X)} rows, {y.mean():.0%} default; the first 600 to learn from, the last 200 to test\n")
 
 
 def show(title, clf):
