@@ -108,11 +108,11 @@ def cmd_learn(args) -> int:
 
     from . import cli_learners as L
     if args.output:                           # before the learning, not after it
-        where = Path(args.output).resolve().parent
-        if Path(args.output).is_dir() or not where.is_dir():
-            raise AspmlError(f"cannot write {args.output}: "
-                             + ("it is a directory" if Path(args.output).is_dir()
-                                else f"no directory {where}"))
+        out = Path(args.output)
+        if out.is_dir():
+            raise AspmlError(f"cannot write {args.output}: it is a directory")
+        if not out.resolve().parent.is_dir():
+            raise AspmlError(f"cannot write {args.output}: no directory {out.resolve().parent}")
     df = _read_table(args.data)
     X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
                                             args.ignore or (), _kinds(args.kind))

@@ -25,7 +25,6 @@ The exception is a Boolean feature, whose "false" item is the program's
 from __future__ import annotations
 
 import copy
-
 import warnings
 
 import numpy as np
