@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, event, given, settings
 import aspml
 import aspml.asp
 import aspml.prolog
-from aspml import Compare, Feature, Flag, InSet, Interval, NotAtom, Program, Rule, Schema, Target
+from aspml import Compare, Feature, Flag, InSet, Interval, NotAtom, Program, Rule, Schema
 
 from conftest import GOLDEN
 from strategies import programs_with_tables

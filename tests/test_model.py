@@ -3,8 +3,8 @@
 import pytest
 
 import aspml
-from aspml import (AspmlError, Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
-                   ParseError, Program, Rule, ScaleError, Schema, Target)
+from aspml import (AspmlError, Compare, Feature, InSet, Interval, NotAtom, ParseError, Program,
+                   Rule, ScaleError, Schema, Target)
 
 
 def example():

@@ -29,6 +29,7 @@ from __future__ import annotations
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from fractions import Fraction
 
 import joblib
 import numpy as np
@@ -177,7 +178,7 @@ class Libre(LogicClassifier):
             raise ValueError(f"heuristic must be 'H1' or 'H2', got {self.heuristic!r}")
         for name in ("n_estimators", "max_features"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            if not (is_whole(v) and v >= 1):
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
         if not (is_real(self.alpha) and 0 <= self.alpha <= 1):
             raise ValueError(f"alpha must be in [0, 1], got {self.alpha!r}")
@@ -189,11 +190,10 @@ class Libre(LogicClassifier):
             raise ValueError(f"max_bins must be None or an integer >= 2, got {self.max_bins!r}")
         for name in ("top_k", "max_rules"):
             v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
-                                  or v < 1):
+            if v is not None and not (is_whole(v) and v >= 1):
                 raise ValueError(f"{name} must be None or a positive integer, got {v!r}")
         v = self.n_jobs
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v == 0):
+        if v is not None and not (is_whole(v) and v != 0):
             raise ValueError(f"n_jobs must be None or a nonzero integer (-1: every core), got {v!r}")
         if self.early_stopping not in (False, True, "train", "cv"):
             raise ValueError(f"early_stopping must be 'cv', 'train' (or True) or False, got "
@@ -344,7 +344,6 @@ def _alpha_weights(alpha):
     """``alpha`` as integer weights ``(wp, wn)`` with ``wp / (wp + wn) = alpha`` (to six
     digits: a fraction of denominator at most 10^6), so the set cover compares its
     weights ``wp * positives - wn * negatives`` exactly."""
-    from fractions import Fraction
     a = Fraction(float(alpha)).limit_denominator(10**6)
     return int(a.numerator), int(a.denominator - a.numerator)
 

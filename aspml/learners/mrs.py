@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import AspmlWarning
 from ..logic.model import Rule
 from . import _mrs_model as mm
-from ._base import LogicClassifier
+from ._base import LogicClassifier, is_real, is_whole
 from ._mrs_search import Items, Search
 from .libre import _conditions, _Exceptions, _feature_bins
 
@@ -141,25 +141,22 @@ class MultiValueRuleSet(LogicClassifier):
         for name in ("n_iter", "n_bins", "max_length", "n_candidates", "n_chains"):
             v = getattr(self, name)
             low = {"n_iter": 0, "n_bins": 2}.get(name, 1)   # one bin: the number says nothing
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+            if not (is_whole(v) and v >= low):
                 raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
         if self.binning not in ("quantile", "uniform"):
             raise ValueError(f"binning must be 'quantile' or 'uniform', got {self.binning!r}")
         for name in ("alpha_M", "beta_M", "alpha_L", "beta_L", "theta", "alpha_plus",
                      "beta_plus", "alpha_minus", "beta_minus", "t0"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
-                    or not np.isfinite(v) or v <= 0:
+            if not (is_real(v) and v > 0):
                 raise ValueError(f"{name} must be a positive number, got {v!r}")
         if self.t0 < 1:
             raise ValueError(f"t0 must be >= 1, got {self.t0!r}")
-        if isinstance(self.rho_min, bool) or not isinstance(
-                self.rho_min, (int, float, np.integer, np.floating)) or not 0 <= self.rho_min < 1:
+        if not (is_real(self.rho_min) and 0 <= self.rho_min < 1):
             raise ValueError(f"rho_min must be in [0, 1), got {self.rho_min!r}")
         for name in ("min_support", "exploration"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
-                    or not 0 <= v <= 1:
+            if not (is_real(v) and 0 <= v <= 1):
                 raise ValueError(f"{name} must be in [0, 1], got {v!r}")
 
     def _items(self, table, y):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, VisitError
 
 from ..errors import AspmlError, ParseError
 from .model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare, Program,

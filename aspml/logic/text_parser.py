@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from lark import Token, Transformer, v_args
+from lark import Transformer, v_args
 
 from ..errors import AspmlError, ParseError
 from .model import (DERIVED_NAME, Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
