@@ -29,42 +29,17 @@ import pandas as pd
 from ._words import count as _count
 from .errors import AspmlError, AspmlWarning
 
-SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
+MISSING_HELP = ("a cell that holds TOKEN is a missing value (repeatable: --missing NA "
+                "--missing ?; empty cells always are)")
 
 
-def _read_program(path: str, dialect: str | None):
-    """A program file: a saved model (checked against its checksum) or program text.
-
-    A ``.lp`` file with aspml's header but no checksum line is refused: it is
-    a saved model cut short (or an export, which ``--from asp`` reads as it is).
-    """
-    from .errors import ParseError
-    from .logic.parser import parse
-    from .logic.store import CHECK_PREFIX, loads
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise AspmlError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise AspmlError(f"{path} is not a program file: it is not text (a program is "
-                         f".lp, .pl, .scasp or .txt text)") from None
-    if not text.strip():
-        raise AspmlError(f"{path} is empty: there is no program in it")
-    given = dialect
-    dialect = dialect or SUFFIX_DIALECT.get(p.suffix)
-    if dialect is None:
-        raise AspmlError(f"cannot tell the dialect of {path}; give --from asp|prolog|scasp|text")
-    if dialect == "asp" and CHECK_PREFIX in text:
-        return loads(text, path)                 # a saved model: check it was not altered
-    if dialect == "asp" and given is None and "% aspml: {" in text:
-        raise AspmlError(f"{path} has aspml's header but no '{CHECK_PREFIX.strip()}' line at its "
-                         f"end: a saved model cut short (an exported program loads with "
-                         f"--from asp)")
-    try:
-        return parse(text, dialect)
-    except ParseError as e:
-        raise AspmlError(f"{path}: {e}") from None
+def _read_program(path: str, dialect: str | None, missing=None):
+    """A program file (see :func:`aspml.logic.store.read_program`: a saved model is
+    checked, and read in the dialect its header names); ``missing`` (``--missing``)
+    replaces the tokens it reads as no value."""
+    from .logic.store import read_program
+    program = read_program(path, dialect)
+    return program if not missing else program.with_missing(missing)
 
 
 def _read_table(path: str) -> pd.DataFrame:
@@ -108,14 +83,17 @@ def cmd_learn(args) -> int:
 
     from . import cli_learners as L
     if args.output:                           # before the learning, not after it
+        from .logic.store import save_dialect
         out = Path(args.output)
+        save_dialect(out)                     # a suffix that names no model format: refused
         if out.is_dir():
             raise AspmlError(f"cannot write {args.output}: it is a directory")
         if not out.resolve().parent.is_dir():
             raise AspmlError(f"cannot write {args.output}: no directory {out.resolve().parent}")
     df = _read_table(args.data)
+    missing = tuple(args.missing) if args.missing else None
     X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
-                                            args.ignore or (), _kinds(args.kind))
+                                            args.ignore or (), _kinds(args.kind), missing)
     if len(X) < len(df):                      # learning_data leaves out rows without a label
         print(f"aspml learn: note: left out {_count(len(df) - len(X), 'row')} of {args.data} "
               f"with no value in column {args.target!r}", file=sys.stderr)
@@ -124,7 +102,7 @@ def cmd_learn(args) -> int:
             raise AspmlError(f"--digits {args.digits}: give 0 to 9 decimals")
         X = _rounded(X, args.digits)
     options = {o: getattr(args, o) for o in L.OPTIONS}
-    clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds)
+    clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
     fit_kw = {}
     if args.trace:
         if "trace" not in inspect.signature(clf.fit).parameters:
@@ -175,15 +153,14 @@ def cmd_learn(args) -> int:
 
 
 def cmd_export(args) -> int:
-    program = _read_program(args.model, args.source)
+    program = _read_program(args.model, args.source, args.missing)
     if not args.facts:
         sys.stdout.write(program.print(args.to))
         return 0
     X = _read_table(args.facts)
     if args.to == "asp":
         from .asp import _prepare
-        from .data.table import DEFAULT_MISSING
-        program, _, _, facts = _prepare(program, X, DEFAULT_MISSING)
+        program, _, _, facts = _prepare(program, X, None)       # the program's missing tokens
         sys.stdout.write(program.to_asp() + "\n% rows of " + Path(args.facts).name + "\n" + facts)
     elif args.to == "prolog":
         from .data.facts import prolog_facts
@@ -220,7 +197,7 @@ def _labels(program, y: np.ndarray) -> np.ndarray:
 
 
 def cmd_predict(args) -> int:
-    program = _read_program(args.model, args.source)
+    program = _read_program(args.model, args.source, args.missing)
     X = _read_table(args.data)
     y = _predict(program, X, args.engine)
     out = pd.DataFrame({"row": np.arange(len(X)), program.target.name: _labels(program, y)})
@@ -247,7 +224,7 @@ def cmd_check(args) -> int:
     from . import asp
     from .evaluate import evaluate
     from .report import rule_rows, truth_of
-    program = _read_program(args.model, args.source)
+    program = _read_program(args.model, args.source, args.missing)
     X = _read_table(args.data)
     labels = _labels_of(args, program, X)
     target, cov, _ = evaluate(program, X)
@@ -285,7 +262,7 @@ def cmd_explain(args) -> int:
 
     from .asp.explain import counterfactual
     from .explain import explain
-    program = _read_program(args.model, args.source)
+    program = _read_program(args.model, args.source, args.missing)
     X = _read_table(args.data)
     if not 0 <= args.row < len(X):
         raise AspmlError(f"--row {args.row} is not a row of {args.data} (0 to {len(X) - 1})")
@@ -338,7 +315,7 @@ def cmd_report(args) -> int:
     import json
 
     from .report import render
-    program = _read_program(args.model, args.source)
+    program = _read_program(args.model, args.source, args.missing)
     X = _read_table(args.data)
     label = args.target or program.target.name
     if args.target and args.target not in X.columns:
@@ -436,7 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p):
         p.add_argument("model", help="a program file (.lp asp, .pl prolog, .scasp, .txt text)")
         p.add_argument("--from", dest="source", choices=["asp", "prolog", "scasp", "text"],
-                       help="dialect of MODEL when its suffix does not say")
+                       help="dialect of MODEL when neither its '%% aspml:' header nor its "
+                            "suffix says (a header that says otherwise is an error)")
+        p.add_argument("--missing", action="append", metavar="TOKEN",
+                       help=MISSING_HELP + " (default: the tokens saved with the model)")
 
     from . import cli_learners as L
     raw = argparse.RawDescriptionHelpFormatter
@@ -466,13 +446,19 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--kind", action="append", metavar="COLUMN=KIND",
                     help="read a column as numeric, categorical, mixed or boolean (repeatable)")
     le.add_argument("--ignore", nargs="+", metavar="COLUMN", help="columns that are not features")
+    le.add_argument("--missing", action="append", metavar="TOKEN",
+                    help=MISSING_HELP + " (default: ?); saved with the model, so predict, "
+                         "check and explain read the data the same way")
     le.add_argument("--digits", type=int, metavar="N",
                     help="round numbers to N decimals before learning (data written with "
                          "many digits gives thresholds clingo's 32-bit integers cannot hold)")
     le.add_argument("--trace", action="store_true",
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")
-    le.add_argument("-o", "--output", metavar="MODEL.lp", help="save the learned program here")
+    le.add_argument("-o", "--output", metavar="MODEL.lp",
+                    help="save the learned program here, in the dialect its suffix names: .lp "
+                         "clingo, .pl Prolog, .scasp s(CASP) (any other suffix: clingo); with "
+                         "its header and a checksum line")
     le.add_argument("--quiet", action="store_true",
                     help="no progress bar (there is one only when stderr is a terminal)")
     le.set_defaults(run=cmd_learn)

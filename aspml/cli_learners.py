@@ -64,7 +64,8 @@ def parse_value(text: str):
         return text
 
 
-def estimator(name: str, options: dict, params: list[str], positive, target: str, kinds: dict):
+def estimator(name: str, options: dict, params: list[str], positive, target: str, kinds: dict,
+              missing=None):
     """The estimator ``name`` with its options set; a mistake is one clear AspmlError."""
     have = available()
     if name not in have:
@@ -90,7 +91,8 @@ def estimator(name: str, options: dict, params: list[str], positive, target: str
             raise AspmlError(f"--param {key}: {name} has no such parameter "
                              f"(its parameters: {', '.join(sorted(accepted))})")
         chosen[key] = parse_value(value)
-    for key, value in (("positive", positive), ("target", target), ("kinds", kinds)):
+    for key, value in (("positive", positive), ("target", target), ("kinds", kinds),
+                       ("missing", missing)):
         if key in accepted and key not in chosen:
             chosen[key] = value
     return cls(**chosen)
@@ -99,13 +101,16 @@ def estimator(name: str, options: dict, params: list[str], positive, target: str
 _FLAGS = {"true", "false"}
 
 
-def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
+def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, missing=None):
     """(X, y, positive label, kinds) from a CSV table read as text; mistakes are one line.
 
-    Rows without a label (empty or ``?``) are left out.  A column that holds
-    only ``true``/``false`` (any case) is a Boolean feature; ``kinds``
-    (``{column: kind}``) overrides the inference.
+    Rows without a label (empty, or a ``missing`` token: ``?`` by default) are
+    left out.  A column that holds only ``true``/``false`` (any case) besides
+    missing values is a Boolean feature; ``kinds`` (``{column: kind}``)
+    overrides the inference.
     """
+    from .logic.model import missing_tokens
+    missing = missing_tokens(missing)
     import numpy as np
     import pandas as pd
 
@@ -119,7 +124,7 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
         raise AspmlError(f"{target!r} is the --target column: it is not a feature to "
                          f"{'ignore' if target in ignore else 'give a kind'}")
     labels = df[target]
-    keep = labels.notna() & (labels != "?")
+    keep = labels.notna() & ~labels.isin(missing)
     df = df[keep].reset_index(drop=True)
     if len(df) == 0:
         raise AspmlError(f"no row of {path} has a value in column {target!r}")
@@ -147,7 +152,7 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None):
     X = df[features]
     chosen = {}
     for c in features:
-        distinct = {str(v).strip().lower() for v in X[c].dropna().unique()} - {"?"}
+        distinct = {str(v).strip().lower() for v in X[c].dropna().unique() if v not in missing}
         if distinct and distinct <= _FLAGS:
             chosen[c] = "boolean"
     chosen.update(kinds or {})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .data.table import DEFAULT_MISSING, Column, Table, encode
+from .data.table import Column, Table, encode
 from .kernels.bitset import pack, unpack
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                           Program)
@@ -22,10 +22,13 @@ from .logic.values import is_number
 _ORDER = {"<=": np.less_equal, ">": np.greater, "<": np.less, ">=": np.greater_equal}
 
 
-def as_table(program: Program, X, missing=DEFAULT_MISSING) -> Table:
+def as_table(program: Program, X, missing=None) -> Table:
+    """The rows of ``X`` encoded for ``program``; ``missing`` (the tokens that stand for
+    no value) defaults to the program's own, those its learner was given."""
     if isinstance(X, Table):
         return X
-    return encode(X, program.schema, program.features_used, missing)
+    return encode(X, program.schema, program.features_used,
+                  program.missing if missing is None else missing)
 
 
 def _equals(col: Column, value) -> np.ndarray:
@@ -115,7 +118,7 @@ def rule_masks(program: Program, table: Table, keep=None, visit=None):
     return masks, {h: unpack(v, n) for h, v in derived.items()}, unpack(target, n)
 
 
-def evaluate(program: Program, X, missing=DEFAULT_MISSING):
+def evaluate(program: Program, X, missing=None):
     """``(target, coverage, derived)``: the target mask, rows x rules matrix, exception masks."""
     table = as_table(program, X, missing)
     masks, derived, target = rule_masks(program, table)
@@ -125,13 +128,13 @@ def evaluate(program: Program, X, missing=DEFAULT_MISSING):
     return target, cov.T, derived
 
 
-def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
+def predict(program: Program, X, missing=None) -> np.ndarray:
     """Boolean array: True where the program derives the target for the row."""
     table = as_table(program, X, missing)
     return rule_masks(program, table, keep=())[2]
 
 
-def visit_default_rules(program: Program, X, visit, missing=DEFAULT_MISSING) -> np.ndarray:
+def visit_default_rules(program: Program, X, visit, missing=None) -> np.ndarray:
     """Call ``visit(k, packed)`` with the k-th default rule's mask as packed bits, one
     at a time (no rows x rules matrix); returns the target mask."""
     table = as_table(program, X, missing)
@@ -140,12 +143,12 @@ def visit_default_rules(program: Program, X, visit, missing=DEFAULT_MISSING) -> 
                       visit=lambda i, mask: visit(number[i], mask) if i in number else None)[2]
 
 
-def coverage(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
+def coverage(program: Program, X, missing=None) -> np.ndarray:
     """Rows x rules boolean matrix: True where the rule's body holds (exceptions included)."""
     return evaluate(program, X, missing)[1]
 
 
-def coverage_frame(program: Program, X, missing=DEFAULT_MISSING) -> pd.DataFrame:
+def coverage_frame(program: Program, X, missing=None) -> pd.DataFrame:
     """:func:`coverage` with columns named by rule (``r1: label``, ``r2: ab1`` ...)."""
     cov = coverage(program, X, missing)
     names = [f"r{i + 1}: {r.head or program.target.name}" for i, r in enumerate(program.rules)]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .data.table import DEFAULT_MISSING, encode
+from .data.table import encode
 from .errors import AspmlError
 from .evaluate import rule_masks, literal_mask
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare, Program,
@@ -131,7 +131,7 @@ def _value(table, feature: str):
 
 
 def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
-            missing=DEFAULT_MISSING) -> Explanation:
+            missing=None) -> Explanation:
     """Why the program predicts what it does for ``row`` (a Series, dict or one-row DataFrame).
 
     ``engine="clingo"`` reads every literal's truth from a clingo model of the
@@ -139,6 +139,7 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     ``minimal=True`` adds a minimal sufficient reason (clingo).
     """
     frame = as_row(program, row)
+    missing = program.missing if missing is None else missing
     table = encode(frame, program.schema, program.features_used, missing)
     if engine == "fast":
         truth, holds, atoms = _fast_truth(program, table)

@@ -15,7 +15,6 @@ import tempfile
 import numpy as np
 
 from .data.facts import prolog_facts
-from .data.table import DEFAULT_MISSING
 from .errors import EngineError
 from .evaluate import as_table
 from .logic.model import Program, Rule
@@ -39,7 +38,7 @@ def _run(goal: str, files: list[str]) -> subprocess.CompletedProcess:
                           env={**os.environ, "LANG": "C.UTF-8"})
 
 
-def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
+def predict(program: Program, X, missing=None) -> np.ndarray:
     """SWI-Prolog's answer for every row (a boolean array)."""
     table = as_table(program, X, missing)
     naming = Naming.of(program)

@@ -13,7 +13,6 @@ from importlib.resources import files
 import numpy as np
 
 from ..data.facts import clingo_facts, clingo_numbers, program_limits
-from ..data.table import DEFAULT_MISSING
 from ..errors import AspmlError
 from ..evaluate import as_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
@@ -47,7 +46,7 @@ def _prepare(program: Program, X, missing):
     return program, naming, table, clingo_facts(table, naming.preds, numbers)
 
 
-def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
+def predict(program: Program, X, missing=None) -> np.ndarray:
     """The reference semantics: clingo's answer for every row (a boolean array)."""
     program, naming, table, facts = _prepare(program, X, missing)
     arity = 1 if program.target.positive is None else 2
@@ -58,7 +57,7 @@ def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
     return out
 
 
-def coverage(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
+def coverage(program: Program, X, missing=None) -> np.ndarray:
     """Rows x rules boolean matrix from clingo: where each rule's body holds."""
     program, naming, table, facts = _prepare(program, X, missing)
     printer = LogicPrinter(program, "asp")

@@ -26,7 +26,7 @@ import clingo
 import pandas as pd
 
 from ..data.facts import clingo_numbers, program_limits
-from ..data.table import DEFAULT_MISSING, encode
+from ..data.table import encode
 from ..errors import AspmlError
 from ..logic.model import Feature, Program, Rule, Schema
 from ..logic.names import clingo_string
@@ -44,7 +44,7 @@ def _holding_atoms(model, naming: Naming, program: Program) -> list[str]:
     return sorted(str(s) for s in model if s.name in heads)
 
 
-def literal_truth(program: Program, frame: pd.DataFrame, missing=DEFAULT_MISSING):
+def literal_truth(program: Program, frame: pd.DataFrame, missing=None):
     """Truth of every body literal and every atom for a one-row frame, read from clingo."""
     program2, naming, table, facts = _prepare(program, frame, missing)
     printer = LogicPrinter(program2, "asp")
@@ -78,7 +78,8 @@ class _Domain:
 class _World:
     def __init__(self, program: Program, frame: pd.DataFrame, missing, ranges=None) -> None:
         self.program = program
-        table = encode(frame, program.schema, program.features_used, missing)
+        table = encode(frame, program.schema, program.features_used,
+                       program.missing if missing is None else missing)
         base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
         numbers = clingo_numbers(table, base, program_limits(program))
         self.scales = {n: base[n] * numbers[n][1] for n in numbers}
@@ -168,7 +169,7 @@ class _World:
 
 
 def minimal_reason(program: Program, frame: pd.DataFrame, prediction: bool,
-                   missing=DEFAULT_MISSING) -> dict:
+                   missing=None) -> dict:
     """A subset-minimal set of the row's values that forces ``prediction`` (feature -> value)."""
     world = _World(program, frame, missing)
     s = world.session(not prediction)            # look for a world with the other answer
@@ -214,7 +215,7 @@ def _show(v) -> str:
 
 
 def counterfactual(program: Program, row, target=True, immutable=(), ranges=None,
-                   missing=DEFAULT_MISSING) -> Counterfactual | None:
+                   missing=None) -> Counterfactual | None:
     """The fewest changes to ``row`` (then the smallest distance) that give ``target``.
 
     ``target`` is the wanted answer (True: the target holds).  ``immutable``

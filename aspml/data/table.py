@@ -26,10 +26,9 @@ import pandas as pd
 
 from ..errors import AspmlError
 from ..kernels.scale import min_decimals
-from ..logic.model import KINDS, Feature, Schema
+from ..logic.model import DEFAULT_MISSING, KINDS, Feature, Schema
 from ..logic.values import MAX_DECIMALS, INT32_MAX, check_string
 
-DEFAULT_MISSING = ("?",)
 _NUMBER_TEXT = re.compile(r"[ \t]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t]*\Z")
 _TRUE = {"true", "1", "yes"}
 _FALSE = {"false", "0", "no"}

@@ -29,10 +29,8 @@ import pandas as pd
 from .._words import count
 from ..errors import AspmlError, ScaleError
 from ..logic.model import InSet, Interval
-from ..logic.store import dumps
+from ..logic.store import SUFFIX_DIALECT, dumps, read_program, write_text
 from .rules import BoxRule
-
-PROGRAM_SUFFIX = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
 
 
 def add_arguments(p) -> None:
@@ -84,9 +82,9 @@ def run(args) -> int:
             positive = _as_label(args.positive, dm)
             program = dm.to_program(positive=positive, digits=args.digits)
             try:
-                # a .lp file is saved as `learn -o` saves (with its checksum line), so every
-                # command reads it back; the other dialects are exports
-                text = dumps(program) if dialect == "asp" else program.print(dialect)
+                # saved as `learn -o` saves (its header and checksum line), so every
+                # command reads it back
+                text = dumps(program, dialect)
             except ScaleError as e:
                 raise ScaleError(f"{str(e).splitlines()[0]}; --digits 6 rounds the thresholds") from None
         elif out.suffix == ".json":
@@ -94,7 +92,7 @@ def run(args) -> int:
         else:
             text = dm.to_text(hierarchy=args.hierarchy)
         try:
-            out.write_text(text, encoding="utf-8")
+            write_text(out, text)
         except OSError as e:
             raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
         s = dm.stats()
@@ -135,21 +133,16 @@ def load_model(path: str, dialect: str | None = None):
         except Exception as e:                      # a pickle can fail in any way
             raise AspmlError(f"cannot load {path}: {type(e).__name__}: {e}") from None
         return model, None, None
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
     if p.suffix == ".json" and dialect is None:
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
         return rules_from_json(text, path)
-    dialect = dialect or PROGRAM_SUFFIX.get(p.suffix)
-    if dialect is None:
+    if dialect is None and p.suffix not in SUFFIX_DIALECT:
         raise AspmlError(f"cannot tell what {path} holds; use .json, .joblib, a program suffix, "
                          "or --from asp|prolog|scasp|text")
-    from ..logic.parser import parse
-    from ..logic.store import CHECK_PREFIX, loads
-    if dialect == "asp" and CHECK_PREFIX in text:
-        return loads(text, path), None, None
-    return parse(text, dialect), None, None
+    return read_program(path, dialect), None, None
 
 
 # keys a rule list may hold: "if"/"then" (and "target"/"task"/"rules"), and what

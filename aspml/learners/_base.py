@@ -210,7 +210,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         params = {k: _plain(v) for k, v in self.get_params().items()
                   if k not in self._not_provenance}
         return Program(tuple(rules), Target(self.target, positive, negative), schema,
-                       {"learner": type(self).__name__, **params})
+                       {"learner": type(self).__name__, **params}, self._missing())
 
     def _fit_probabilities(self, X, target) -> None:
         """Smoothed training precision of each default rule, and of 'no rule fires'."""

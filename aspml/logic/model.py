@@ -29,6 +29,7 @@ COMPARE_OPS = ("==", "!=", "<=", ">", "<", ">=")
 ORDER_OPS = ("<=", ">", "<", ">=")
 NEGATED_OPS = ("<=", ">")
 KINDS = ("numeric", "categorical", "mixed", "boolean")
+DEFAULT_MISSING = ("?",)
 DERIVED_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
@@ -307,6 +308,21 @@ def _freeze_provenance(provenance) -> tuple[tuple[str, object], ...]:
     return tuple(sorted(out))
 
 
+def missing_tokens(missing) -> tuple[str, ...]:
+    """``missing`` (None, one string, or strings) as a tuple of distinct tokens."""
+    if missing is None:
+        return DEFAULT_MISSING
+    tokens = (missing,) if isinstance(missing, str) else missing
+    try:
+        tokens = tuple(tokens)
+    except TypeError:
+        tokens = (missing,)
+    if not all(isinstance(t, str) for t in tokens):
+        raise AspmlError(f"missing must be a string or a list of strings (the tokens that "
+                         f"stand for no value, e.g. ['?', 'NA']), got {missing!r}")
+    return tuple(dict.fromkeys(check_string(t, "missing-value token") for t in tokens))
+
+
 def literal_kind(lit: Literal) -> str | None:
     """The feature kind a literal implies on its own (``None``: any kind)."""
     if isinstance(lit, Flag):
@@ -338,12 +354,16 @@ class Program:
     features with their kinds and clingo scales; when omitted it is inferred
     from the literals, and a numeric feature without a scale gets the smallest
     power of ten that makes each of its numbers an exact 32-bit integer.
+    ``missing`` are the tokens that stand for no value in the data the program
+    reads (a learner's ``missing=``): every engine and command uses them, and a
+    saved model keeps them in its header.
     """
 
     rules: tuple[Rule, ...]
     target: Target = field(default_factory=Target)
     schema: Schema = field(default_factory=Schema)
     provenance: tuple[tuple[str, object], ...] = ()
+    missing: tuple[str, ...] = DEFAULT_MISSING
 
     def __post_init__(self) -> None:
         rules = tuple(self.rules)
@@ -352,6 +372,7 @@ class Program:
                 raise AspmlError(f"program rules must be Rule objects, got {r!r}")
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "provenance", _freeze_provenance(self.provenance))
+        object.__setattr__(self, "missing", missing_tokens(self.missing))
         if not isinstance(self.target, Target):
             raise AspmlError("target must be an aspml.Target")
         object.__setattr__(self, "schema", self._complete_schema(self.schema))
@@ -526,12 +547,18 @@ class Program:
                     lit = NotAtom(f"ab{k}")
                 body.append(lit)
             rules.append(Rule(rule.head, tuple(body)))
-        return Program(tuple(rules + extra), self.target, self.schema, self.provenance)
+        return Program(tuple(rules + extra), self.target, self.schema, self.provenance,
+                       self.missing)
 
     def save(self, path) -> None:
-        """Write the model to ``path`` (the ``asp`` print plus a checksum line); see :func:`aspml.load`."""
+        """Write the model to ``path``: the print in the dialect its suffix names (``.pl``
+        prolog, ``.scasp``, else asp) plus a checksum line; see :func:`aspml.load`."""
         from .store import save
         save(self, path)
 
     def with_schema(self, schema: Schema) -> "Program":
-        return Program(self.rules, self.target, schema, self.provenance)
+        return Program(self.rules, self.target, schema, self.provenance, self.missing)
+
+    def with_missing(self, missing) -> "Program":
+        """The same program reading ``missing`` (a string or strings) as no value."""
+        return Program(self.rules, self.target, self.schema, self.provenance, missing)

@@ -17,8 +17,8 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, VisitError
 
 from ..errors import AspmlError, ParseError
-from .model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare, Program,
-                    Rule, Schema, Target)
+from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, NotAtom,
+                    NotCompare, Program, Rule, Schema, Target, missing_tokens)
 from .names import DOMAIN, exception_like
 from .printers import DIALECTS, META_VERSION
 from .values import normalize_value, unscaled
@@ -298,21 +298,37 @@ class _Builder:
         self.target_pred = None
         self.target = None
         self.provenance = ()
+        self.missing = DEFAULT_MISSING
         if self.meta is None:
             return
         m = self.meta
         try:
             if m.get("aspml") != META_VERSION:
                 raise ValueError(f"unsupported header version {m.get('aspml')!r}")
+            said = m.get("dialect", self.dialect)
+            if said not in DIALECTS:
+                raise ValueError(f"unknown dialect {said!r}")
             t = m["target"]
             self.target = Target(t["name"], t["positive"], t.get("negative"))
             self.target_pred = t["pred"]
             for name, pred, kind, scale in m["features"]:
+                if scale is not None and not _power_of_ten(scale):
+                    # aspml only ever saves powers of ten; any other scale is an edit
+                    # that would turn age > 50 (500 at scale 10) into another number
+                    raise ValueError(f"feature {name!r} has scale {scale!r}, which is not "
+                                     f"a power of ten (1, 10, 100, ...)")
                 self.features.append(Feature(name, kind, scale))
                 self.feature_of[pred] = name
             self.provenance = tuple((k, v) for k, v in m.get("provenance", []))
+            self.missing = missing_tokens(m.get("missing", DEFAULT_MISSING))
         except (KeyError, TypeError, ValueError) as e:
             raise ParseError(f"the '% aspml:' header is malformed: {e}", self.meta_line, 1) from None
+        if said != self.dialect:
+            # the header says how the numbers are written (asp: scaled integers): read
+            # in another dialect, x > 25 at scale 10 would silently mean x > 25
+            raise ParseError(f"the '% aspml:' header says the program is in the {said} "
+                             f"dialect, not {self.dialect}; read it as {said}",
+                             self.meta_line, 1)
 
     def feature(self, pred: str) -> str:
         return self.feature_of.get(pred, pred) if self.meta is not None else pred
@@ -383,7 +399,7 @@ class _Builder:
             self.target = Target(self.target_pred, positive)
         try:
             return Program(tuple(rules), self.target, Schema(tuple(self.features)),
-                           self.provenance)
+                           self.provenance, self.missing)
         except AspmlError as e:
             raise ParseError(str(e), 1, 1) from None
 
@@ -536,6 +552,11 @@ class _Builder:
         if len(found) != 1 or not isinstance(found[0], Compare) or found[0].op not in ("<=", ">"):
             raise self.error(shape, where)
         return NotCompare(found[0].feature, found[0].op, found[0].value)
+
+
+def _power_of_ten(scale) -> bool:
+    return (isinstance(scale, int) and not isinstance(scale, bool) and scale >= 1
+            and str(scale).rstrip("0") == "1")
 
 
 def _show(term) -> str:

@@ -35,7 +35,7 @@ import json
 from dataclasses import dataclass, field
 
 from ..errors import DialectError, ScaleError
-from .model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
+from .model import (DEFAULT_MISSING, Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule)
 from .names import (DOMAIN, clingo_string, exception_like, predicate_names, prolog_atom,
                     text_name, text_string)
@@ -60,7 +60,7 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None) -> 
     """The ``% aspml:`` header: exact target, schema (with predicate names) and provenance."""
     naming = naming or Naming.of(program)
     t = program.target
-    return {
+    meta = {
         "aspml": META_VERSION,
         "dialect": dialect,
         "target": {"name": t.name, "pred": naming.target, "positive": t.positive,
@@ -69,6 +69,9 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None) -> 
                      for f in program.schema.features],
         "provenance": [list(kv) for kv in program.provenance],
     }
+    if program.missing != DEFAULT_MISSING:      # the default leaves the header as it was
+        meta["missing"] = list(program.missing)
+    return meta
 
 
 @dataclass(frozen=True)

@@ -1,51 +1,153 @@
-"""Saved models: the ``asp`` print, readable and runnable, with a checksum line.
+"""Saved models and program files: a print that runs as it is, with a checksum line.
 
-``Program.save(path)`` writes the program as clingo reads it (its ``% aspml:``
-header carries the schema, scales, target and provenance) and ends with
-``% aspml-sha256: <hex>`` over everything before that line.  ``load(path)``
-checks the line first, so a file that was edited or cut short is refused with
-a clear error instead of being read as some other model.  No pickle.
+``Program.save(path)`` writes the program in the dialect its suffix names
+(``.pl`` the Prolog print, ``.scasp`` the s(CASP) print, ``.lp`` and any other
+suffix the asp print clingo reads; ``.txt`` is refused: the text print keeps no
+schema) and ends it with ``% aspml-sha256: <hex>`` over everything before that
+line, a comment in all three dialects.  The ``% aspml:`` header of the print
+carries the dialect, schema, scales, target, missing-value tokens and
+provenance.  Files are written and read as exact UTF-8 bytes: no newline
+translation, so a value holding ``\\r`` or ``\\r\\n`` reads back as it was.
+
+``load(path)`` checks the line, reads the program in the dialect its header
+names, and checks what a checksum cannot: the checksum catches accidents (a
+file cut short, a stray change), not deliberate edits, since anyone can sign a
+file again.  A signed file is still refused when a scale is not a power of ten
+(the parser checks the header) or when its text is not what aspml prints for
+the program it holds.  No pickle.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from pathlib import Path
 
-from ..errors import AspmlError
+from ..errors import AspmlError, ParseError
 from .model import Program
 from .parser import parse
+from .printers import META_PREFIX
 
 CHECK_PREFIX = "% aspml-sha256: "
+SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
+SAVE_DIALECTS = ("asp", "prolog", "scasp")
+_HEADER = re.compile("^" + re.escape(META_PREFIX) + r"(\{.*)$", re.MULTILINE)
 
 
-def dumps(program: Program) -> str:
-    text = program.to_asp()
-    return text + CHECK_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n"
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def save_dialect(path) -> str:
+    """The dialect a model saved at ``path`` is written in: the one its suffix names."""
+    dialect = SUFFIX_DIALECT.get(Path(path).suffix, "asp")
+    if dialect not in SAVE_DIALECTS:
+        raise AspmlError(f"cannot save a model as {path}: the text print keeps no schema, scales "
+                         f"or missing-value tokens; save it as .lp (clingo), .pl (Prolog) or "
+                         f".scasp, and print the text with aspml export --to text")
+    return dialect
+
+
+def dumps(program: Program, dialect: str = "asp") -> str:
+    """The saved form of ``program``: its print in ``dialect`` and the checksum line."""
+    if dialect not in SAVE_DIALECTS:
+        raise AspmlError(f"a model is saved as {', '.join(SAVE_DIALECTS)}, not {dialect!r}")
+    text = program.print(dialect)
+    return text + CHECK_PREFIX + _digest(text) + "\n"
+
+
+def write_text(path, text: str) -> None:
+    """``text`` to ``path`` as exact UTF-8 bytes (text mode would not translate on
+    POSIX, but exact bytes say what is meant and hold everywhere)."""
+    Path(path).write_bytes(text.encode("utf-8"))
 
 
 def save(program: Program, path) -> None:
-    Path(path).write_text(dumps(program), encoding="utf-8")
+    write_text(path, dumps(program, save_dialect(path)))
+
+
+def read_text(path) -> str:
+    """The text of a program file, exactly: no newline translation (text-mode reading
+    turns ``\\r`` and ``\\r\\n`` into ``\\n``, and a value holding them would change)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise AspmlError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise AspmlError(f"{path} is not a program file: it is not text (a program is "
+                         f".lp, .pl, .scasp or .txt text)") from None
+
+
+def header_dialect(text: str) -> str | None:
+    """The dialect the ``% aspml:`` header of ``text`` names (None: no readable header)."""
+    found = _HEADER.search(text)
+    if found is None:
+        return None
+    try:
+        dialect = json.loads(found.group(1)).get("dialect")
+    except (ValueError, AttributeError):
+        return None                     # the parser says what is wrong with it
+    return dialect if isinstance(dialect, str) else None
 
 
 def loads(text: str, source: str = "the model") -> Program:
+    """A saved model from its text: checksum, then the header's dialect, then the re-print."""
     body, sep, tail = text.rpartition(CHECK_PREFIX)
     if not sep or body.count(CHECK_PREFIX):
         raise AspmlError(f"{source} has no '% aspml-sha256:' line at its end: it is not a "
                          "model saved by aspml, or it was cut short")
-    digest = tail.strip()
-    if hashlib.sha256(body.encode("utf-8")).hexdigest() != digest:
+    if _digest(body) != tail.strip():
         raise AspmlError(f"{source} was changed after it was saved (its checksum does not "
-                         "match); parse it with aspml.parse(text, 'asp') to read it anyway")
-    return parse(body, "asp")
+                         "match); parse it with aspml.parse(text, dialect) to read it anyway")
+    dialect = header_dialect(body)
+    if dialect not in SAVE_DIALECTS:
+        raise AspmlError(f"{source} has no '% aspml:' header naming asp, prolog or scasp: it "
+                         "is not a model saved by aspml")
+    program = parse(body, dialect)
+    if program.print(dialect) != body:
+        # signed again after an edit: aspml would print the program it now holds otherwise
+        # (a scale changed in the header but not in the numbers' comment, a number
+        # written in another form...)
+        raise AspmlError(f"{source} is not the text aspml prints for the program it holds: "
+                         f"it was edited and signed again (or saved by another version of "
+                         f"aspml); parse it with aspml.parse(text, {dialect!r}) to read it anyway")
+    return program
 
 
 def load(path) -> Program:
     """Read a model written by :meth:`Program.save`, refusing edited or truncated files."""
+    return loads(read_text(path), str(path))
+
+
+def read_program(path, dialect: str | None = None) -> Program:
+    """A program file: a saved model (checked as :func:`load` checks it) or program text.
+
+    The dialect is the one the file's ``% aspml:`` header names, else ``dialect``
+    (``--from``), else the suffix's.  A header is trusted over the suffix (an
+    older aspml saved the asp print under any suffix); a ``dialect`` that
+    contradicts the header is refused, as is a file with aspml's header but no
+    checksum line unless ``dialect`` is given (an export; else a save cut short).
+    """
+    text = read_text(path)
+    if not text.strip():
+        raise AspmlError(f"{path} is empty: there is no program in it")
+    said = header_dialect(text)
+    if dialect is not None and said is not None and dialect != said:
+        raise AspmlError(f"{path} is in the {said} dialect (its '% aspml:' header says so), "
+                         f"not {dialect}: give --from {said} or leave --from out")
+    chosen = dialect or said or SUFFIX_DIALECT.get(Path(path).suffix)
+    if chosen is None:
+        raise AspmlError(f"cannot tell the dialect of {path}; give --from asp|prolog|scasp|text")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise AspmlError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise AspmlError(f"{path} is not a text file") from None
-    return loads(text, str(path))
+        if CHECK_PREFIX in text:
+            return loads(text, str(path))         # a saved model: check it was not altered
+        if said is not None and dialect is None:
+            raise AspmlError(f"{path} has aspml's header but no '{CHECK_PREFIX.strip()}' line "
+                             f"at its end: a saved model cut short (an exported program "
+                             f"loads with --from {said})")
+        return parse(text, chosen)
+    except ParseError as e:
+        raise AspmlError(f"{path}: {e}") from None
