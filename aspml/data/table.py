@@ -201,7 +201,8 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
             u_num[i] = number
         elif kind == "numeric":
             raise AspmlError(f"column {name!r} is numeric but holds {u!r}; declare it "
-                             "'mixed' or 'categorical', or list the token as missing")
+                             "'mixed' or 'categorical', or list the token as missing "
+                             "(missing=, aspml --missing)")
         elif kind == "categorical" and _as_number(u) is not None and not isinstance(u, str):
             u_str[i] = number_text(float(u))
         else:

@@ -312,7 +312,7 @@ class _Builder:
             self.target = Target(t["name"], t["positive"], t.get("negative"))
             self.target_pred = t["pred"]
             for name, pred, kind, scale in m["features"]:
-                if scale is not None and not _power_of_ten(scale):
+                if scale is not None and not power_of_ten(scale):
                     # aspml only ever saves powers of ten; any other scale is an edit
                     # that would turn age > 50 (500 at scale 10) into another number
                     raise ValueError(f"feature {name!r} has scale {scale!r}, which is not "
@@ -554,7 +554,8 @@ class _Builder:
         return NotCompare(found[0].feature, found[0].op, found[0].value)
 
 
-def _power_of_ten(scale) -> bool:
+def power_of_ten(scale) -> bool:
+    """Is ``scale`` 1, 10, 100, ...: the only scales aspml saves (header check)."""
     return (isinstance(scale, int) and not isinstance(scale, bool) and scale >= 1
             and str(scale).rstrip("0") == "1")
 

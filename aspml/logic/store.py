@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..errors import AspmlError, ParseError
 from .model import Program
-from .parser import parse
+from .parser import parse, power_of_ten
 from .printers import META_PREFIX
 
 CHECK_PREFIX = "% aspml-sha256: "
@@ -53,6 +53,10 @@ def dumps(program: Program, dialect: str = "asp") -> str:
     """The saved form of ``program``: its print in ``dialect`` and the checksum line."""
     if dialect not in SAVE_DIALECTS:
         raise AspmlError(f"a model is saved as {', '.join(SAVE_DIALECTS)}, not {dialect!r}")
+    odd = [f for f in program.schema.features if f.scale is not None and not power_of_ten(f.scale)]
+    if odd:                 # reading refuses such a header: refuse to write it
+        raise AspmlError(f"feature {odd[0].name!r} has scale {odd[0].scale}; a saved model's "
+                         f"scales are powers of ten (1, 10, 100, ...)")
     text = program.print(dialect)
     return text + CHECK_PREFIX + _digest(text) + "\n"
 
