@@ -222,7 +222,7 @@ def test_a_model_whose_line_ends_were_converted_is_refused(tmp_path):
     path = tmp_path / "m.lp"
     aspml.parse("IF x > 2.5 THEN y = 1", "text").save(path)
     path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
-    with pytest.raises(AspmlError, match="changed after it was saved"):
+    with pytest.raises(AspmlError, match=r"changed after it was saved \(its line ends were "):
         aspml.load(path)
 
 

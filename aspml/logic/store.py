@@ -104,8 +104,11 @@ def loads(text: str, source: str = "the model") -> Program:
         raise AspmlError(f"{source} has no '% aspml-sha256:' line at its end: it is not a "
                          "model saved by aspml, or it was cut short")
     if _digest(body) != tail.strip():
-        raise AspmlError(f"{source} was changed after it was saved (its checksum does not "
-                         "match); parse it with aspml.parse(text, dialect) to read it anyway")
+        crlf = "\r\n" in body and _digest(body.replace("\r\n", "\n")) == tail.strip()
+        why = ("its line ends were turned into \\r\\n, by an editor or git's autocrlf: "
+               "restore them" if crlf else "its checksum does not match")
+        raise AspmlError(f"{source} was changed after it was saved ({why}); parse it with "
+                         "aspml.parse(text, dialect) to read it anyway")
     dialect = header_dialect(body)
     if dialect not in SAVE_DIALECTS:
         raise AspmlError(f"{source} has no '% aspml:' header naming asp, prolog or scasp: it "
