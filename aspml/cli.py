@@ -233,7 +233,7 @@ def cmd_check(args) -> int:
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
     print(f"{int(target.sum())} rows derive the target")
     if labels is not None:
-        known, truth = truth_of(labels, program.target.positive)
+        known, truth = truth_of(labels, program.target.positive, program.missing)
         if known.any() and not truth[known].any() and program.target.positive is not None:
             print(f"note: column {labels.name!r} never holds the program's positive label "
                   f"{program.target.positive!r}; is it the label column? (--target COLUMN)",

@@ -43,11 +43,12 @@ def _e(value) -> str:
     return escape(str(value), quote=True)
 
 
-def truth_of(labels: pd.Series, positive) -> tuple[np.ndarray, np.ndarray]:
+def truth_of(labels: pd.Series, positive, missing=("?",)) -> tuple[np.ndarray, np.ndarray]:
     """(known, is positive) for a label column read as text; the positive label may be a
-    number, or None for a target without a label (then true / 1 / yes is positive)."""
+    number, or None for a target without a label (then true / 1 / yes is positive).
+    Empty cells and the ``missing`` tokens (the program's) are unknown labels."""
     text = labels.astype(object)
-    known = text.notna() & (text != "?") & (text != "")
+    known = text.notna() & ~text.isin(list(missing)) & (text != "")
     if positive is None:                      # a target without a label: flies(X)
         low = text.astype(str).str.strip().str.lower()
         return known.to_numpy(), low.isin(["true", "1", "yes"]).to_numpy()
@@ -194,7 +195,7 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
     t = program.target
     prediction = program.predict(X)
     if labels is not None:
-        known, truth = truth_of(labels, t.positive)
+        known, truth = truth_of(labels, t.positive, program.missing)
     else:
         known, truth = np.zeros(len(X), dtype=bool), np.zeros(len(X), dtype=bool)
     title = f"aspml report: {model_name} on {data_name}"

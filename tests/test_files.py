@@ -173,11 +173,17 @@ def test_missing_option_of_the_commands(na_table, tmp_path, swipl):
 
 
 def test_missing_labels_and_flags_use_the_tokens(tmp_path):
+    """learn leaves out a row whose label is a token, and sees a Boolean column beside
+    the tokens; check and report count such a label as unknown, as learn did."""
     data = tmp_path / "flags.csv"
     data.write_text("f,y\ntrue,yes\nNA,no\nfalse,no\ntrue,NA\ntrue,yes\nfalse,no\n")
-    done = run_aspml("learn", data, "--target", "y", "--missing", "NA", "--tail", "0")
+    model = tmp_path / "m.lp"
+    done = run_aspml("learn", data, "--target", "y", "--missing", "NA", "--tail", "0", "-o", model)
     assert done.returncode == 0, done.stderr
     assert "left out 1 row" in done.stderr and 'IF f THEN y = "yes"' in done.stdout
+    done = run_aspml("check", model, data)
+    assert "5 labelled rows (y): accuracy 1.000" in done.stdout, done.stdout
+    assert run_aspml("report", model, data, "-o", tmp_path / "r.html").returncode == 0
 
 
 # -- item 6: exact bytes: line breaks inside values and names -------------------------------
