@@ -29,8 +29,8 @@ import pandas as pd
 from ._words import count as _count
 from .errors import AspmlError, AspmlWarning
 
-MISSING_HELP = ("a cell that holds TOKEN is a missing value (repeatable: --missing NA "
-                "--missing ?; empty cells always are)")
+MISSING_HELP = ("a cell holding TOKEN is a missing value, as an empty cell is; repeatable "
+                "(--missing NA --missing ?)")
 
 
 def _read_program(path: str, dialect: str | None, missing=None):
@@ -416,14 +416,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="dialect of MODEL when neither its '%% aspml:' header nor its "
                             "suffix says (a header that says otherwise is an error)")
         p.add_argument("--missing", action="append", metavar="TOKEN",
-                       help=MISSING_HELP + " (default: the tokens saved with the model)")
+                       help=MISSING_HELP + "; default: the tokens saved with the model")
 
     from . import cli_learners as L
     raw = argparse.RawDescriptionHelpFormatter
     le = sub.add_parser("learn", help="learn a program from a CSV table", formatter_class=raw,
                         description="Learn a program from a CSV table and print it; -o saves it "
-                                    "(clingo text with a checksum line, read back by every "
-                                    "command and by aspml.load).\n\nlearners:\n" + L.describe(),
+                                    "(.lp clingo or .pl Prolog text with a checksum line, "
+                                    "read back by every command and by aspml.load).\n\nlearners:\n" + L.describe(),
                         epilog="examples:\n"
                                "  aspml learn examples/birds/animals.csv --target flies "
                                "--positive yes --ignore name -o birds.lp\n"
@@ -447,7 +447,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="read a column as numeric, categorical, mixed or boolean (repeatable)")
     le.add_argument("--ignore", nargs="+", metavar="COLUMN", help="columns that are not features")
     le.add_argument("--missing", action="append", metavar="TOKEN",
-                    help=MISSING_HELP + " (default: ?); saved with the model, so predict, "
+                    help=MISSING_HELP + "; default: ?; saved with the model, so predict, "
                          "check and explain read the data the same way")
     le.add_argument("--digits", type=int, metavar="N",
                     help="round numbers to N decimals before learning (data written with "
@@ -457,7 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "exceptions")
     le.add_argument("-o", "--output", metavar="MODEL.lp",
                     help="save the learned program here, in the dialect its suffix names: .lp "
-                         "clingo, .pl Prolog, .scasp s(CASP) (any other suffix: clingo); with "
+                         "clingo, .pl Prolog (any other suffix but .txt and .scasp: clingo); with "
                          "its header and a checksum line")
     le.add_argument("--quiet", action="store_true",
                     help="no progress bar (there is one only when stderr is a terminal)")

@@ -82,9 +82,9 @@ def run(args) -> int:
             positive = _as_label(args.positive, dm)
             program = dm.to_program(positive=positive, digits=args.digits)
             try:
-                # saved as `learn -o` saves (its header and checksum line), so every
-                # command reads it back
-                text = dumps(program, dialect)
+                # .lp and .pl saved as `learn -o` saves them (header and checksum line),
+                # so every command reads them back; .scasp is an export
+                text = dumps(program, dialect) if dialect != "scasp" else program.to_scasp()
             except ScaleError as e:
                 raise ScaleError(f"{str(e).splitlines()[0]}; --digits 6 rounds the thresholds") from None
         elif out.suffix == ".json":

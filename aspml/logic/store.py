@@ -1,10 +1,11 @@
 """Saved models and program files: a print that runs as it is, with a checksum line.
 
 ``Program.save(path)`` writes the program in the dialect its suffix names
-(``.pl`` the Prolog print, ``.scasp`` the s(CASP) print, ``.lp`` and any other
-suffix the asp print clingo reads; ``.txt`` is refused: the text print keeps no
-schema) and ends it with ``% aspml-sha256: <hex>`` over everything before that
-line, a comment in all three dialects.  The ``% aspml:`` header of the print
+(``.pl`` the Prolog print, ``.lp`` and any other suffix the asp print clingo
+reads) and ends it with ``% aspml-sha256: <hex>`` over everything before that
+line, a comment in both.  These two prints read back as the very program;
+``.txt`` (the text print keeps no schema) and ``.scasp`` (an interval reads
+back as two comparisons) are refused.  The ``% aspml:`` header of the print
 carries the dialect, schema, scales, target, missing-value tokens and
 provenance.  Files are written and read as exact UTF-8 bytes: no newline
 translation, so a value holding ``\\r`` or ``\\r\\n`` reads back as it was.
@@ -31,7 +32,7 @@ from .printers import META_PREFIX
 
 CHECK_PREFIX = "% aspml-sha256: "
 SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
-SAVE_DIALECTS = ("asp", "prolog", "scasp")
+SAVE_DIALECTS = ("asp", "prolog")
 _HEADER = re.compile("^" + re.escape(META_PREFIX) + r"(\{.*)$", re.MULTILINE)
 
 
@@ -43,9 +44,11 @@ def save_dialect(path) -> str:
     """The dialect a model saved at ``path`` is written in: the one its suffix names."""
     dialect = SUFFIX_DIALECT.get(Path(path).suffix, "asp")
     if dialect not in SAVE_DIALECTS:
-        raise AspmlError(f"cannot save a model as {path}: the text print keeps no schema, scales "
-                         f"or missing-value tokens; save it as .lp (clingo), .pl (Prolog) or "
-                         f".scasp, and print the text with aspml export --to text")
+        why = ("the text print keeps no schema, scales or missing-value tokens" if dialect == "text"
+               else "the s(CASP) print does not read back as the same program (an interval "
+                    "becomes two comparisons)")
+        raise AspmlError(f"cannot save a model as {path}: {why}; save it as .lp (clingo) or .pl "
+                         f"(Prolog), and print {dialect} with aspml export --to {dialect}")
     return dialect
 
 
@@ -111,7 +114,7 @@ def loads(text: str, source: str = "the model") -> Program:
                          "aspml.parse(text, dialect) to read it anyway")
     dialect = header_dialect(body)
     if dialect not in SAVE_DIALECTS:
-        raise AspmlError(f"{source} has no '% aspml:' header naming asp, prolog or scasp: it "
+        raise AspmlError(f"{source} has no '% aspml:' header naming asp or prolog: it "
                          "is not a model saved by aspml")
     program = parse(body, dialect)
     if program.print(dialect) != body:
@@ -135,8 +138,9 @@ def read_program(path, dialect: str | None = None) -> Program:
     The dialect is the one the file's ``% aspml:`` header names, else ``dialect``
     (``--from``), else the suffix's.  A header is trusted over the suffix (an
     older aspml saved the asp print under any suffix); a ``dialect`` that
-    contradicts the header is refused, as is a file with aspml's header but no
-    checksum line unless ``dialect`` is given (an export; else a save cut short).
+    contradicts the header is refused, as is an asp or prolog file with aspml's
+    header but no checksum line unless ``dialect`` is given (an export; else a
+    save cut short).
     """
     text = read_text(path)
     if not text.strip():
@@ -151,7 +155,7 @@ def read_program(path, dialect: str | None = None) -> Program:
     try:
         if CHECK_PREFIX in text:
             return loads(text, str(path))         # a saved model: check it was not altered
-        if said is not None and dialect is None:
+        if said in SAVE_DIALECTS and dialect is None:
             raise AspmlError(f"{path} has aspml's header but no '{CHECK_PREFIX.strip()}' line "
                              f"at its end: a saved model cut short (an exported program "
                              f"loads with --from {said})")
