@@ -21,7 +21,7 @@ from .model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare
                     Rule, Schema, Target)
 from .names import DOMAIN, exception_like
 from .printers import DIALECTS, META_VERSION
-from .values import normalize_value, unscaled
+from .values import is_number, normalize_value, unranked, unscaled
 
 
 @lru_cache(maxsize=None)
@@ -294,6 +294,7 @@ class _Builder:
     # -- header ----------------------------------------------------------
     def _read_meta(self) -> None:
         self.feature_of: dict[str, str] = {}       # predicate -> feature name
+        self.ranks: dict[str, tuple] = {}          # ranked feature -> its rank table
         self.features: list[Feature] = []
         self.target_pred = None
         self.target = None
@@ -307,9 +308,14 @@ class _Builder:
             t = m["target"]
             self.target = Target(t["name"], t["positive"], t.get("negative"))
             self.target_pred = t["pred"]
-            for name, pred, kind, scale in m["features"]:
+            for entry in m["features"]:
+                name, pred, kind, scale, *ranks = entry
+                if len(ranks) > 1:
+                    raise ValueError(f"feature entry {entry!r} has more than five elements")
                 self.features.append(Feature(name, kind, scale))
                 self.feature_of[pred] = name
+                if ranks:
+                    self.ranks[name] = _rank_table(name, ranks[0])
             self.provenance = tuple((k, v) for k, v in m.get("provenance", []))
         except (KeyError, TypeError, ValueError) as e:
             raise ParseError(f"the '% aspml:' header is malformed: {e}", self.meta_line, 1) from None
@@ -331,6 +337,11 @@ class _Builder:
                 if self.dialect == "asp":
                     if not isinstance(v, int):
                         raise self.error(f"clingo has no floating-point numbers: {v}", where)
+                    if feature in self.ranks:
+                        try:
+                            return unranked(v, self.ranks[feature])
+                        except ValueError as e:
+                            raise self.error(f"feature {feature!r} is ranked: {e}", where) from None
                     return unscaled(v, self.scale(feature))
                 return v
             return term.value
@@ -536,6 +547,16 @@ class _Builder:
         if len(found) != 1 or not isinstance(found[0], Compare) or found[0].op not in ("<=", ">"):
             raise self.error(shape, where)
         return NotCompare(found[0].feature, found[0].op, found[0].value)
+
+
+def _rank_table(feature: str, table) -> tuple:
+    """A header's rank table: a list of numbers in increasing order."""
+    if not isinstance(table, list) or not table:
+        raise ValueError(f"the rank table of {feature!r} is not a list of numbers")
+    values = tuple(normalize_value(v, f"rank table of {feature!r}") for v in table)
+    if not all(is_number(v) for v in values) or any(a >= b for a, b in zip(values, values[1:])):
+        raise ValueError(f"the rank table of {feature!r} is not a list of increasing numbers")
+    return values
 
 
 def _show(term) -> str:
