@@ -27,7 +27,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._words import count
-from ..errors import AspmlError, ScaleError
+from ..errors import AspmlError
 from ..logic.model import InSet, Interval
 from ..logic.store import dumps
 from .rules import BoxRule
@@ -83,12 +83,9 @@ def run(args) -> int:
         if dialect is not None:
             positive = _as_label(args.positive, dm)
             program = dm.to_program(positive=positive, digits=args.digits)
-            try:
-                # a .lp file is saved as `learn -o` saves (with its checksum line), so every
-                # command reads it back; the other dialects are exports
-                text = dumps(program) if dialect == "asp" else program.print(dialect)
-            except ScaleError as e:
-                raise ScaleError(f"{str(e).splitlines()[0]}; --digits 6 rounds the thresholds") from None
+            # a .lp file is saved as `learn -o` saves (with its checksum line), so every
+            # command reads it back; the other dialects are exports
+            text = dumps(program) if dialect == "asp" else program.print(dialect)
         elif out.suffix == ".json":
             text = json.dumps(dm.to_dict(), indent=1, ensure_ascii=False, default=str) + "\n"
         else:
