@@ -120,8 +120,8 @@ def main(argv=None) -> int:
                 failures.append((i, type(clf).__name__, "disagree", ", ".join(bad)))
     for f in failures[:20]:
         print("  program %d (%s): %s: %s" % f, file=sys.stderr)
-    print(f"{args.programs} programs learned: {saved} saved, {agreed} saved, loaded equal and "
-          f"agreed on fast / clingo / prolog for every probe row")
+    print(f"{args.programs} programs learned: {saved} saved; {agreed} of them loaded back equal "
+          f"and got the same answer from fast / clingo / prolog on every probe row")
     return 0 if agreed == args.programs else 1
 
 
