@@ -4,13 +4,14 @@ Four dialects (DESIGN §3):
 
 ``asp``     clingo 5.8.  Numbers are per-feature scaled integers, or, on a
             feature no scale can hold (``2**40``, ``1e15``, raw floats), ranks
-            among the feature's constants listed in the header (see
-            :mod:`aspml.logic.values`); categories are clingo strings; on mixed features a guard ``N < ""`` keeps
-            strings out of numeric comparisons (clingo orders numbers before
-            strings); intervals are chained comparisons ``30 <= N < 50``;
-            value sets are pools ``N = ("a";"b")``; ``not (f <= t)`` is the
-            conditional literal ``#false : f(X,M), M <= t``.  Rules whose other
-            literals do not bind ``X`` start with ``row(X)``.
+            among the feature's constants, listed in the header (see
+            :mod:`aspml.logic.values`); categories are clingo strings; on
+            mixed features a guard ``N < ""`` keeps strings out of numeric
+            comparisons (clingo orders numbers before strings); intervals
+            are chained comparisons ``30 <= N < 50``; value sets are pools
+            ``N = ("a";"b")``; ``not (f <= t)`` is the conditional literal
+            ``#false : f(X,M), M <= t``.  Rules whose other literals do not
+            bind ``X`` start with ``row(X)``.
 ``prolog``  SWI-Prolog 9: ``\\+``, ``=<``, real numbers, quoted atoms,
             ``:- dynamic`` and ``:- discontiguous`` declarations, a
             ``number(N)`` guard on mixed features, intervals as a parenthesised
