@@ -162,7 +162,7 @@ STYLES = {
 }
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=SLOW_OK)
+@settings(max_examples=20, deadline=None, suppress_health_check=SLOW_OK)
 @given(st.sampled_from(sorted(LEARNERS)), st.lists(st.sampled_from(sorted(STYLES)), min_size=1,
                                                    max_size=3), st.integers(0, 2**32 - 1))
 def test_learned_programs_over_big_numbers_save_load_and_agree(swipl, tmp_path_factory,
@@ -208,4 +208,18 @@ def test_cli_learns_saves_predicts_and_checks_big_numbers(tmp_path):
         answers[engine] = r.stdout
     assert answers["fast"] == answers["clingo"] == answers["prolog"]
     r = run_aspml("check", model, data, "--target", "ok")
+    assert r.returncode == 0, r.stderr
+    # the exported program with its facts runs in clingo alone, with the same answers
+    r = run_aspml("export", model, "--to", "asp", "--facts", far)
+    assert r.returncode == 0, r.stderr
+    import clingo
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], r.stdout)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        shown = {s.arguments[0].number for s in next(iter(handle)).symbols(atoms=True)
+                 if s.name == "ok"}
+    fast = aspml.load(model).predict(later)
+    assert shown == set(np.flatnonzero(fast).tolist())
+    r = run_aspml("explain", model, far, "--row", "0", "--minimal", "--counterfactual")
     assert r.returncode == 0, r.stderr
