@@ -139,15 +139,11 @@ def cmd_learn(args) -> int:
           f"{_count(program.n_literals, 'literal')} from {_count(len(X), 'row')}; "
           f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}")
     sys.stdout.write(program.to_text())
-    if args.output:
-        from .errors import ScaleError
+    if args.output:                           # any learned program saves: clingo ranks big numbers
         try:
             program.save(args.output)
         except OSError as e:
             raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
-        except ScaleError as e:
-            raise AspmlError(f"{str(e).splitlines()[0]} (learn with --digits N to round the "
-                             f"data first)") from None
         print(f"saved to {args.output}")
     return 0
 
@@ -450,8 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help=MISSING_HELP + "; default: ?; saved with the model, so predict, "
                          "check and explain read the data the same way")
     le.add_argument("--digits", type=int, metavar="N",
-                    help="round numbers to N decimals before learning (data written with "
-                         "many digits gives thresholds clingo's 32-bit integers cannot hold)")
+                    help="round numbers to N decimals before learning (shorter thresholds; "
+                         "without it, numbers clingo's integers cannot hold are saved as ranks)")
     le.add_argument("--trace", action="store_true",
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")

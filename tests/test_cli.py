@@ -438,17 +438,19 @@ def test_an_export_loads_with_from_asp_and_numeric_labels_predict(tmp_path, caps
     assert out.splitlines() == ["row,label", "0,1", "1,not 1"]
 
 
-def test_learn_digits_rounds_the_data_so_the_model_saves(tmp_path, capsys):
+def test_learn_saves_raw_floats_and_digits_rounds_them(tmp_path, capsys):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame({"z1": rng.normal(size=120), "z2": rng.normal(size=120)})
     frame["y"] = np.where(frame.z1 + frame.z2 > 0, "yes", "no")
     data = tmp_path / "z.csv"
     frame.to_csv(data, index=False)
     args = ["learn", data, "--target", "y", "--positive", "yes", "-o", tmp_path / "z.lp"]
-    code, _, err = run_main(capsys, *args)
-    assert code == 2 and "learn with --digits N" in err
+    code, _, err = run_main(capsys, *args)            # raw floats: ranked in the asp print
+    assert code == 0, err
+    assert "is written as ranks" in (tmp_path / "z.lp").read_text()
     code, _, err = run_main(capsys, *args, "--digits", "3")
     assert code == 0, err
+    assert "is written as ranks" not in (tmp_path / "z.lp").read_text()
     assert pkg.load(tmp_path / "z.lp").n_rules > 0
 
 

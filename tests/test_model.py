@@ -4,7 +4,7 @@ import pytest
 
 import aspml
 from aspml import (AspmlError, Compare, Feature, InSet, Interval, NotAtom, ParseError, Program,
-                   Rule, ScaleError, Schema, Target)
+                   Rule, Schema, Target)
 
 
 def example():
@@ -72,14 +72,13 @@ def test_scale_is_the_smallest_exact_power_of_ten():
     assert given.schema["x"].scale == 1000
 
 
-def test_numbers_that_do_not_fit_32_bits_name_the_feature():
+def test_numbers_no_scale_holds_are_ranked_in_asp():
     p = Program((Rule(None, (Compare("income", ">", 3_000_000_000),)),))
-    with pytest.raises(ScaleError, match="income"):
-        p.to_asp()
+    assert p.schema["income"].scale is None
+    assert "N1 > 2." in p.to_asp() and '"income" is written as ranks: 2 = 3000000000' in p.to_asp()
     q = Program((Rule(None, (Compare("weight", "<=", 0.1 + 0.2),)),))
-    with pytest.raises(ScaleError, match="weight"):
-        q.to_asp()
-    assert "0.30000000000000004" in q.to_prolog()    # other dialects carry it exactly
+    assert "N1 <= 2." in q.to_asp() and aspml.parse(q.to_asp(), "asp") == q
+    assert "0.30000000000000004" in q.to_prolog()    # other dialects carry it as it is
 
 
 def test_parse_errors_carry_line_column_and_excerpt():

@@ -18,8 +18,8 @@ from ..evaluate import as_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
                            Program, Rule, Schema)
 from ..logic.names import clingo_string
-from ..logic.printers import LogicPrinter, Naming, text_literal
-from ..logic.values import INT32_MAX, is_number, scale_for, scaled
+from ..logic.printers import LogicPrinter, Naming, rank_tables, text_literal
+from ..logic.values import is_number, scale_for, scaled
 from .solve import atoms, solve
 
 __all__ = ["predict", "coverage", "subsumption", "is_stratified", "check_stratified",
@@ -37,8 +37,8 @@ def _prepare(program: Program, X, missing):
     """Facts for the rows, and the program at the scales those facts need."""
     table = as_table(program, X, missing)
     scales = {f.name: f.scale or 1 for f in program.schema.features}
-    numbers = clingo_numbers(table, scales, program_limits(program))
-    if any(factor != 1 for _, factor in numbers.values()):
+    numbers = clingo_numbers(table, scales, program_limits(program), rank_tables(program))
+    if any(factor != 1 for _, factor in numbers.values()):      # never a ranked feature's
         features = tuple(Feature(f.name, f.kind, scales[f.name] * numbers[f.name][1])
                          if f.name in numbers else f for f in program.schema.features)
         program = program.with_schema(Schema(features))
@@ -151,11 +151,20 @@ def _conditions(rule: Rule):
     return list(regions.items()) + opaque
 
 
-def _bound(value, scale: int, feature: str, closed: bool, upper: bool) -> str:
-    if value is None:
+def _bound(code, closed: bool, upper: bool) -> str:
+    if code is None:
         return "#sup" if upper else "#inf"
-    d = 2 * scaled(value, scale, feature)
-    return str(d if closed else (d - 1 if upper else d + 1))
+    return str(code if closed else (code - 1 if upper else code + 1))
+
+
+def _codes(numbers: list) -> dict:
+    """Each number's even integer for the subsumption facts: twice its scaled value, or, when
+    no scale holds the feature's numbers, twice its rank (either way an odd integer lies
+    between any two of them, for the open ends)."""
+    scale = scale_for(numbers, "")
+    if scale is not None:
+        return {v: 2 * scaled(v, scale, "") for v in numbers}
+    return {v: 2 * i + 2 for i, v in enumerate(sorted(set(numbers)))}
 
 
 def subsumption(rules) -> list[tuple[int, int]]:
@@ -172,11 +181,7 @@ def subsumption(rules) -> list[tuple[int, int]]:
         for feature, region in cs:
             vals = region[1] if region[0] == "set" else (region[1], region[3]) if region[0] == "interval" else ()
             numbers.setdefault(feature, []).extend(v for v in vals if is_number(v))
-    scales = {}
-    for feature, nums in numbers.items():
-        scales[feature] = scale_for(nums, feature)
-        if scales[feature] is None or any(abs(v) * scales[feature] * 2 > INT32_MAX for v in nums):
-            raise AspmlError(f"feature {feature!r}: its numbers do not fit clingo's integers")
+    codes = {feature: _codes(nums) for feature, nums in numbers.items()}
     facts = []
     for r, cs in enumerate(conds):
         facts.append(f"rule({r}).")
@@ -184,13 +189,13 @@ def subsumption(rules) -> list[tuple[int, int]]:
             cid = f"c({r},{c})"
             facts.append(f"cond({r},{cid},{clingo_string(feature)}).")
             if region[0] == "interval":
-                s = scales[feature]
-                facts.append(f"interval({cid}). lower({cid},{_bound(region[1], s, feature, region[2], False)}). "
-                             f"upper({cid},{_bound(region[3], s, feature, region[4], True)}).")
+                c = codes.get(feature, {})
+                facts.append(f"interval({cid}). lower({cid},{_bound(c.get(region[1]), region[2], False)}). "
+                             f"upper({cid},{_bound(c.get(region[3]), region[4], True)}).")
             elif region[0] == "set":
                 facts.append(f"set({cid}).")
                 for v in region[1]:
-                    term = str(2 * scaled(v, scales[feature], feature)) if is_number(v) else clingo_string(v)
+                    term = str(codes[feature][v]) if is_number(v) else clingo_string(v)
                     facts.append(f"elem({cid},{term}).")
             else:
                 facts.append(f"opaque({cid},{clingo_string(region[1])}).")

@@ -5,7 +5,9 @@ from a finite set of representatives — every constant of the program, the
 integers just below and just above each threshold (the program is printed at
 twice its scale, so such integers exist), one category no literal names, the
 row's own value, and "missing" — so every way the program could treat the
-feature is there.  ``encodings/world.lp`` chooses a value per feature;
+feature is there.  A ranked feature (no scale holds its numbers) takes every
+rank: each constant, and in each gap between them one number (the row's own,
+else the one next to the row's side of the gap).  ``encodings/world.lp`` chooses a value per feature;
 assumptions keep chosen features at the row's values.
 
 * A **minimal sufficient reason** is a set of features whose row values
@@ -23,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import clingo
+import numpy as np
 import pandas as pd
 
 from ..data.facts import clingo_numbers, program_limits
@@ -30,7 +33,7 @@ from ..data.table import encode
 from ..errors import AspmlError
 from ..logic.model import Feature, Program, Rule, Schema
 from ..logic.names import clingo_string
-from ..logic.printers import LogicPrinter, Naming
+from ..logic.printers import LogicPrinter, Naming, rank_tables
 from ..logic.values import is_number
 from . import _prepare, encoding
 from .solve import Session, solve
@@ -81,8 +84,9 @@ class _World:
         table = encode(frame, program.schema, program.features_used,
                        program.missing if missing is None else missing)
         base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
-        numbers = clingo_numbers(table, base, program_limits(program))
-        self.scales = {n: base[n] * numbers[n][1] for n in numbers}
+        self.ranks = rank_tables(program)
+        numbers = clingo_numbers(table, base, program_limits(program), self.ranks)
+        self.scales = {n: base[n] * numbers[n][1] for n in numbers if n not in self.ranks}
         features = tuple(Feature(f.name, f.kind, self.scales.get(f.name, f.scale))
                          for f in program.schema.features)
         self.p2 = program.with_schema(Schema(features))
@@ -106,7 +110,9 @@ class _World:
             return _Domain(feature, terms, values, orig)
         consts = self._constants(feature)
         orig = "none"
-        if kind in ("numeric", "mixed"):
+        if feature in self.ranks:
+            orig = self._ranked(feature, col, numbers, terms, values)
+        elif kind in ("numeric", "mixed"):
             s = self.scales[feature]
             ints = set()
             for v in consts:
@@ -134,6 +140,26 @@ class _World:
             if own is not None:
                 orig = clingo_string(own)
         return _Domain(feature, terms, values, orig)
+
+    def _ranked(self, feature, col, numbers, terms, values) -> str:
+        """Every rank of a ranked feature as a term, with a number of its own; the row's term."""
+        table = self.ranks[feature]
+        own = int(numbers[0][0]) if col.is_num[0] else None
+        for code in range(1, 2 * len(table) + 2):
+            if code == own:
+                v = float(col.num[0])
+                v = int(v) if v.is_integer() else v
+            elif code % 2 == 0:
+                v = table[code // 2 - 1]
+            else:
+                lo = table[code // 2 - 1] if code > 1 else None
+                hi = table[code // 2] if code // 2 < len(table) else None
+                v = _in_gap(lo, hi, own is not None and own < code)
+                if v is None:
+                    continue                   # no float64 lies strictly between lo and hi
+            terms.append(str(code))
+            values.append(v)
+        return "none" if own is None else str(own)
 
     def facts(self) -> str:
         lines = ["row(0)."]
@@ -276,6 +302,21 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     if bool(check) != target:
         raise AspmlError("internal error: the counterfactual does not change the prediction")
     return Counterfactual(new_row, changes, min(fires) if fires and target else None, distance)
+
+
+def _in_gap(lo, hi, from_below: bool):
+    """A number strictly between ``lo`` and ``hi`` (None: unbounded): one step of 1 from
+    the end the row comes from, else the middle, else the next float; None if none."""
+    near_lo = lo is not None and (hi is None or from_below)
+    end = lo if near_lo else hi
+    candidates = [end + 1 if near_lo else end - 1]
+    if lo is not None and hi is not None:
+        candidates.append(lo + (hi - lo) / 2)
+    candidates.append(float(np.nextafter(float(end), np.inf if near_lo else -np.inf)))
+    for v in candidates:
+        if (lo is None or v > lo) and (hi is None or v < hi):
+            return int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**53 else v
+    return None
 
 
 def _span(world: _World, d: _Domain, own) -> float:

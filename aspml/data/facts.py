@@ -7,9 +7,17 @@ values become ``2r`` and a value strictly between ``k/s`` and ``(k+1)/s``
 becomes ``2k+1``.  Every comparison against a threshold of the program (an
 integer at scale ``s``, so even at ``2s``) keeps its exact truth value, and no
 ``==`` can match such a value, as it should not.
+
+A ranked feature (one no scale holds, see :mod:`aspml.logic.values`) writes a
+value as its rank among the program's constants of that feature: the even
+rank of the constant it equals, else the odd rank of the gap it falls in.
+Any number has a rank, however large (``2**45`` when training stopped at
+``2**40``) or fine, so a ranked feature never raises ScaleError.
 """
 
 from __future__ import annotations
+
+import bisect
 
 import numpy as np
 
@@ -52,14 +60,30 @@ def scaled_values(col: Column, scale: int, limits=None) -> tuple[np.ndarray, int
     return out.astype(np.int64), factor
 
 
-def clingo_numbers(table: Table, scales: dict, limits: dict | None = None) -> dict:
+def ranked_values(col: Column, table: tuple) -> np.ndarray:
+    """The rank of each number of ``col`` among the constants ``table`` (sorted)."""
+    v = col.num[col.is_num]
+    if all(float(t) == t for t in table):     # float64 holds every constant: exact in numpy
+        t = np.array(table, dtype=np.float64)
+        return np.searchsorted(t, v, "left") + np.searchsorted(t, v, "right") + 1
+    # a constant float64 cannot hold (an int beyond 2**53): Python compares int and float exactly
+    u, inverse = np.unique(v, return_inverse=True)
+    ranks = [bisect.bisect_left(table, x) + bisect.bisect_right(table, x) + 1 for x in u.tolist()]
+    return np.array(ranks, dtype=np.int64)[inverse.reshape(-1)]
+
+
+def clingo_numbers(table: Table, scales: dict, limits: dict | None = None,
+                   ranks: dict | None = None) -> dict:
     """``{feature: (integers, factor)}`` for the numeric features, at the program's scales.
 
     The program must be printed at ``scale * factor`` for these integers;
-    ``limits`` as in :func:`scaled_values`, per feature.
+    ``limits`` as in :func:`scaled_values`, per feature; a feature of ``ranks``
+    (``{feature: rank table}``, see :func:`aspml.logic.printers.rank_tables`)
+    is ranked instead, with factor 1.
     """
-    limits = limits or {}
-    return {name: scaled_values(col, scales[name], limits.get(name))
+    limits, ranks = limits or {}, ranks or {}
+    return {name: ((ranked_values(col, ranks[name]).astype(np.int64), 1) if name in ranks
+                   else scaled_values(col, scales[name], limits.get(name)))
             for name, col in table.columns.items() if col.kind in ("numeric", "mixed")}
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._words import count
-from ..errors import AspmlError, ScaleError
+from ..errors import AspmlError
 from ..logic.model import InSet, Interval
 from ..logic.store import SUFFIX_DIALECT, dumps, read_program, write_text
 from .rules import BoxRule
@@ -81,12 +81,9 @@ def run(args) -> int:
         if dialect is not None:
             positive = _as_label(args.positive, dm)
             program = dm.to_program(positive=positive, digits=args.digits)
-            try:
-                # .lp and .pl saved as `learn -o` saves them (header and checksum line),
-                # so every command reads them back; .scasp is an export
-                text = dumps(program, dialect) if dialect != "scasp" else program.to_scasp()
-            except ScaleError as e:
-                raise ScaleError(f"{str(e).splitlines()[0]}; --digits 6 rounds the thresholds") from None
+            # .lp and .pl saved as `learn -o` saves them (header and checksum line),
+            # so every command reads them back; .scasp is an export
+            text = dumps(program, dialect) if dialect != "scasp" else program.to_scasp()
         elif out.suffix == ".json":
             text = json.dumps(dm.to_dict(), indent=1, ensure_ascii=False, default=str) + "\n"
         else:

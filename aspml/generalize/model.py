@@ -209,9 +209,9 @@ class DescriptiveModel:
         wrongly) become ``not abK`` and ``abK :- <the exception's conditions>``:
         the paper's rough rule written as a default with exceptions.  Numeric
         predictions have no Program form.  ``digits`` rounds every interval end
-        to that many significant digits (clingo needs numbers that fit 32-bit
-        integers at one scale per feature; a tree's float32 thresholds such as
-        ``0.0035194946`` may not): a rounded end may move a row that lies exactly
+        to that many significant digits (shorter numbers; without it a tree's
+        float32 thresholds such as ``0.0035194946`` are written as ranks in the
+        ``asp`` print): a rounded end may move a row that lies exactly
         between the old and the new threshold.  A feature whose reference column
         is boolean is a flag: ``c <= 0.5`` becomes ``not c``, ``c > 0.5`` becomes
         ``c``, so the program reads the column as aspml reads booleans (a missing

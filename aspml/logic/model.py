@@ -22,7 +22,7 @@ from typing import ClassVar, Mapping
 
 from ..errors import AspmlError
 from .names import exception_like
-from .values import (Value, check_string, is_number, normalize_value, scale_for,
+from .values import (Value, check_string, fits, is_number, normalize_value, scale_for,
                      sort_key)
 
 COMPARE_OPS = ("==", "!=", "<=", ">", "<", ">=")
@@ -247,7 +247,7 @@ class Target:
 
 @dataclass(frozen=True)
 class Feature:
-    """A column: its name, kind, and for numbers the scale used in clingo."""
+    """A column: its name, kind, and for numbers the scale used in clingo (``None``: ranked)."""
 
     name: str
     kind: str = "numeric"
@@ -353,7 +353,9 @@ class Program:
     exception rules (head a derived atom such as ``ab1``).  ``schema`` lists the
     features with their kinds and clingo scales; when omitted it is inferred
     from the literals, and a numeric feature without a scale gets the smallest
-    power of ten that makes each of its numbers an exact 32-bit integer.
+    power of ten that makes each of its numbers an exact integer clingo holds
+    with room to spare, or ``None`` when there is none: the ``asp`` print then
+    writes the feature's numbers as ranks (see :mod:`aspml.logic.values`).
     ``missing`` are the tokens that stand for no value in the data the program
     reads (a learner's ``missing=``): every engine and command uses them, and a
     saved model keeps them in its header.
@@ -415,10 +417,13 @@ class Program:
             if f.kind in ("numeric", "mixed"):
                 nums = numbers.get(f.name, [])
                 needed = scale_for(nums, f.name)
-                if f.scale is None:
-                    f = Feature(f.name, f.kind, needed)
-                elif needed is not None and f.scale % needed != 0:
-                    f = Feature(f.name, f.kind, math.lcm(f.scale, needed))
+                if f.scale is None or needed is None:
+                    scale = needed           # None: no scale holds them, the feature is ranked
+                else:                        # a given scale, if its multiple still holds them
+                    scale = math.lcm(f.scale, needed)
+                    scale = scale if fits(nums, scale) else needed
+                if scale != f.scale:
+                    f = Feature(f.name, f.kind, scale)
             out.append(f)
         return Schema(tuple(out))
 

@@ -21,7 +21,7 @@ from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, No
                     NotCompare, Program, Rule, Schema, Target, missing_tokens)
 from .names import DOMAIN, exception_like
 from .printers import DIALECTS, META_VERSION
-from .values import normalize_value, unscaled
+from .values import is_number, normalize_value, unranked, unscaled
 
 
 @lru_cache(maxsize=None)
@@ -294,6 +294,7 @@ class _Builder:
     # -- header ----------------------------------------------------------
     def _read_meta(self) -> None:
         self.feature_of: dict[str, str] = {}       # predicate -> feature name
+        self.ranks: dict[str, tuple] = {}          # ranked feature -> its rank table
         self.features: list[Feature] = []
         self.target_pred = None
         self.target = None
@@ -311,7 +312,10 @@ class _Builder:
             t = m["target"]
             self.target = Target(t["name"], t["positive"], t.get("negative"))
             self.target_pred = t["pred"]
-            for name, pred, kind, scale in m["features"]:
+            for entry in m["features"]:
+                name, pred, kind, scale, *ranks = entry
+                if len(ranks) > 1:
+                    raise ValueError(f"feature entry {entry!r} has more than five elements")
                 if scale is not None and not power_of_ten(scale):
                     # aspml only ever saves powers of ten; any other scale is an edit
                     # that would turn age > 50 (500 at scale 10) into another number
@@ -319,6 +323,8 @@ class _Builder:
                                      f"a power of ten (1, 10, 100, ...)")
                 self.features.append(Feature(name, kind, scale))
                 self.feature_of[pred] = name
+                if ranks:
+                    self.ranks[name] = _rank_table(name, ranks[0])
             self.provenance = tuple((k, v) for k, v in m.get("provenance", []))
             self.missing = missing_tokens(m.get("missing", DEFAULT_MISSING))
         except (KeyError, TypeError, ValueError) as e:
@@ -347,6 +353,11 @@ class _Builder:
                 if self.dialect == "asp":
                     if not isinstance(v, int):
                         raise self.error(f"clingo has no floating-point numbers: {v}", where)
+                    if feature in self.ranks:
+                        try:
+                            return unranked(v, self.ranks[feature])
+                        except ValueError as e:
+                            raise self.error(f"feature {feature!r} is ranked: {e}", where) from None
                     return unscaled(v, self.scale(feature))
                 return v
             return term.value
@@ -558,6 +569,16 @@ def power_of_ten(scale) -> bool:
     """Is ``scale`` 1, 10, 100, ...: the only scales aspml saves (header check)."""
     return (isinstance(scale, int) and not isinstance(scale, bool) and scale >= 1
             and str(scale).rstrip("0") == "1")
+
+
+def _rank_table(feature: str, table) -> tuple:
+    """A header's rank table: a list of numbers in increasing order."""
+    if not isinstance(table, list) or not table:
+        raise ValueError(f"the rank table of {feature!r} is not a list of numbers")
+    values = tuple(normalize_value(v, f"rank table of {feature!r}") for v in table)
+    if not all(is_number(v) for v in values) or any(a >= b for a, b in zip(values, values[1:])):
+        raise ValueError(f"the rank table of {feature!r} is not a list of increasing numbers")
+    return values
 
 
 def _show(term) -> str:

@@ -2,13 +2,16 @@
 
 Four dialects (DESIGN §3):
 
-``asp``     clingo 5.8.  Numbers are per-feature scaled integers; categories
-            are clingo strings; on mixed features a guard ``N < ""`` keeps
-            strings out of numeric comparisons (clingo orders numbers before
-            strings); intervals are chained comparisons ``30 <= N < 50``;
-            value sets are pools ``N = ("a";"b")``; ``not (f <= t)`` is the
-            conditional literal ``#false : f(X,M), M <= t``.  Rules whose other
-            literals do not bind ``X`` start with ``row(X)``.
+``asp``     clingo 5.8.  Numbers are per-feature scaled integers, or, on a
+            feature no scale can hold (``2**40``, ``1e15``, raw floats), ranks
+            among the feature's constants, listed in the header (see
+            :mod:`aspml.logic.values`); categories are clingo strings; on
+            mixed features a guard ``N < ""`` keeps strings out of numeric
+            comparisons (clingo orders numbers before strings); intervals
+            are chained comparisons ``30 <= N < 50``; value sets are pools
+            ``N = ("a";"b")``; ``not (f <= t)`` is the conditional literal
+            ``#false : f(X,M), M <= t``.  Rules whose other literals do not
+            bind ``X`` start with ``row(X)``.
 ``prolog``  SWI-Prolog 9: ``\\+``, ``=<``, real numbers, quoted atoms,
             ``:- dynamic`` and ``:- discontiguous`` declarations, a
             ``number(N)`` guard on mixed features, intervals as a parenthesised
@@ -34,12 +37,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..errors import DialectError, ScaleError
+from ..errors import DialectError
 from .model import (DEFAULT_MISSING, Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule)
 from .names import (DOMAIN, clingo_string, exception_like, predicate_names, prolog_atom,
                     text_name, text_string)
-from .values import Value, format_number, is_number, scaled
+from .values import Value, format_number, is_number, rank_code, scaled
 
 DIALECTS = ("asp", "prolog", "scasp", "text")
 META_PREFIX = "% aspml: "
@@ -56,9 +59,16 @@ def print_program(program: Program, dialect: str = "text") -> str:
     return LogicPrinter(program, dialect).program()
 
 
-def metadata(program: Program, dialect: str, naming: "Naming | None" = None) -> dict:
-    """The ``% aspml:`` header: exact target, schema (with predicate names) and provenance."""
+def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
+             ranks: dict | None = None) -> dict:
+    """The ``% aspml:`` header: exact target, schema (with predicate names) and provenance.
+
+    A ranked feature's entry ends with its rank table (``asp`` only): a fifth
+    element, so that a reader that does not know ranks refuses the header
+    rather than reading ranks as numbers.
+    """
     naming = naming or Naming.of(program)
+    ranks = ranks or {}
     t = program.target
     meta = {
         "aspml": META_VERSION,
@@ -66,12 +76,24 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None) -> 
         "target": {"name": t.name, "pred": naming.target, "positive": t.positive,
                    "negative": t.negative},
         "features": [[f.name, naming.preds[f.name], f.kind, f.scale]
+                     + ([list(ranks[f.name])] if f.name in ranks else [])
                      for f in program.schema.features],
         "provenance": [list(kv) for kv in program.provenance],
     }
     if program.missing != DEFAULT_MISSING:      # the default leaves the header as it was
         meta["missing"] = list(program.missing)
     return meta
+
+
+def rank_tables(program: Program) -> dict:
+    """``{feature: (t1, t2, ...)}``, the sorted constants of each numeric feature that
+    no scale holds (scale ``None``): the ``asp`` print writes their ranks."""
+    numbers: dict = {}
+    for lit in program.literals:
+        if lit.feature is not None:
+            numbers.setdefault(lit.feature, set()).update(v for v in lit.values() if is_number(v))
+    return {f.name: tuple(sorted(numbers[f.name])) for f in program.schema.features
+            if f.kind in ("numeric", "mixed") and f.scale is None and numbers.get(f.name)}
 
 
 @dataclass(frozen=True)
@@ -114,6 +136,7 @@ class LogicPrinter:
         self.d = dialect
         self.naming = Naming.of(program)
         self.schema = program.schema
+        self.ranks = rank_tables(program) if dialect == "asp" else {}
         self.neg = "not " if dialect in ("asp", "scasp") else "\\+ "
 
     # -- constants -----------------------------------------------------
@@ -121,10 +144,9 @@ class LogicPrinter:
         if isinstance(value, str):
             return clingo_string(value) if self.d == "asp" else prolog_atom(value)
         if self.d == "asp":
-            scale = self.schema[feature].scale
-            if scale is None:
-                raise _unscalable(feature, value)
-            return str(scaled(value, scale, feature))
+            if feature in self.ranks:
+                return str(rank_code(value, self.ranks[feature]))
+            return str(scaled(value, self.schema[feature].scale, feature))
         return format_number(value)
 
     def label(self, value: Value) -> str:
@@ -256,9 +278,15 @@ class LogicPrinter:
                       if f.kind in ("numeric", "mixed") and f.scale not in (None, 1)]
             if scales:
                 lines.append("% Numbers are integers scaled per feature: " + ", ".join(scales) + ".")
+            for name, table in self.ranks.items():
+                pairs = ", ".join(f"{2 * i + 2} = {format_number(v)}" for i, v in enumerate(table))
+                lines.append(f"% {json.dumps(name, ensure_ascii=True)} is written as ranks: {pairs}"
+                             " (an odd rank lies between: 1 below all, "
+                             f"{2 * len(table) + 1} above all).")
             if any(f.kind == "mixed" for f in p.schema.features):
                 lines.append('% N < "" holds only for numbers (clingo orders numbers before strings).')
-        lines.append(META_PREFIX + json.dumps(metadata(p, self.d, self.naming), ensure_ascii=True))
+        lines.append(META_PREFIX + json.dumps(metadata(p, self.d, self.naming, self.ranks),
+                                              ensure_ascii=True))
         return lines
 
     def declarations(self) -> list[str]:
@@ -301,11 +329,6 @@ def _describe_target(p: Program) -> str:
     t = p.target
     value = "" if t.positive is None else f" = {json.dumps(t.positive)}"
     return f"target {json.dumps(t.name, ensure_ascii=True)}{value}"
-
-
-def _unscalable(feature: str, value) -> ScaleError:
-    return ScaleError(f"feature {feature!r}: {value!r} cannot be a 32-bit clingo integer at any "
-                      f"scale up to 10^9; round the data or the thresholds")
 
 
 # ---------------------------------------------------------------------------

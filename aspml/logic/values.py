@@ -1,15 +1,28 @@
-"""Values of the Program model and their exact scaled-integer form for clingo.
+"""Values of the Program model and their exact integer forms for clingo.
 
 A value is a number (``int`` or ``float``; integral floats are stored as
 ``int``) or a category string.  clingo has only 32-bit integers, so each
-numeric feature carries a *scale*: the value ``v`` is written as the integer
-``v * scale``.  A number is *exact* at a scale when that product is an integer
-and dividing it back gives the same float; the Program chooses the smallest
-power of ten that makes all of its own numbers exact.
+numeric feature is written in one of two ways:
+
+*scaled*  the feature carries a *scale*: the value ``v`` is written as the
+          integer ``v * scale``.  A number is *exact* at a scale when that
+          product is an integer and dividing it back gives the same float; the
+          Program chooses the smallest power of ten that makes all of its own
+          numbers exact with ``|v * scale| <= SCALED_MAX`` (a quarter of
+          clingo's range, so that aspml's encodings may double the scale twice:
+          values between grid points, explanation worlds).
+*ranked*  when no such scale exists (``2**40``, ``1e15``, ``0.1 + 0.2``) the
+          feature's scale is ``None`` and a number is written as its *rank*
+          among the feature's own constants ``t1 < t2 < ... < tk`` (its
+          *rank table*): ``ti`` is ``2i``, a value strictly between ``ti`` and
+          ``t(i+1)`` is ``2i+1``, below ``t1`` is ``1``, above ``tk`` is
+          ``2k+1``.  The map keeps the order and tells the constants apart, so
+          every comparison with a constant keeps its truth, for any data value.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from decimal import Decimal
 from numbers import Integral, Real
@@ -21,6 +34,7 @@ from ..errors import AspmlError, ScaleError
 Value = int | float | str
 
 INT32_MAX = 2**31 - 1
+SCALED_MAX = INT32_MAX // 4
 MAX_DECIMALS = 9
 
 
@@ -76,17 +90,42 @@ def decimals(value: int | float) -> int:
 
 
 def scale_for(numbers, feature: str) -> int | None:
-    """The smallest power of ten at which every number is an exact 32-bit integer.
+    """The smallest power of ten at which every number is an exact integer of at most SCALED_MAX.
 
-    ``None`` when no such scale exists (too many decimals, or too large).
+    ``None`` when no such scale exists (too many decimals, or too large): the
+    feature is then ranked.
     """
     d = max((decimals(v) for v in numbers), default=0)
     if d > MAX_DECIMALS:
         return None
     scale = 10**d
-    if any(abs(v) * scale > INT32_MAX for v in numbers):
-        return None
-    return scale
+    return scale if fits(numbers, scale) else None
+
+
+def fits(numbers, scale: int) -> bool:
+    """Every number is an exact integer of at most SCALED_MAX at ``scale``."""
+    for v in numbers:
+        if abs(v) > SCALED_MAX:          # before the product: a huge float times scale is inf
+            return False
+        r = v * scale if isinstance(v, int) else round(v * scale)
+        if abs(r) > SCALED_MAX or (not isinstance(v, int) and r / scale != v):
+            return False
+    return True
+
+
+def rank_code(value: int | float, table: tuple) -> int:
+    """The clingo integer of a constant of a ranked feature: ``2i`` for ``table[i-1]``."""
+    i = bisect.bisect_left(table, value)
+    if i == len(table) or table[i] != value:
+        raise ScaleError(f"{value!r} is not in the rank table {list(table)}")
+    return 2 * i + 2
+
+
+def unranked(code: int, table: tuple) -> int | float:
+    """The constant whose rank is ``code``; ValueError when ``code`` names none."""
+    if code % 2 or not 2 <= code <= 2 * len(table):
+        raise ValueError(f"{code} is not the rank of a constant (2 to {2 * len(table)}, even)")
+    return table[code // 2 - 1]
 
 
 def scaled(value: int | float, scale: int, feature: str) -> int:
