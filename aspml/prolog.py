@@ -1,8 +1,9 @@
 """SWI-Prolog: run a program's ``prolog`` export over a table, or check that it consults.
 
 A ``swipl`` subprocess is used (SWI-Prolog 9, Debian ``swi-prolog-nox``): one
-file holds the program and the facts of the rows, and the query prints the
-ids of the rows for which the target holds.
+file holds the program and the facts of the rows, and an open query
+(``label(R, yes)``, ``R`` unbound, as a user asks it) prints the ids of the
+rows for which the target holds.
 """
 
 from __future__ import annotations

@@ -271,3 +271,18 @@ def test_cli_export_with_facts_counts_like_predict(swipl, tmp_path):
     assert ask("setof(R, V^y(R,V), Rs), write(Rs)") == "[1,2,3,4,5,7]"
     assert ask("setof(R, ab1(R), Rs), write(Rs)") == "[1,6]"
     assert ask("setof(R, ab2(R), Rs), write(Rs)") == "[1]"
+
+
+def test_prolog_holds_asks_the_target_or_an_exception(swipl):
+    p = aspml.parse('IF NOT ab1 THEN label = "yes"\nIF x > 1 THEN ab1', "text")
+    assert "label(X,'yes') :-\n    row(X),\n    \\+ ab1(X)." in p.to_prolog()
+    X = pd.DataFrame({"x": [0, 2, None]})
+    for query in aspml.prolog.QUERIES:
+        assert list(aspml.prolog.predict(p, X, query=query)) == [True, False, True]
+        assert list(aspml.prolog.holds(p, X, "ab1", query=query)) == [False, True, False]
+    with pytest.raises(aspml.AspmlError, match="'ab9' is not a derived atom"):
+        aspml.prolog.holds(p, X, "ab9")
+    with pytest.raises(aspml.AspmlError, match="unknown query 'each'"):
+        aspml.prolog.predict(p, X, query="each")
+    empty = aspml.Program((aspml.Rule(None, ()),))            # label(X) :- row(X).
+    assert list(aspml.prolog.predict(empty, X)) == [True, True, True]

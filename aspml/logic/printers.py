@@ -12,7 +12,9 @@ Four dialects (DESIGN §3):
 ``prolog``  SWI-Prolog 9: ``\\+``, ``=<``, real numbers, quoted atoms,
             ``:- dynamic`` and ``:- discontiguous`` declarations, a
             ``number(N)`` guard on mixed features, intervals as a parenthesised
-            pair of comparisons, value sets with ``memberchk/2``.
+            pair of comparisons, value sets with ``memberchk/2``.  A rule
+            whose first literal does not bind ``X`` starts with ``row(X)``
+            (likewise in ``scasp``): open queries need ``X`` bound before ``\\+``.
 ``scasp``   s(CASP), in the FOLD-R++ output style (no type guards, so a
             mixed feature's strings meet numeric comparisons as s(CASP) decides): ``not``, real numbers,
             intervals as two comparisons; ``not (f <= t)``, which s(CASP)
