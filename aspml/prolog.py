@@ -1,8 +1,9 @@
 """SWI-Prolog: run a program's ``prolog`` export over a table, or check that it consults.
 
 A ``swipl`` subprocess is used (SWI-Prolog 9, Debian ``swi-prolog-nox``): one
-file holds the program and the facts of the rows, and the query prints the
-ids of the rows for which the target holds.
+file holds the program and the facts of the rows, and an open query
+(``label(R, yes)``, ``R`` unbound, as a user asks it) prints the ids of the
+rows for which the target holds.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import tempfile
 import numpy as np
 
 from .data.facts import prolog_facts
-from .errors import EngineError
+from .errors import AspmlError, EngineError
 from .evaluate import as_table
 from .logic.model import Program, Rule
 from .logic.names import prolog_atom
@@ -38,25 +39,54 @@ def _run(goal: str, files: list[str]) -> subprocess.CompletedProcess:
                           env={**os.environ, "LANG": "C.UTF-8"})
 
 
-def predict(program: Program, X, missing=None) -> np.ndarray:
-    """SWI-Prolog's answer for every row (a boolean array)."""
+QUERIES = ("open", "rows")
+
+
+def predict(program: Program, X, missing=None, query: str = "open") -> np.ndarray:
+    """SWI-Prolog's answer for every row (a boolean array).
+
+    ``query="open"`` asks the target once with the row unbound, as a user at
+    the prompt would (``label(R, yes)``), and keeps the distinct rows (a row
+    that several rules prove is answered once per rule); ``"rows"`` asks for
+    each row in turn.  Both give the same answer.
+    """
+    return holds(program, X, None, missing, query)
+
+
+def holds(program: Program, X, atom: str | None = None, missing=None,
+          query: str = "open") -> np.ndarray:
+    """Where SWI-Prolog proves the target (``atom`` None) or the derived atom
+    ``atom`` (an exception such as ``ab1``), for each row; ``query`` as in :func:`predict`."""
+    if query not in QUERIES:
+        raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
+    names = list(dict.fromkeys([*program.derived, *(n for r in program.rules
+                                                    for n in r.exceptions)]))
+    if atom is not None and atom not in names:
+        raise AspmlError(f"{atom!r} is not a derived atom of the program; it has {names}")
     table = as_table(program, X, missing)
     naming = Naming.of(program)
-    head = LogicPrinter(program, "prolog").head(Rule(None, ()), var="R")
+    goal = (LogicPrinter(program, "prolog").head(Rule(None, ()), var="R") if atom is None
+            else f"{atom}(R)")
+    if query == "open":
+        ask = f"findall(R, {goal}, Rs), sort(Rs, S), forall(member(R, S), format('~q~n', [R]))"
+    else:
+        ask = (f"forall(between(0,{table.n_rows - 1},R), "
+               f"({goal} -> format('~q~n', [R]) ; true))")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "program.pl")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(program.to_prolog())
             fh.write("\n% rows\n")
             fh.write(prolog_facts(table, naming.preds))
-        goal = (f"consult({prolog_atom(path)}), "
-                f"forall(between(0,{table.n_rows - 1},R), ({head} -> format('~w~n',[R]) ; true))")
-        result = _run(goal, [])
+        result = _run(f"consult({prolog_atom(path)}), {ask}", [])
     if result.returncode != 0 or result.stderr.strip():
         raise EngineError("SWI-Prolog failed: " + (result.stderr.strip() or f"exit {result.returncode}"))
     out = np.zeros(table.n_rows, dtype=bool)
-    rows = [int(x) for x in result.stdout.split()]
-    out[rows] = True
+    answers = result.stdout.split()
+    if not all(a.isdigit() and int(a) < table.n_rows for a in answers):
+        bad = next(a for a in answers if not (a.isdigit() and int(a) < table.n_rows))
+        raise EngineError(f"SWI-Prolog answered {goal} with {bad}, which is not a row")
+    out[[int(a) for a in answers]] = True
     return out
 
 

@@ -82,7 +82,7 @@ def test_clingo_and_prolog_fact_encodings():
     assert clingo_facts(t, {"x": "x", "c": "c"}, numbers) == (
         'row(0).\nrow(1).\nrow(2).\nx(0,125).\nx(2,-300).\nc(0,"a\\"b").\nc(2,"it\'s").\n')
     assert prolog_facts(t, {"x": "x", "c": "c"}) == (
-        "x(0,1.25).\nx(2,-3).\nc(0,'a\"b').\nc(2,'it\\'s').\n")
+        "row(0).\nrow(1).\nrow(2).\nx(0,1.25).\nx(2,-3).\nc(0,'a\"b').\nc(2,'it\\'s').\n")
 
 
 def test_duplicate_column_names_are_refused():

@@ -22,7 +22,7 @@ import bisect
 import numpy as np
 
 from ..errors import ScaleError
-from ..logic.names import clingo_string, prolog_atom
+from ..logic.names import DOMAIN, clingo_string, prolog_atom
 from ..logic.values import INT32_MAX, format_number
 from .table import Column, Table
 
@@ -113,10 +113,14 @@ def _prolog_number(x: float) -> str:
 
 
 def prolog_facts(table: Table, preds: dict) -> str:
-    """Prolog facts: numbers as shortest exact decimals, categories as quoted atoms."""
-    return _facts(table, preds,
-                  lambda name, col: [_prolog_number(x) for x in col.num[col.is_num].tolist()],
-                  prolog_atom)
+    """``row(i).`` for every row, then the values: numbers as shortest exact decimals,
+    categories as quoted atoms.  A printed rule with no positive literal first
+    starts with ``row(X)``, so an open query (``label(R, V)``) meets only rows."""
+    rows = "".join(f"{DOMAIN}({i}).\n" for i in range(table.n_rows))
+    return rows + _facts(table, preds,
+                         lambda name, col: [_prolog_number(x)
+                                            for x in col.num[col.is_num].tolist()],
+                         prolog_atom)
 
 
 def _facts(table: Table, preds: dict, number_texts, quote) -> str:

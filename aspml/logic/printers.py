@@ -15,7 +15,9 @@ Four dialects (DESIGN §3):
 ``prolog``  SWI-Prolog 9: ``\\+``, ``=<``, real numbers, quoted atoms,
             ``:- dynamic`` and ``:- discontiguous`` declarations, a
             ``number(N)`` guard on mixed features, intervals as a parenthesised
-            pair of comparisons, value sets with ``memberchk/2``.
+            pair of comparisons, value sets with ``memberchk/2``.  A rule
+            whose first literal does not bind ``X`` starts with ``row(X)``
+            (likewise in ``scasp``): open queries need ``X`` bound before ``\\+``.
 ``scasp``   s(CASP), in the FOLD-R++ output style (no type guards, so a
             mixed feature's strings meet numeric comparisons as s(CASP) decides): ``not``, real numbers,
             intervals as two comparisons; ``not (f <= t)``, which s(CASP)
@@ -257,9 +259,7 @@ class LogicPrinter:
         """The rule as text; ``head`` replaces its head (aspml's own encodings use that)."""
         ctx = _RuleContext()
         body = [", ".join(self.literal(lit, ctx)) for lit in rule.body]
-        if not body and self.d != "asp":
-            return f"{head or self.head(rule, '_')}."
-        if self.d == "asp" and not _binds_x(rule):
+        if self.needs_domain(rule):
             body.insert(0, f"{DOMAIN}(X)")
         head = head or self.head(rule)
         text = ""
@@ -268,6 +268,26 @@ class LogicPrinter:
             sep = ";" if i and body[i - 1].startswith("#false :") else ","
             text += ("" if i == 0 else sep) + "\n    " + part
         return f"{head} :-{text}."
+
+    def needs_domain(self, rule: Rule) -> bool:
+        """Does the rule need ``row(X)`` in front, to bind ``X``?
+
+        clingo only needs some positive literal on ``X`` (safety).  Prolog and
+        s(CASP) run a body left to right, and ``\\+ ab1(X)``, ``\\+ f(X,v)`` or
+        ``\\+ (f(X,M), M =< t)`` answer for every row only once ``X`` is bound
+        (negation as failure is sound on ground goals alone): an open query
+        ``label(R, V)`` would otherwise get no answer, or an unbound one.  So
+        the first goal must bind ``X``; when the first literal does not,
+        ``row(X)`` does.  The literals keep their order, which is part of the
+        program (``parse(p.to_prolog(), "prolog") == p``); every comparison
+        already follows the atom that binds its variable (:meth:`binder`).
+        """
+        if self.d == "asp":
+            return not any(_binds_x(lit) for lit in rule.body)
+        return not rule.body or not _binds_x(rule.body[0])
+
+    def uses_domain(self) -> bool:
+        return any(self.needs_domain(r) for r in self.p.rules)
 
     def header(self) -> list[str]:
         p = self.p
@@ -298,6 +318,8 @@ class LogicPrinter:
             indicators.append(f"{self.pred(f.name)}/{arity}")
         names = dict.fromkeys(list(self.p.derived) + [n for r in self.p.rules for n in r.exceptions])
         indicators += [f"{n}/1" for n in names]
+        if self.uses_domain():
+            indicators.append(f"{DOMAIN}/1")   # a program without row facts loads and answers no
         target_arity = 1 if self.p.target.positive is None else 2
         if not self.p.default_rules:
             indicators.append(f"{self.naming.target}/{target_arity}")
@@ -314,15 +336,17 @@ class LogicPrinter:
         return "\n".join(lines) + "\n"
 
 
-def _binds_x(rule: Rule) -> bool:
-    for lit in rule.body:
-        if isinstance(lit, Flag) and lit.positive:
-            return True
-        if isinstance(lit, Compare) and lit.op != "!=":
-            return True
-        if isinstance(lit, (Interval, InSet)):
-            return True
-    return False
+def _binds_x(lit: Literal) -> bool:
+    """Is the literal's first goal a positive atom on ``X`` (so it binds ``X``)?
+
+    The others, ``not ab1(X)``, ``not f(X)``, ``f != v`` and ``not (f <= t)``,
+    are negations: they need ``X`` bound in Prolog and s(CASP).
+    """
+    if isinstance(lit, Flag):
+        return lit.positive
+    if isinstance(lit, Compare):
+        return lit.op != "!="
+    return isinstance(lit, (Interval, InSet))
 
 
 def _describe_target(p: Program) -> str:
