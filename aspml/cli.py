@@ -18,16 +18,30 @@ line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
 from ._words import count as _count
 from .errors import AspmlError, AspmlWarning
+
+
+
+class _OnFirstUse:
+    """A module imported when one of its names is first used: numpy and pandas take a
+    second or more to import, and ``aspml --version`` (or a usage mistake) needs neither."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr):
+        return getattr(importlib.import_module(self._name), attr)
+
+
+np = _OnFirstUse("numpy")
+pd = _OnFirstUse("pandas")
 
 SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
 
@@ -352,8 +366,12 @@ def cmd_report(args) -> int:
             raise AspmlError(f"cannot read {args.bench}: {e.strerror or e}") from None
         except (ValueError, UnicodeDecodeError):
             raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes") from None
-        if not isinstance(bench, dict) or not isinstance(bench.get("results"), list):
-            raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes")
+        from .report import check_bench
+        try:
+            check_bench(bench)
+        except AspmlError as e:
+            raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes: "
+                             f"{e}") from None
     labels = X[label] if label in X.columns else None
     page = render(program, X, labels, Path(args.model).name, Path(args.data).name, bench)
     try:
@@ -423,6 +441,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def print_help(self, file=None):
+        # argparse's own ignores a failed write (a full disk) and exits 0; let main() tell it
+        (file or sys.stdout).write(self.format_help())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -594,26 +616,84 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        return args.run(args)
+        if argv[:1] == ["--version"]:         # at once: building the parser imports the learners
+            from . import __version__
+            print(f"aspml {__version__}")
+            sys.stdout.flush()
+            return 0
+        try:
+            args = build_parser().parse_args(argv)
+        finally:                              # --help printed (and exits): flush it here
+            sys.stdout.flush()
+    except OSError as e:
+        if e.errno is None:                   # not a refused write: a broken install
+            raise
+        print(f"aspml: {_system_error(e)}", file=sys.stderr)
+        _drop_stdout()
+        return 2
+    try:
+        code = args.run(args)
+        sys.stdout.flush()                    # a full disk shows here, not at exit
+        return code
     except AspmlError as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"aspml {args.command}: {first}", file=sys.stderr)
+        _flush_or_drop_stdout()
         return 2
     except BrokenPipeError:
         # the reader (head, less) stopped early: not an error; keep Python quiet at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 0
     except KeyboardInterrupt:
         return 130
+    except MemoryError:                       # clingo, pandas or numpy ran out of memory
+        print(f"aspml {args.command}: out of memory (try fewer rows, or a machine with more "
+              f"memory)", file=sys.stderr)
+        _flush_or_drop_stdout()
+        return 2
     except Exception as e:  # noqa: BLE001 - a bug of aspml: still one line, unless debugging
+        if isinstance(e, OSError) and e.errno is not None:   # the system refused: a full disk
+            print(f"aspml {args.command}: {_system_error(e)}", file=sys.stderr)
+            _drop_stdout()
+            return 2
         if os.environ.get("ASPML_DEBUG"):
             raise
         first = (str(e).splitlines() or [""])[0]
         print(f"aspml {args.command}: unexpected error {type(e).__name__}: {first} "
               "(this is a bug of aspml; ASPML_DEBUG=1 shows the traceback)", file=sys.stderr)
         return 1
+
+
+def _drop_stdout() -> None:
+    """Send what is left in stdout's buffer to /dev/null, so Python's flush at exit does not
+    fail a second time (and print a traceback) on a closed pipe or a full disk."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):   # no real file behind stdout (tests)
+        pass
+
+
+def _flush_or_drop_stdout() -> None:
+    """Flush what a failed command printed; on a full disk or closed pipe, drop it."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _drop_stdout()
+
+
+def _system_error(e: OSError) -> str:
+    """One line for a refused system call that reached main: the file it names, else
+    (a full disk, a quota: writing the standard output, the one file aspml writes
+    without naming it) the standard output."""
+    import errno
+    reason = e.strerror or str(e)
+    if getattr(e, "filename", None):
+        return f"{e.filename}: {reason}"
+    if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+        return f"cannot write the standard output: {reason}"
+    return reason
 
 
 if __name__ == "__main__":

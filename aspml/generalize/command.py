@@ -171,6 +171,11 @@ def rules_from_json(text: str, path: str = "<json>"):
             raise AspmlError(f"{path}: unknown key(s) {sorted(unknown)}; a rule list is an object "
                              "with \"rules\" (and \"target\", \"task\") or a list of rules")
         target, task = data.get("target"), data.get("task")
+        if target is not None and (not isinstance(target, str) or not target):
+            raise AspmlError(f"{path}: \"target\" must be a name (a string), not {target!r}")
+        for key in ("rho", "epsilon"):              # written by simplify -o x.json; not read
+            if key in data and not _is_number(data[key]):
+                raise AspmlError(f"{path}: \"{key}\" must be a number, not {data[key]!r}")
         data = data.get("rules")
     if not isinstance(data, list):
         raise AspmlError(f"{path}: expected a list of rules (or an object with \"rules\")")
@@ -187,20 +192,38 @@ def rules_from_json(text: str, path: str = "<json>"):
                              "by feature")
         conds = []
         for feature, spec in item.get("if", {}).items():
+            if not feature:
+                raise AspmlError(f"{path}: rule {i + 1}: a condition has an empty feature name")
             if isinstance(spec, list):
                 if not spec:
                     raise AspmlError(f"{path}: rule {i + 1}: the value set of {feature!r} is empty")
+                odd = next((v for v in spec if not isinstance(v, (str, int, float))), None)
+                if odd is not None:
+                    raise AspmlError(f"{path}: rule {i + 1}: the value set of {feature!r} holds "
+                                     f"{json.dumps(odd)}; values are strings or numbers")
                 conds.append(InSet(feature, frozenset(spec)))
             elif isinstance(spec, dict):
                 unknown = set(spec) - {"lo", "hi", "lo_closed", "hi_closed"}
                 if unknown:
                     raise AspmlError(f"{path}: rule {i + 1}: unknown key(s) {sorted(unknown)} "
                                      f"in the interval of {feature!r}")
+                for end in ("lo_closed", "hi_closed"):
+                    if not isinstance(spec.get(end, True), bool):
+                        raise AspmlError(f"{path}: rule {i + 1}: {end} of {feature!r} must be "
+                                         f"true or false, not {json.dumps(spec[end])}")
                 conds.append(Interval(feature, spec.get("lo"), spec.get("hi"),
                                       spec.get("lo_closed", True), spec.get("hi_closed", False)))
             else:
                 raise AspmlError(f"{path}: rule {i + 1}: the condition on {feature!r} must be a "
                                  "list (value set) or an object with lo/hi (interval)")
         then = item["then"]
+        if not (isinstance(then, (str, int, float)) or (
+                isinstance(then, list) and len(then) == 2 and all(map(_is_number, then)))):
+            raise AspmlError(f"{path}: rule {i + 1}: \"then\" is {json.dumps(then)}; it must "
+                             "be a class, a number, or [lo, hi] of two numbers")
         rules.append(BoxRule(tuple(conds), tuple(then) if isinstance(then, list) else then))
     return rules, target, task
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
