@@ -549,12 +549,14 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=raw,
                        description="Unite congruent rules of a large rule set (an aspml program, "
                                    "a JSON rule list, or a scikit-learn tree or forest saved with "
-                                   "joblib) into a descriptive model whose rules keep a coherence "
-                                   "(and, with --reference, a fidelity) of at least --rho.",
+                                   "skops) into a descriptive model whose rules keep a coherence "
+                                   "(and, with --reference, a fidelity) of at least --rho. A "
+                                   "joblib/pickle file loads only with --allow-pickle: unpickling "
+                                   "runs any code the file holds (unsafe).",
                        epilog="examples:\n"
                               "  aspml simplify examples/walk/walk_time.json --rho 1 --epsilon 10 "
                               "--hierarchy\n"
-                              "  aspml simplify tree.joblib --rho 0.8 --reference train.csv "
+                              "  aspml simplify tree.skops --rho 0.8 --reference train.csv "
                               "--html model.html")
     add_arguments(g)
     g.set_defaults(run=cmd_simplify)
