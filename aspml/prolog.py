@@ -41,6 +41,8 @@ def _run(goal: str, files: list[str]) -> subprocess.CompletedProcess:
 
 def predict(program: Program, X, missing=DEFAULT_MISSING) -> np.ndarray:
     """SWI-Prolog's answer for every row (a boolean array)."""
+    from ._given import program_of
+    program, missing = program_of(program, "aspml.prolog.predict", missing)
     table = as_table(program, X, missing)
     naming = Naming.of(program)
     head = LogicPrinter(program, "prolog").head(Rule(None, ()), var="R")

@@ -223,7 +223,9 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     and the row's value).  Returns None when no change can give ``target``.
     The changed row is checked on the fast path before it is returned.
     """
+    from .._given import program_of
     from ..explain import as_row
+    program, missing = program_of(program, "counterfactual", missing)
     frame = as_row(program, row)
     target = bool(target)
     world = _World(program, frame, missing, ranges)
