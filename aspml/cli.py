@@ -385,8 +385,25 @@ def cmd_report(args) -> int:
 def cmd_bench(args) -> int:
     from . import bench as B
     from .progress import Progress
-    data_dir = Path(args.data_dir)
-    manifest = B.read_manifest(data_dir)
+    if (args.data is None) == (args.data_dir is None):
+        raise AspmlError("give a CSV file (aspml bench DATA.csv --target COLUMN) or a folder "
+                         "with a manifest (--data-dir DIR), not both" if args.data else
+                         "give a CSV file (aspml bench DATA.csv --target COLUMN) or --data-dir DIR")
+    if args.data is not None:                 # one CSV file: a manifest of one entry
+        if not args.target:
+            raise AspmlError(f"{args.data}: say which column is the label with --target COLUMN")
+        stem = Path(args.data).stem
+        given = [p.removeprefix(f"{stem}=") for p in args.positive or ()]
+        if len(given) > 1:
+            raise AspmlError("--positive: give one VALUE for a CSV file")
+        data_dir = Path(args.data).parent
+        manifest = {stem: B.csv_entry(Path(args.data), args.target, given[0] if given else None)}
+        args.positive = None
+    else:
+        if args.target:
+            raise AspmlError("--target goes with a CSV file; a manifest names each label column")
+        data_dir = Path(args.data_dir)
+        manifest = B.read_manifest(data_dir)
     overrides = {}
     for item in args.positive or ():
         name, sep, value = item.partition("=")
@@ -422,8 +439,8 @@ def cmd_bench(args) -> int:
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
     progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}\n\n{B.HEADER}")
     try:
-        results = B.cross_validate(datasets, learners, args.folds, args.seed,
-                                   args.reference_max_rows, progress)
+        results, failed = B.cross_validate(datasets, learners, args.folds, args.seed,
+                                           args.reference_max_rows, progress)
     finally:
         progress.close()
     if args.out:
@@ -432,6 +449,10 @@ def cmd_bench(args) -> int:
                     "positive": {d.name: d.positive for d in datasets}}
         paths = B.write_results(results, settings, args.out)
         print(f"\nwrote {paths[0]} and {paths[1]}")
+    if failed:                                # the table is partial: say so, and in the status
+        print(f"aspml bench: {_count(len(failed), 'run')} failed ({', '.join(failed)}); "
+              f"see the lines above", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -582,21 +603,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="cross-validated comparison of the learners on datasets",
                        formatter_class=raw,
-                       description="Cross-validate learners on the datasets of a manifest "
+                       description="Cross-validate learners on one CSV file (DATA.csv --target "
+                                   "COLUMN) or on the datasets of a manifest "
                                    "(DIR/MANIFEST.tsv: name, label_column, positive_value, "
-                                   "categorical_columns, numeric_columns, files) and print a "
+                                   "categorical_columns, numeric_columns, files; with no kinds "
+                                   "listed they are inferred) and print a "
                                    "table: accuracy, F1, rules, literals, training seconds. "
+                                   "The exit status is 1 when a run failed. "
                                    "Besides aspml's learners: foldrpp (reference FOLD-R++), "
                                    "ripper (wittgenstein) and tree (scikit-learn, depth 5) when "
                                    "installed.",
                        epilog="examples:\n"
+                              "  python examples/breast_cancer/make_data.py breast_cancer.csv\n"
+                              "  aspml bench breast_cancer.csv --target diagnosis --positive "
+                              "malignant --learners fold-se libre --folds 3\n"
                               "  aspml bench --data-dir ../shared/data --datasets heart breastw "
                               "--learners fold-se fold-rpp --folds 3\n"
                               "  aspml bench --data-dir ../shared/data --out results   "
                               "# results.csv, results.json\n"
                               "  aspml bench --data-dir ../shared/data --datasets heart --positive "
                               "heart=present --learners libre libre:max_rules=3")
-    b.add_argument("--data-dir", required=True, metavar="DIR", help="folder with MANIFEST.tsv")
+    b.add_argument("data", nargs="?", metavar="DATA.csv",
+                   help="one CSV file with a header line (instead of --data-dir)")
+    b.add_argument("--target", metavar="COLUMN", help="with DATA.csv: the label column")
+    b.add_argument("--data-dir", metavar="DIR", help="folder with MANIFEST.tsv")
     b.add_argument("--datasets", nargs="+", metavar="NAME",
                    help="datasets of the manifest, NAME@VALUE for another positive class "
                         "(default: every one with a positive value, and the positive classes "
@@ -608,7 +638,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
     b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
-                   help="another positive class than the manifest's")
+                   help="another positive class than the manifest's; with DATA.csv just VALUE "
+                        "(default: the second of two label values, sorted)")
     b.add_argument("--reference-max-rows", type=int, default=50_000, metavar="N",
                    help="skip foldrpp, ripper and tree on larger datasets (default 50000)")
     b.add_argument("--out", metavar="PREFIX", help="also write PREFIX.csv and PREFIX.json")
