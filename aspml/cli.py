@@ -311,8 +311,10 @@ def cmd_explain(args) -> int:
     e = explain(program, row, minimal=args.minimal)
     cf = None
     if args.counterfactual:
+        from .asp.explain import steps_of
         cf = counterfactual(program, row, target=not e.prediction,
-                            immutable=tuple(args.immutable or ()), ranges=_ranges(program, X))
+                            immutable=tuple(args.immutable or ()), ranges=_ranges(program, X),
+                            steps=steps_of(X, program.features_used))   # 0 -> 10, not 9.5
     if args.json:
         out = e.to_dict()
         if args.counterfactual:
