@@ -7,7 +7,7 @@
   aspml explain MODEL DATA.csv --row N [--minimal] [--counterfactual] [--json]
   aspml simplify MODEL --rho R [--epsilon E] [--reference DATA.csv] [-o OUT] [--html OUT.html]
   aspml report  MODEL DATA.csv -o REPORT.html [--bench RESULTS.json]
-  aspml bench   --data-dir DIR [--datasets ...] [--learners ...] [--out PREFIX]
+  aspml bench   DATA.csv --target COL | --data-dir DIR [--learners ...] [--out PREFIX]
 
 `aspml COMMAND --help` shows each command's options and an example.
 
@@ -26,7 +26,6 @@ from pathlib import Path
 
 from ._words import count as _count
 from .errors import AspmlError, AspmlWarning
-
 
 
 class _OnFirstUse:

@@ -2,7 +2,6 @@
 status when a run fails; the README's tour runs from a clone (no ../shared/data)."""
 
 import csv
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,9 +10,7 @@ import pytest
 
 from conftest import ROOT
 from conftest import run_aspml as aspml
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_examples import blocks, needs  # noqa: E402
+from test_examples import blocks, needs
 
 
 def table(n=60, seed=0) -> pd.DataFrame:

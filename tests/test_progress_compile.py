@@ -8,7 +8,6 @@ import struct
 import subprocess
 import sys
 import termios
-import time
 
 import numba
 import pytest
