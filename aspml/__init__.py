@@ -1,16 +1,29 @@
-"""aspml: interpretable classifiers as normal logic programs with default exceptions."""
+"""aspml: interpretable classifiers as normal logic programs with default exceptions.
+
+The public names load on first use (PEP 562): ``import aspml`` itself imports
+nothing heavy, so ``aspml --version`` answers at once instead of loading
+numpy, pandas, numba and scikit-learn first.
+"""
+
+import importlib
+import sys
+import types
 
 from .errors import AspmlError, DialectError, EngineError, ParseError, ScaleError
-from .logic import (Compare, Feature, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
-                    Program, Rule, Schema, Target, parse)
-from .logic.store import load  # noqa: E402
-from . import asp, data, evaluate, prolog  # noqa: E402  (submodules users reach as aspml.asp ...)
-from .learners import FoldRpp, FoldSE, Libre, MultiValueRuleSet  # noqa: E402
-from .explain import Explanation, explain  # noqa: E402
-from .asp.explain import Counterfactual, counterfactual  # noqa: E402
-from .generalize import DescriptiveModel, generalize, rules_from_sklearn  # noqa: E402
 
 __version__ = "0.1.0"
+
+# public name -> the module that defines it
+_WHERE = {
+    **dict.fromkeys(["Compare", "Feature", "Flag", "InSet", "Interval", "Literal", "NotAtom",
+                     "NotCompare", "Program", "Rule", "Schema", "Target", "parse"], ".logic"),
+    "load": ".logic.store",
+    **dict.fromkeys(["FoldRpp", "FoldSE", "Libre", "MultiValueRuleSet"], ".learners"),
+    **dict.fromkeys(["Explanation", "explain"], ".explain"),
+    **dict.fromkeys(["Counterfactual", "counterfactual"], ".asp.explain"),
+    **dict.fromkeys(["DescriptiveModel", "generalize", "rules_from_sklearn"], ".generalize"),
+}
+_SUBMODULES = ("asp", "data", "evaluate", "prolog")      # reached as aspml.asp ...
 
 __all__ = ["load", "DescriptiveModel", "generalize", "rules_from_sklearn", "Counterfactual",
            "Explanation", "counterfactual", "explain", "FoldRpp", "FoldSE", "Libre",
@@ -18,3 +31,31 @@ __all__ = ["load", "DescriptiveModel", "generalize", "rules_from_sklearn", "Coun
            "Feature", "Flag", "InSet",
            "Interval", "Literal", "NotAtom", "NotCompare", "ParseError", "Program", "Rule",
            "ScaleError", "Schema", "Target", "parse"]
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        return importlib.import_module("." + name, __name__)
+    if name not in _WHERE:
+        raise AttributeError(f"module 'aspml' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE) | set(_SUBMODULES))
+
+
+class _Package(types.ModuleType):
+    """The package's module type: ``aspml.explain`` and ``aspml.generalize`` are functions of
+    the submodules of the same names, and importing such a submodule (``from aspml.explain
+    import ...``) makes Python bind the submodule on the package; keep the function there."""
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and _WHERE.get(name) == "." + name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

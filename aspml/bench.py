@@ -5,9 +5,12 @@ per dataset, the columns ``name``, ``label_column``, ``positive_value``,
 ``categorical_columns``, ``numeric_columns`` (space-separated) and ``files``
 (CSV files relative to the folder, concatenated).  Values ``?`` and empty
 cells are missing; rows without a label are left out; a numeric column that
-also holds strings is read as ``mixed``.  Datasets whose positive value is not
-one label (``(multi-class)``, ``(regression)``) are skipped unless
-``positive`` overrides it.
+also holds strings is read as ``mixed``.  When an entry lists no column kinds
+at all, every column but the label is a feature and its kind is inferred as
+``aspml learn`` infers it (:func:`infer_kinds`).  Datasets whose positive
+value is not one label (``(multi-class)``, ``(regression)``) are skipped
+unless ``positive`` overrides it.  A plain CSV file is a dataset too
+(:func:`csv_entry`: the manifest entry it would have).
 
 Learners: aspml's own (``fold-se``, ``fold-rpp``, ``libre``, ``mrs`` when
 present), and, when their packages are importable, the reference FOLD-R++
@@ -76,6 +79,38 @@ def read_manifest(data_dir: Path) -> dict:
     return {r["name"]: r for r in rows}
 
 
+def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
+    """The manifest entry of one CSV file: named after the file, kinds inferred, and the
+    positive value given or, for a label of two values, the second one sorted (as
+    ``aspml learn`` picks it)."""
+    try:
+        labels = pd.read_csv(path, dtype=str, keep_default_na=False, usecols=[label])[label]
+    except ValueError:                          # usecols names a column the file lacks
+        raise AspmlError(f"{path} has no column {label!r}") from None
+    except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
+        raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    if positive is None:
+        values = sorted(set(labels) - {"", "?"})
+        if len(values) != 2:
+            raise AspmlError(f"column {label!r} of {path} holds {len(values)} values; say which "
+                             f"is the positive class with --positive VALUE")
+        positive = values[1]
+    return {"name": Path(path).stem, "label_column": label, "positive_value": positive,
+            "categorical_columns": "", "numeric_columns": "", "files": str(Path(path).resolve())}
+
+
+def infer_kinds(X: pd.DataFrame) -> dict:
+    """Each column's kind, as ``aspml learn`` reads a CSV: ``true``/``false`` (any case)
+    only is boolean, numbers only numeric, numbers and words mixed, else categorical."""
+    from .data.table import infer_kind
+    kinds = {}
+    for c in X.columns:
+        words = {str(v).strip().lower() for v in X[c]} - {"", "?"}
+        kinds[c] = "boolean" if words and words <= {"true", "false"} else \
+            infer_kind(X[c], missing=("?", ""))
+    return kinds
+
+
 def usable(entry: dict, positive: str | None = None) -> bool:
     return positive is not None or "(" not in entry["positive_value"]
 
@@ -95,8 +130,15 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None) -> Da
     df = df[~df[label].isin(["?", ""])].reset_index(drop=True)
     cats = [c for c in entry["categorical_columns"].split() if c in df.columns]
     nums = [c for c in entry["numeric_columns"].split() if c in df.columns]
+    found = {}
+    if not entry["categorical_columns"].split() and not entry["numeric_columns"].split():
+        found = infer_kinds(df.drop(columns=[label]))      # no kinds listed: infer them
+        cats = [c for c, k in found.items() if k in ("categorical", "boolean")]
+        nums = [c for c, k in found.items() if k in ("numeric", "mixed")]
+    if not cats and not nums:
+        raise AspmlError(f"{entry['name']}: no feature column besides {label!r}")
     X = df[[c for c in df.columns if c in cats or c in nums]].copy()    # the file's order
-    kinds = {c: "categorical" for c in cats}
+    kinds = {c: found.get(c, "categorical") for c in cats}
     for c in nums:
         values = X[c].replace({"?": None, "": None})
         as_num = pd.to_numeric(values, errors="coerce")
@@ -255,13 +297,16 @@ def run(learner: str, data: Dataset, tr, te, seed):
 
 
 def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_rows: int,
-                   progress) -> list[dict]:
-    """Every learner on the same stratified folds of every dataset; one summary each.
+                   progress) -> tuple[list[dict], list[str]]:
+    """Every learner on the same stratified folds of every dataset: ``(summaries, failed)``.
 
     ``progress`` (:class:`aspml.progress.Progress`) takes a step per fold and
     prints each summary row as it is ready; a learner that fails on a dataset
-    is reported on stderr and left out, and the run goes on.
+    (or a dataset too small for the folds) is reported on stderr, listed in
+    ``failed``, and the run goes on.  A reference learner left out on purpose
+    (more than ``max_rows`` rows) is not a failure.
     """
+    failed = []
     from sklearn.model_selection import StratifiedKFold
     if any(x in available() for x in learners):
         import aspml            # compile the numba kernels once, before any fold is timed
@@ -271,6 +316,7 @@ def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_ro
     for data in datasets:
         if np.bincount(data.y.astype(int), minlength=2).min() < folds:
             progress.write(f"skipped {data.name}: a class has fewer than {folds} rows", err=True)
+            failed.append(data.name)
             continue
         splits = list(StratifiedKFold(folds, shuffle=True, random_state=seed).split(data.X, data.y))
         for learner in learners:
@@ -292,11 +338,12 @@ def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_ro
                 first = (str(e).splitlines() or [type(e).__name__])[0]
                 progress.write(f"skipped {learner} on {data.name}: {type(e).__name__}: {first}",
                                err=True)
+                failed.append(f"{learner} on {data.name}")
                 continue
             r = summary(data.name, learner, scores)
             results.append(r)
             progress.write(markdown_row(r))
-    return results
+    return results, failed
 
 
 def fold_scores(pred, truth) -> tuple[float, float]:

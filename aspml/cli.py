@@ -7,7 +7,7 @@
   aspml explain MODEL DATA.csv --row N [--minimal] [--counterfactual] [--json]
   aspml simplify MODEL --rho R [--epsilon E] [--reference DATA.csv] [-o OUT] [--html OUT.html]
   aspml report  MODEL DATA.csv -o REPORT.html [--bench RESULTS.json]
-  aspml bench   --data-dir DIR [--datasets ...] [--learners ...] [--out PREFIX]
+  aspml bench   DATA.csv --target COL | --data-dir DIR [--learners ...] [--out PREFIX]
 
 `aspml COMMAND --help` shows each command's options and an example.
 
@@ -18,16 +18,29 @@ line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
 from ._words import count as _count
 from .errors import AspmlError, AspmlWarning
+
+
+class _OnFirstUse:
+    """A module imported when one of its names is first used: numpy and pandas take a
+    second or more to import, and ``aspml --version`` (or a usage mistake) needs neither."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr):
+        return getattr(importlib.import_module(self._name), attr)
+
+
+np = _OnFirstUse("numpy")
+pd = _OnFirstUse("pandas")
 
 MISSING_HELP = ("a cell holding TOKEN is a missing value, as an empty cell is; repeatable "
                 "(--missing NA --missing ?)")
@@ -270,8 +283,10 @@ def cmd_explain(args) -> int:
     e = explain(program, row, minimal=args.minimal)
     cf = None
     if args.counterfactual:
+        from .asp.explain import steps_of
         cf = counterfactual(program, row, target=not e.prediction,
-                            immutable=tuple(args.immutable or ()), ranges=_ranges(program, X))
+                            immutable=tuple(args.immutable or ()), ranges=_ranges(program, X),
+                            steps=steps_of(X, program.features_used))   # 0 -> 10, not 9.5
     if args.json:
         out = e.to_dict()
         if args.counterfactual:
@@ -325,8 +340,12 @@ def cmd_report(args) -> int:
             raise AspmlError(f"cannot read {args.bench}: {e.strerror or e}") from None
         except (ValueError, UnicodeDecodeError):
             raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes") from None
-        if not isinstance(bench, dict) or not isinstance(bench.get("results"), list):
-            raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes")
+        from .report import check_bench
+        try:
+            check_bench(bench)
+        except AspmlError as e:
+            raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes: "
+                             f"{e}") from None
     labels = X[label] if label in X.columns else None
     page = render(program, X, labels, Path(args.model).name, Path(args.data).name, bench)
     try:
@@ -340,8 +359,25 @@ def cmd_report(args) -> int:
 def cmd_bench(args) -> int:
     from . import bench as B
     from .progress import Progress
-    data_dir = Path(args.data_dir)
-    manifest = B.read_manifest(data_dir)
+    if (args.data is None) == (args.data_dir is None):
+        raise AspmlError("give a CSV file (aspml bench DATA.csv --target COLUMN) or a folder "
+                         "with a manifest (--data-dir DIR), not both" if args.data else
+                         "give a CSV file (aspml bench DATA.csv --target COLUMN) or --data-dir DIR")
+    if args.data is not None:                 # one CSV file: a manifest of one entry
+        if not args.target:
+            raise AspmlError(f"{args.data}: say which column is the label with --target COLUMN")
+        stem = Path(args.data).stem
+        given = [p.removeprefix(f"{stem}=") for p in args.positive or ()]
+        if len(given) > 1:
+            raise AspmlError("--positive: give one VALUE for a CSV file")
+        data_dir = Path(args.data).parent
+        manifest = {stem: B.csv_entry(Path(args.data), args.target, given[0] if given else None)}
+        args.positive = None
+    else:
+        if args.target:
+            raise AspmlError("--target goes with a CSV file; a manifest names each label column")
+        data_dir = Path(args.data_dir)
+        manifest = B.read_manifest(data_dir)
     overrides = {}
     for item in args.positive or ():
         name, sep, value = item.partition("=")
@@ -377,8 +413,8 @@ def cmd_bench(args) -> int:
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
     progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}\n\n{B.HEADER}")
     try:
-        results = B.cross_validate(datasets, learners, args.folds, args.seed,
-                                   args.reference_max_rows, progress)
+        results, failed = B.cross_validate(datasets, learners, args.folds, args.seed,
+                                           args.reference_max_rows, progress)
     finally:
         progress.close()
     if args.out:
@@ -387,6 +423,10 @@ def cmd_bench(args) -> int:
                     "positive": {d.name: d.positive for d in datasets}}
         paths = B.write_results(results, settings, args.out)
         print(f"\nwrote {paths[0]} and {paths[1]}")
+    if failed:                                # the table is partial: say so, and in the status
+        print(f"aspml bench: {_count(len(failed), 'run')} failed ({', '.join(failed)}); "
+              f"see the lines above", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -396,6 +436,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def print_help(self, file=None):
+        # argparse's own ignores a failed write (a full disk) and exits 0; let main() tell it
+        (file or sys.stdout).write(self.format_help())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -509,12 +553,14 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=raw,
                        description="Unite congruent rules of a large rule set (an aspml program, "
                                    "a JSON rule list, or a scikit-learn tree or forest saved with "
-                                   "joblib) into a descriptive model whose rules keep a coherence "
-                                   "(and, with --reference, a fidelity) of at least --rho.",
+                                   "skops) into a descriptive model whose rules keep a coherence "
+                                   "(and, with --reference, a fidelity) of at least --rho. A "
+                                   "joblib/pickle file loads only with --allow-pickle: unpickling "
+                                   "runs any code the file holds (unsafe).",
                        epilog="examples:\n"
                               "  aspml simplify examples/walk/walk_time.json --rho 1 --epsilon 10 "
                               "--hierarchy\n"
-                              "  aspml simplify tree.joblib --rho 0.8 --reference train.csv "
+                              "  aspml simplify tree.skops --rho 0.8 --reference train.csv "
                               "--html model.html")
     add_arguments(g)
     g.set_defaults(run=cmd_simplify)
@@ -540,21 +586,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="cross-validated comparison of the learners on datasets",
                        formatter_class=raw,
-                       description="Cross-validate learners on the datasets of a manifest "
+                       description="Cross-validate learners on one CSV file (DATA.csv --target "
+                                   "COLUMN) or on the datasets of a manifest "
                                    "(DIR/MANIFEST.tsv: name, label_column, positive_value, "
-                                   "categorical_columns, numeric_columns, files) and print a "
+                                   "categorical_columns, numeric_columns, files; with no kinds "
+                                   "listed they are inferred) and print a "
                                    "table: accuracy, F1, rules, literals, training seconds. "
+                                   "The exit status is 1 when a run failed. "
                                    "Besides aspml's learners: foldrpp (reference FOLD-R++), "
                                    "ripper (wittgenstein) and tree (scikit-learn, depth 5) when "
                                    "installed.",
                        epilog="examples:\n"
+                              "  python examples/breast_cancer/make_data.py breast_cancer.csv\n"
+                              "  aspml bench breast_cancer.csv --target diagnosis --positive "
+                              "malignant --learners fold-se libre --folds 3\n"
                               "  aspml bench --data-dir ../shared/data --datasets heart breastw "
                               "--learners fold-se fold-rpp --folds 3\n"
                               "  aspml bench --data-dir ../shared/data --out results   "
                               "# results.csv, results.json\n"
                               "  aspml bench --data-dir ../shared/data --datasets heart --positive "
                               "heart=present --learners libre libre:max_rules=3")
-    b.add_argument("--data-dir", required=True, metavar="DIR", help="folder with MANIFEST.tsv")
+    b.add_argument("data", nargs="?", metavar="DATA.csv",
+                   help="one CSV file with a header line (instead of --data-dir)")
+    b.add_argument("--target", metavar="COLUMN", help="with DATA.csv: the label column")
+    b.add_argument("--data-dir", metavar="DIR", help="folder with MANIFEST.tsv")
     b.add_argument("--datasets", nargs="+", metavar="NAME",
                    help="datasets of the manifest, NAME@VALUE for another positive class "
                         "(default: every one with a positive value, and the positive classes "
@@ -566,7 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
     b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
-                   help="another positive class than the manifest's")
+                   help="another positive class than the manifest's; with DATA.csv just VALUE "
+                        "(default: the second of two label values, sorted)")
     b.add_argument("--reference-max-rows", type=int, default=50_000, metavar="N",
                    help="skip foldrpp, ripper and tree on larger datasets (default 50000)")
     b.add_argument("--out", metavar="PREFIX", help="also write PREFIX.csv and PREFIX.json")
@@ -576,26 +632,84 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        return args.run(args)
+        if argv[:1] == ["--version"]:         # at once: building the parser imports the learners
+            from . import __version__
+            print(f"aspml {__version__}")
+            sys.stdout.flush()
+            return 0
+        try:
+            args = build_parser().parse_args(argv)
+        finally:                              # --help printed (and exits): flush it here
+            sys.stdout.flush()
+    except OSError as e:
+        if e.errno is None:                   # not a refused write: a broken install
+            raise
+        print(f"aspml: {_system_error(e)}", file=sys.stderr)
+        _drop_stdout()
+        return 2
+    try:
+        code = args.run(args)
+        sys.stdout.flush()                    # a full disk shows here, not at exit
+        return code
     except AspmlError as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"aspml {args.command}: {first}", file=sys.stderr)
+        _flush_or_drop_stdout()
         return 2
     except BrokenPipeError:
         # the reader (head, less) stopped early: not an error; keep Python quiet at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 0
     except KeyboardInterrupt:
         return 130
+    except MemoryError:                       # clingo, pandas or numpy ran out of memory
+        print(f"aspml {args.command}: out of memory (try fewer rows, or a machine with more "
+              f"memory)", file=sys.stderr)
+        _flush_or_drop_stdout()
+        return 2
     except Exception as e:  # noqa: BLE001 - a bug of aspml: still one line, unless debugging
+        if isinstance(e, OSError) and e.errno is not None:   # the system refused: a full disk
+            print(f"aspml {args.command}: {_system_error(e)}", file=sys.stderr)
+            _drop_stdout()
+            return 2
         if os.environ.get("ASPML_DEBUG"):
             raise
         first = (str(e).splitlines() or [""])[0]
         print(f"aspml {args.command}: unexpected error {type(e).__name__}: {first} "
               "(this is a bug of aspml; ASPML_DEBUG=1 shows the traceback)", file=sys.stderr)
         return 1
+
+
+def _drop_stdout() -> None:
+    """Send what is left in stdout's buffer to /dev/null, so Python's flush at exit does not
+    fail a second time (and print a traceback) on a closed pipe or a full disk."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):   # no real file behind stdout (tests)
+        pass
+
+
+def _flush_or_drop_stdout() -> None:
+    """Flush what a failed command printed; on a full disk or closed pipe, drop it."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _drop_stdout()
+
+
+def _system_error(e: OSError) -> str:
+    """One line for a refused system call that reached main: the file it names, else
+    (a full disk, a quota: writing the standard output, the one file aspml writes
+    without naming it) the standard output."""
+    import errno
+    reason = e.strerror or str(e)
+    if getattr(e, "filename", None):
+        return f"{e.filename}: {reason}"
+    if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+        return f"cannot write the standard output: {reason}"
+    return reason
 
 
 if __name__ == "__main__":

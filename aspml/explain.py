@@ -134,10 +134,14 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
             missing=None) -> Explanation:
     """Why the program predicts what it does for ``row`` (a Series, dict or one-row DataFrame).
 
+    ``program`` is a Program or a fitted aspml estimator (its ``program_``).
+
     ``engine="clingo"`` reads every literal's truth from a clingo model of the
     one-row program instead of the fast path; the two explanations are equal.
     ``minimal=True`` adds a minimal sufficient reason (clingo).
     """
+    from ._given import program_of
+    program, missing = program_of(program, "explain", missing)
     frame = as_row(program, row)
     missing = program.missing if missing is None else missing
     table = encode(frame, program.schema, program.features_used, missing)

@@ -57,6 +57,8 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
           query: str = "open") -> np.ndarray:
     """Where SWI-Prolog proves the target (``atom`` None) or the derived atom
     ``atom`` (an exception such as ``ab1``), for each row; ``query`` as in :func:`predict`."""
+    from ._given import program_of
+    program, missing = program_of(program, "aspml.prolog.predict", missing)
     if query not in QUERIES:
         raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
     names = list(dict.fromkeys([*program.derived, *(n for r in program.rules

@@ -141,21 +141,80 @@ def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: 
     return "".join(parts)
 
 
-def _result(r) -> dict | None:
-    """One bench result with numbers where numbers belong, or None (a malformed entry)."""
-    if not isinstance(r, dict) or "data" not in r or "learner" not in r:
-        return None
-    try:
-        return {**r, "f1": float(r["f1"]), "rules": float(r["rules"])}
-    except (KeyError, TypeError, ValueError):
-        return None
+# what aspml bench --out writes in its JSON: measure -> (lowest, highest, may be NaN)
+BENCH_MEASURES = {"acc": (0, 1, False), "f1": (0, 1, False), "rules": (0, math.inf, False),
+                  "literals": (0, math.inf, True), "train_s": (0, math.inf, False)}
+BENCH_SETTINGS = {"folds": int, "seed": int, "data_dir": str, "datasets": list,
+                  "learners": list, "positive": dict}
+
+
+def check_bench(bench) -> None:
+    """Raise AspmlError unless ``bench`` is what ``aspml bench --out`` writes (its JSON):
+    ``{"settings": {...}, "results": [{"data", "learner", "acc", "f1", "rules", "literals",
+    "train_s", "folds": [...]}]}``, each measure a number in its range (literals may be
+    NaN: the reference FOLD-R++'s program does not always parse).  The message names
+    the first wrong place, as ``results[2].rules``."""
+    from .errors import AspmlError
+    if not isinstance(bench, dict) or set(bench) != {"settings", "results"}:
+        raise AspmlError("expected an object with \"settings\" and \"results\" (and nothing "
+                         "else)")
+    settings = bench["settings"]
+    if not isinstance(settings, dict):
+        raise AspmlError("settings: expected an object")
+    for key in ("folds", "seed"):
+        if key not in settings:
+            raise AspmlError(f"settings: no {key!r}")
+    for key, value in settings.items():
+        kind = BENCH_SETTINGS.get(key)
+        if kind is None:
+            raise AspmlError(f"settings: unknown key {key!r}")
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise AspmlError(f"settings.{key}: {value!r} is not {_a(kind)}")
+    if settings["folds"] < 2:
+        raise AspmlError(f"settings.folds: {settings['folds']} (cross-validation has 2 or more)")
+    if not isinstance(bench["results"], list):
+        raise AspmlError("results: expected a list")
+    for i, r in enumerate(bench["results"]):
+        where = f"results[{i}]"
+        if not isinstance(r, dict):
+            raise AspmlError(f"{where}: expected an object")
+        need = {"data", "learner", *BENCH_MEASURES}
+        if not need <= set(r) or not set(r) <= need | {"folds"}:
+            raise AspmlError(f"{where}: expected the keys {sorted(need)} (and \"folds\")")
+        for key in ("data", "learner"):
+            if not isinstance(r[key], str) or not r[key]:
+                raise AspmlError(f"{where}.{key}: {r[key]!r} is not a name")
+        _check_measures(r, where)
+        folds = r.get("folds", [])
+        if not isinstance(folds, list):
+            raise AspmlError(f"{where}.folds: expected a list")
+        for k, fold in enumerate(folds):
+            if not isinstance(fold, dict) or set(fold) != set(BENCH_MEASURES):
+                raise AspmlError(f"{where}.folds[{k}]: expected the keys {sorted(BENCH_MEASURES)}")
+            _check_measures(fold, f"{where}.folds[{k}]")
+
+
+def _check_measures(r: dict, where: str) -> None:
+    from .errors import AspmlError
+    for key, (lo, hi, nan) in BENCH_MEASURES.items():
+        v = r[key]
+        ok = isinstance(v, (int, float)) and not isinstance(v, bool) and (
+            (nan and math.isnan(v)) or lo <= v <= hi)
+        if not ok:
+            span = f"from {lo} to {hi}" if hi != math.inf else f">= {lo}"
+            raise AspmlError(f"{where}.{key}: {v!r} is not a number {span}")
+
+
+def _a(kind) -> str:
+    return {int: "an integer", str: "a string", list: "a list", dict: "an object"}[kind]
 
 
 def bench_section(bench: dict) -> str:
-    results = [x for x in map(_result, bench.get("results", [])) if x is not None]
+    check_bench(bench)
+    results = [{**r, "f1": float(r["f1"]), "rules": float(r["rules"])} for r in bench["results"]]
     if not results:
         return "<h2>Learners compared</h2><p>The bench file holds no results.</p>"
-    s = bench.get("settings", {})
+    s = bench["settings"]
     html = ["<h2>Learners compared</h2>",
             f"<p class=muted>{_e(s.get('folds', '?'))}-fold stratified cross-validation, "
             f"seed {_e(s.get('seed', '?'))} (<code>aspml bench</code>). Each point is one "

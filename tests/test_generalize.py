@@ -431,12 +431,12 @@ def test_simplify_command(tmp_path):
     out = aspml_cli("simplify", WALK, "--rho", "1", "--epsilon", "10")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("% descriptive model of 6 rules: 4 rules")
-    import joblib
+    skops_io = pytest.importorskip("skops.io")
     from sklearn.tree import DecisionTreeClassifier
     X, y = _xy(4, classes=2)
-    joblib.dump(DecisionTreeClassifier(random_state=0).fit(X, y), tmp_path / "tree.joblib")
+    skops_io.dump(DecisionTreeClassifier(random_state=0).fit(X, y), tmp_path / "tree.skops")
     X.to_csv(tmp_path / "X.csv", index=False)
-    out = aspml_cli("simplify", tmp_path / "tree.joblib", "--rho", "0.8", "--reference",
+    out = aspml_cli("simplify", tmp_path / "tree.skops", "--rho", "0.8", "--reference",
                     tmp_path / "X.csv", "-o", tmp_path / "model.lp", "--positive", "1",
                     "--html", tmp_path / "m.html", "--iterative")
     assert out.returncode == 0, out.stderr
@@ -619,8 +619,8 @@ def test_a_tree_on_bool_columns_gives_a_program_with_flags(tmp_path, swipl):
         assert (aspml.prolog.predict(p, X) == want).all()
     joblib.dump(tree, tmp_path / "tree.joblib")
     X.to_csv(tmp_path / "X.csv", index=False)
-    done = aspml_cli("simplify", tmp_path / "tree.joblib", "--rho", "0.9", "--reference",
-                     tmp_path / "X.csv", "-o", tmp_path / "s.lp", "--positive", "yes")
+    done = aspml_cli("simplify", tmp_path / "tree.joblib", "--allow-pickle", "--rho", "0.9",
+                     "--reference", tmp_path / "X.csv", "-o", tmp_path / "s.lp", "--positive", "yes")
     assert done.returncode == 0, done.stderr
     done = aspml_cli("check", tmp_path / "s.lp", tmp_path / "X.csv")
     assert done.returncode == 0, done.stderr

@@ -3,6 +3,7 @@
 import json
 
 import pandas as pd
+import pytest
 
 import aspml
 from aspml.cli import main
@@ -48,11 +49,12 @@ def test_hostile_strings_are_escaped():
     assert "<script" not in page and "src=" not in page   # no script, nothing fetched
 
 
-def test_malformed_bench_entries_are_left_out():
-    bench = {"results": [{"data": "a", "learner": "b", "f1": "x", "rules": 1}, 7, {},
-                         {"data": "a", "learner": "c", "f1": 0.5, "rules": "2"}]}
-    page = render(hostile_program(), hostile_table(), None, "m", "d", bench)
-    assert page.count("<svg") == 2 and page.count("<circle") == 2 * 2   # c only: point + legend
+def test_malformed_bench_is_refused_naming_the_place():
+    bench = {"settings": {"folds": 3, "seed": 0},
+             "results": [BENCH["results"][0], {"data": "a", "learner": "c", "f1": 0.5,
+                                               "rules": "2"}]}
+    with pytest.raises(aspml.AspmlError, match=r"results\[1\]: expected the keys"):
+        render(hostile_program(), hostile_table(), None, "m", "d", bench)
 
 
 def test_report_numbers():

@@ -13,6 +13,7 @@ from importlib.resources import files
 import numpy as np
 
 from ..data.facts import clingo_facts, clingo_numbers, program_limits
+from .._given import as_program, program_of
 from ..errors import AspmlError
 from ..evaluate import as_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
@@ -48,6 +49,7 @@ def _prepare(program: Program, X, missing):
 
 def predict(program: Program, X, missing=None) -> np.ndarray:
     """The reference semantics: clingo's answer for every row (a boolean array)."""
+    program, missing = program_of(program, "aspml.asp.predict", missing)
     program, naming, table, facts = _prepare(program, X, missing)
     arity = 1 if program.target.positive is None else 2
     show = f"#show {naming.target}/{arity}."
@@ -59,6 +61,7 @@ def predict(program: Program, X, missing=None) -> np.ndarray:
 
 def coverage(program: Program, X, missing=None) -> np.ndarray:
     """Rows x rules boolean matrix from clingo: where each rule's body holds."""
+    program, missing = program_of(program, "aspml.asp.coverage", missing)
     program, naming, table, facts = _prepare(program, X, missing)
     printer = LogicPrinter(program, "asp")
     cover = [printer.rule(r, head=f"{COVER}({i},X)") for i, r in enumerate(program.rules)]
@@ -75,12 +78,12 @@ def coverage(program: Program, X, missing=None) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 def is_stratified(program: Program) -> bool:
-    return not _cycles(program)
+    return not _cycles(as_program(program, "aspml.asp.is_stratified"))
 
 
 def check_stratified(program: Program) -> None:
     """Raise :class:`AspmlError` naming the atoms on a cycle through negation."""
-    cyclic = _cycles(program)
+    cyclic = _cycles(as_program(program, "aspml.asp.check_stratified"))
     if cyclic:
         raise AspmlError("program is not stratified: " + ", ".join(cyclic)
                          + " depend on themselves through negation")

@@ -18,10 +18,15 @@ assumptions keep chosen features at the row's values.
   answer, with ``encodings/counterfactual.lp``: fewest changed features, then
   the smallest distance (normalised per feature as in §3.2 of the
   rule-generalization paper: |x - x'| / range for numbers, 1 for a category).
+  A feature with a *step* (1: whole numbers, 0.1: one decimal) takes only
+  multiples of it, so a count never becomes 9.5.  Features change
+  independently: a column derived from another (``age_cat`` from ``age``) is
+  not kept consistent; name one of them immutable.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import clingo
@@ -79,11 +84,16 @@ class _Domain:
 
 
 class _World:
-    def __init__(self, program: Program, frame: pd.DataFrame, missing, ranges=None) -> None:
+    def __init__(self, program: Program, frame: pd.DataFrame, missing, ranges=None,
+                 steps=None) -> None:
         self.program = program
+        self.steps = _checked_steps(steps or {})
         table = encode(frame, program.schema, program.features_used,
                        program.missing if missing is None else missing)
         base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
+        for name, step in self.steps.items():     # the grid holds every multiple of the step
+            if name in base and step < 1:
+                base[name] = math.lcm(base[name], round(1 / step))
         self.ranks = rank_tables(program)
         numbers = clingo_numbers(table, base, program_limits(program), self.ranks)
         self.scales = {n: base[n] * numbers[n][1] for n in numbers if n not in self.ranks}
@@ -114,11 +124,15 @@ class _World:
             orig = self._ranked(feature, col, numbers, terms, values)
         elif kind in ("numeric", "mixed"):
             s = self.scales[feature]
+            step = self.steps.get(feature)
             ints = set()
             for v in consts:
-                if is_number(v):
+                if is_number(v) and step is None:   # just below, at and just above
                     k = round(v * s)
                     ints.update((k - 1, k, k + 1))
+                elif is_number(v):                  # the multiples of the step around v
+                    lo, hi = math.floor(v / step), math.ceil(v / step)
+                    ints.update(round(n * step * s) for n in (lo - 1, lo, hi, hi + 1))
             if col.is_num[0]:
                 own = int(numbers[0][0])
                 ints.add(own)
@@ -241,19 +255,26 @@ def _show(v) -> str:
 
 
 def counterfactual(program: Program, row, target=True, immutable=(), ranges=None,
-                   missing=None) -> Counterfactual | None:
+                   missing=None, steps=None) -> Counterfactual | None:
     """The fewest changes to ``row`` (then the smallest distance) that give ``target``.
 
     ``target`` is the wanted answer (True: the target holds).  ``immutable``
     names features that may not change; ``ranges`` gives ``{feature: (lo, hi)}``
     for the normalised distance (default: the span of the program's thresholds
-    and the row's value).  Returns None when no change can give ``target``.
+    and the row's value).  ``steps`` gives ``{feature: step}``: a changed number
+    is a multiple of its step (1 keeps whole numbers whole; :func:`steps_of`
+    reads them from a table); for a fitted estimator they default to its
+    training data's.  Returns None when no change can give ``target``.
     The changed row is checked on the fast path before it is returned.
     """
+    from .._given import _is_aspml_estimator, program_of
     from ..explain import as_row
+    if steps is None and _is_aspml_estimator(program) and hasattr(program, "schema_"):
+        steps = {f.name: 1 / f.scale for f in program.schema_.features if f.scale}
+    program, missing = program_of(program, "counterfactual", missing)
     frame = as_row(program, row)
     target = bool(target)
-    world = _World(program, frame, missing, ranges)
+    world = _World(program, frame, missing, ranges, steps)
     unknown = [f for f in immutable if f not in program.schema and f not in frame.columns]
     if unknown:
         raise AspmlError(f"immutable names unknown feature(s) {unknown}")
@@ -317,6 +338,41 @@ def _in_gap(lo, hi, from_below: bool):
         if (lo is None or v > lo) and (hi is None or v < hi):
             return int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**53 else v
     return None
+
+
+def steps_of(X: pd.DataFrame, features=None) -> dict:
+    """``{column: step}`` of the numeric columns of ``X`` (all, or ``features``): the
+    coarsest power of ten that every number of the column is a multiple of (1 for whole
+    numbers, 0.1 for one decimal ...); the grain :func:`counterfactual` keeps."""
+    import numpy as np
+
+    from ..data.table import data_scale
+    out = {}
+    for f in features if features is not None else X.columns:
+        if f not in X.columns:
+            continue
+        v = pd.to_numeric(X[f], errors="coerce").to_numpy(dtype=float)
+        v = v[np.isfinite(v)]
+        scale = data_scale(v) if v.size else None
+        if scale is not None:
+            out[f] = 1 / scale
+    return out
+
+
+def _checked_steps(steps: dict) -> dict:
+    """The steps as floats; a step is a whole number or one over a whole number."""
+    out = {}
+    for f, step in steps.items():
+        ok = is_number(step) and not isinstance(step, bool) and math.isfinite(step) and step > 0
+        if ok and step < 1:
+            ok = abs(1 / step - round(1 / step)) < 1e-9
+        elif ok:
+            ok = float(step).is_integer()
+        if not ok:
+            raise AspmlError(f"steps: the step of {f!r} must be a whole number or 1/N "
+                             f"(1, 0.1, 0.5 ...), got {step!r}")
+        out[f] = float(step) if step >= 1 else 1 / round(1 / step)
+    return out
 
 
 def _span(world: _World, d: _Domain, own) -> float:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import numbers
 
+from .._given import _is_aspml_estimator, as_program
 from ..errors import AspmlError
 from ..logic.model import Program
 from . import algorithm, encoding
@@ -44,7 +45,7 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
 
     Parameters
     ----------
-    model : aspml.Program, a list of rules, or a fitted scikit-learn
+    model : aspml.Program (or a fitted aspml estimator: its ``program_``), a list of rules, or a fitted scikit-learn
         DecisionTreeClassifier / DecisionTreeRegressor / random forest.  A list
         holds :class:`BoxRule` objects or ``(conditions, prediction)`` pairs whose
         conditions are aspml ``Interval``/``InSet`` (or ``== <= < > >=``)
@@ -78,6 +79,8 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
                          "lowers rho from rho_start down to rho")
     positive = negative = schema = None
     target_name = target or "prediction"
+    if _is_aspml_estimator(model):             # a fitted FoldSE, Libre ...: its program
+        model = as_program(model, "generalize")
     if isinstance(model, Program):
         rules, positive, negative = rules_from_program(model)
         if reference is None or not check_fidelity:

@@ -14,8 +14,14 @@ MODEL is one of
   optional ``lo_closed``/``hi_closed`` (an interval; a missing end is
   unbounded); ``then`` is a class, a number or ``[lo, hi]``; any other key
   (but those ``simplify -o x.json`` writes) is refused as a typo;
-* a scikit-learn tree or forest saved with joblib (``.joblib``, ``.pkl``).
-  Loading a pickle runs code from the file: only load your own.
+* a scikit-learn tree or forest saved with skops (``.skops``,
+  ``skops.io.dump(model, "tree.skops")``): skops reads only the types it is
+  told to trust (here scikit-learn's tree storage, whose node indexes
+  :func:`~aspml.generalize.sources.rules_from_sklearn` checks before use), so a
+  crafted file cannot run code;
+* with ``--allow-pickle`` only, one saved with joblib or pickle (``.joblib``,
+  ``.pkl``, ``.pickle``).  Unpickling runs any code the file holds, so it is an
+  explicit choice, for files you made yourself.
 """
 
 from __future__ import annotations
@@ -35,7 +41,11 @@ from .rules import BoxRule
 
 def add_arguments(p) -> None:
     p.add_argument("model", help="a program (.lp .pl .scasp .txt), a JSON rule list (.json), "
-                                 "or a scikit-learn tree/forest saved with joblib (.joblib .pkl)")
+                                 "or a scikit-learn tree/forest saved with skops (.skops), or "
+                                 "with joblib/pickle (.joblib .pkl: needs --allow-pickle)")
+    p.add_argument("--allow-pickle", action="store_true",
+                   help="UNSAFE: load a .joblib/.pkl/.pickle file, which runs any code it holds; "
+                        "only for files you made yourself (skops files need no such trust)")
     p.add_argument("--rho", type=float, required=True, help="roughness threshold in [0, 1]")
     p.add_argument("--epsilon", type=float, default=0.0,
                    help="tolerance for numeric predictions (default 0)")
@@ -66,7 +76,7 @@ def run(args) -> int:
     if not args.check_fidelity and not args.reference:
         raise AspmlError("--no-fidelity-check needs --reference: without reference rows there "
                          "is no fidelity to check")
-    model, target, task = load_model(args.model, args.source)
+    model, target, task = load_model(args.model, args.source, args.allow_pickle)
     reference = read_reference(args.reference) if args.reference else None
     dm = generalize(model, rho=args.rho, epsilon=args.epsilon, reference=reference,
                     iterative=args.iterative, rho_start=args.rho_start, rho_step=args.rho_step,
@@ -118,18 +128,34 @@ def read_reference(path: str) -> pd.DataFrame:
         raise AspmlError(f"cannot read {path}: {e}") from None
 
 
-def load_model(path: str, dialect: str | None = None):
-    """``(model, target name or None, task or None)`` from a file."""
+PICKLE_SUFFIXES = (".joblib", ".pkl", ".pickle")
+# what a tree or forest holds besides what skops trusts by default: the node storage,
+# whose indexes rules_from_sklearn checks before anything follows them
+SKOPS_TRUSTED = ["sklearn.tree._tree.Tree"]
+
+
+def load_model(path: str, dialect: str | None = None, allow_pickle: bool = False):
+    """``(model, target name or None, task or None)`` from a file.
+
+    A pickle (``.joblib``, ``.pkl``, ``.pickle``) loads only with ``allow_pickle``:
+    unpickling runs whatever code the file holds, before any check could refuse it.
+    """
     p = Path(path)
-    if p.suffix in (".joblib", ".pkl", ".pickle"):
+    if p.suffix in PICKLE_SUFFIXES:
+        if not allow_pickle:
+            raise AspmlError(f"{path} is a pickle, and loading one runs any code it holds: save "
+                             f"the model with skops (skops.io.dump(model, 'model.skops')), or "
+                             f"give --allow-pickle if you made this file yourself")
+        if not p.is_file():
+            raise AspmlError(f"cannot read {path}: no such file")
         try:
             import joblib
             model = joblib.load(p)
-        except FileNotFoundError:
-            raise AspmlError(f"cannot read {path}: no such file") from None
         except Exception as e:                      # a pickle can fail in any way
             raise AspmlError(f"cannot load {path}: {type(e).__name__}: {e}") from None
         return model, None, None
+    if p.suffix == ".skops":
+        return load_skops(path), None, None
     if p.suffix == ".json" and dialect is None:
         try:
             text = p.read_text(encoding="utf-8")
@@ -140,6 +166,28 @@ def load_model(path: str, dialect: str | None = None):
         raise AspmlError(f"cannot tell what {path} holds; use .json, .joblib, a program suffix, "
                          "or --from asp|prolog|scasp|text")
     return read_program(path, dialect), None, None
+
+
+def load_skops(path: str):
+    """A scikit-learn model from a skops file, trusting no type beyond skops' defaults and
+    :data:`SKOPS_TRUSTED` (a file that needs any other is refused, naming the types)."""
+    try:
+        import skops.io as sio
+    except ImportError:
+        raise AspmlError(f"reading {path} needs skops: pip install skops") from None
+    if not Path(path).is_file():
+        raise AspmlError(f"cannot read {path}: no such file")
+    try:
+        untrusted = [t for t in sio.get_untrusted_types(file=path) if t not in SKOPS_TRUSTED]
+        if untrusted:
+            raise AspmlError(f"{path} holds types aspml does not load: {', '.join(untrusted)} "
+                             f"(a decision tree or forest needs none of them)")
+        return sio.load(path, trusted=SKOPS_TRUSTED)
+    except AspmlError:
+        raise
+    except Exception as e:                          # not a zip, a broken schema, ...
+        raise AspmlError(f"cannot load {path}: not a skops file ({type(e).__name__}: "
+                         f"{str(e).splitlines()[0] if str(e) else ''})") from None
 
 
 # keys a rule list may hold: "if"/"then" (and "target"/"task"/"rules"), and what
@@ -161,6 +209,11 @@ def rules_from_json(text: str, path: str = "<json>"):
             raise AspmlError(f"{path}: unknown key(s) {sorted(unknown)}; a rule list is an object "
                              "with \"rules\" (and \"target\", \"task\") or a list of rules")
         target, task = data.get("target"), data.get("task")
+        if target is not None and (not isinstance(target, str) or not target):
+            raise AspmlError(f"{path}: \"target\" must be a name (a string), not {target!r}")
+        for key in ("rho", "epsilon"):              # written by simplify -o x.json; not read
+            if key in data and not _is_number(data[key]):
+                raise AspmlError(f"{path}: \"{key}\" must be a number, not {data[key]!r}")
         data = data.get("rules")
     if not isinstance(data, list):
         raise AspmlError(f"{path}: expected a list of rules (or an object with \"rules\")")
@@ -177,20 +230,38 @@ def rules_from_json(text: str, path: str = "<json>"):
                              "by feature")
         conds = []
         for feature, spec in item.get("if", {}).items():
+            if not feature:
+                raise AspmlError(f"{path}: rule {i + 1}: a condition has an empty feature name")
             if isinstance(spec, list):
                 if not spec:
                     raise AspmlError(f"{path}: rule {i + 1}: the value set of {feature!r} is empty")
+                odd = next((v for v in spec if not isinstance(v, (str, int, float))), None)
+                if odd is not None:
+                    raise AspmlError(f"{path}: rule {i + 1}: the value set of {feature!r} holds "
+                                     f"{json.dumps(odd)}; values are strings or numbers")
                 conds.append(InSet(feature, frozenset(spec)))
             elif isinstance(spec, dict):
                 unknown = set(spec) - {"lo", "hi", "lo_closed", "hi_closed"}
                 if unknown:
                     raise AspmlError(f"{path}: rule {i + 1}: unknown key(s) {sorted(unknown)} "
                                      f"in the interval of {feature!r}")
+                for end in ("lo_closed", "hi_closed"):
+                    if not isinstance(spec.get(end, True), bool):
+                        raise AspmlError(f"{path}: rule {i + 1}: {end} of {feature!r} must be "
+                                         f"true or false, not {json.dumps(spec[end])}")
                 conds.append(Interval(feature, spec.get("lo"), spec.get("hi"),
                                       spec.get("lo_closed", True), spec.get("hi_closed", False)))
             else:
                 raise AspmlError(f"{path}: rule {i + 1}: the condition on {feature!r} must be a "
                                  "list (value set) or an object with lo/hi (interval)")
         then = item["then"]
+        if not (isinstance(then, (str, int, float)) or (
+                isinstance(then, list) and len(then) == 2 and all(map(_is_number, then)))):
+            raise AspmlError(f"{path}: rule {i + 1}: \"then\" is {json.dumps(then)}; it must "
+                             "be a class, a number, or [lo, hi] of two numbers")
         rules.append(BoxRule(tuple(conds), tuple(then) if isinstance(then, list) else then))
     return rules, target, task
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)

@@ -72,7 +72,29 @@ def _trees(model):
         raise AspmlError(f"{type(model).__name__} is not a fitted scikit-learn decision tree or forest")
     if not all(hasattr(e, "tree_") for e in est):
         raise AspmlError("the scikit-learn model is not fitted")
+    for k, e in enumerate(est):
+        _check_nodes(e.tree_, getattr(model, "n_features_in_", None), k)
     return est
+
+
+def _check_nodes(t, n_features, k: int) -> None:
+    """Refuse a tree whose node storage is not one scikit-learn builds: a child index out
+    of range or not after its parent (so no loop), a feature out of range, a value table of
+    the wrong shape.  scikit-learn follows these indexes without bounds checks, and a model
+    read from a file (skops) may hold anything."""
+    n = int(t.node_count)
+    left, right = np.asarray(t.children_left), np.asarray(t.children_right)
+    feature, value = np.asarray(t.feature), np.asarray(t.value)
+    nodes = np.arange(n)
+    inner = left != right
+    ok = (n >= 1 and len(left) == len(right) == len(feature) == n and value.shape[0] == n
+          and np.all((left[inner] > nodes[inner]) & (left[inner] < n))
+          and np.all((right[inner] > nodes[inner]) & (right[inner] < n))
+          and np.all(feature[inner] >= 0)
+          and (n_features is None or np.all(feature[inner] < n_features)))
+    if not ok:
+        raise AspmlError(f"tree {k + 1} of the scikit-learn model is malformed (node indexes "
+                         "out of range): not a tree scikit-learn built")
 
 
 def _feature_names(model, feature_names):

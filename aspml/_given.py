@@ -1,0 +1,38 @@
+"""What the functions that run, explain or print a program accept as that program.
+
+A :class:`~aspml.Program`, or a fitted aspml estimator (``FoldSE``, ``Libre`` ...),
+whose learned program is ``program_``: ``aspml.explain(clf, row)`` works as
+``aspml.explain(clf.program_, row)``, and with the missing-value tokens the
+estimator was fitted with.  Anything else is a TypeError that says what to pass.
+"""
+
+from __future__ import annotations
+
+from .logic.model import Program
+
+
+def program_of(given, what: str, missing=None):
+    """``(program, missing)`` for ``given``: a Program or a fitted aspml estimator (its
+    ``program_``, which carries the estimator's ``missing`` tokens); ``missing`` is
+    passed through (None: the program's own tokens).  ``what`` names the function, for
+    the error."""
+    if isinstance(given, Program):
+        return given, missing
+    if _is_aspml_estimator(given):
+        program = getattr(given, "program_", None)
+        if not isinstance(program, Program):
+            from sklearn.exceptions import NotFittedError
+            raise NotFittedError(f"{what}: this {type(given).__name__} is not fitted yet; call "
+                                 "fit(X, y) first")
+        return program, missing
+    raise TypeError(f"{what} takes an aspml Program or a fitted aspml estimator (FoldSE, "
+                    f"FoldRpp, Libre, MultiValueRuleSet), not {type(given).__name__}")
+
+
+def as_program(given, what: str) -> Program:
+    """:func:`program_of` without the missing-value tokens."""
+    return program_of(given, what)[0]
+
+
+def _is_aspml_estimator(obj) -> bool:
+    return type(obj).__module__.startswith("aspml.learners") and hasattr(obj, "get_params")

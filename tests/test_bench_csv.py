@@ -1,0 +1,116 @@
+"""aspml bench on a plain CSV file, on a manifest that lists no column kinds, and its exit
+status when a run fails; the README's tour runs from a clone (no ../shared/data)."""
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import ROOT
+from conftest import run_aspml as aspml
+from test_examples import blocks, needs
+
+
+def table(n=60, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"x": rng.integers(0, 100, n), "c": rng.choice(["a", "b", "?"], n),
+                       "f": rng.choice(["true", "false"], n)})
+    df["y"] = np.where((df.x > 50) | (df.c == "a"), "pos", "neg")
+    return df
+
+
+def rows(text: str, name: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(f"| {name} |")]
+
+
+def test_bench_takes_a_csv_file(tmp_path):
+    table().to_csv(tmp_path / "small.csv", index=False)
+    out = aspml("bench", tmp_path / "small.csv", "--target", "y", "--learners", "fold-se",
+                "fold-rpp", "--folds", "3", "--out", tmp_path / "res")
+    assert out.returncode == 0, out.stderr
+    found = rows(out.stdout, "small")
+    assert len(found) == 2 and all(float(r.split("|")[4]) > 0.8 for r in found)  # F1
+    # the positive class by default: the second of the two labels, sorted ("pos")
+    import json
+    saved = json.loads((tmp_path / "res.json").read_text())
+    assert saved["settings"]["positive"] == {"small": "pos"}
+    out = aspml("bench", tmp_path / "small.csv", "--target", "y", "--positive", "neg",
+                "--learners", "fold-se", "--folds", "2", "--out", tmp_path / "neg")
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "neg.json").read_text())["settings"]["positive"] == {"small": "neg"}
+
+
+def test_a_csv_file_gets_the_kinds_learn_infers():
+    from aspml.bench import csv_entry, load_dataset
+    df = table()
+    df["m"] = np.where(np.arange(len(df)) % 4 == 0, "none", (np.arange(len(df)) % 7).astype(str))
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        df.to_csv(Path(tmp) / "t.csv", index=False)
+        data = load_dataset(Path(tmp), csv_entry(Path(tmp) / "t.csv", "y"))
+    assert data.kinds == {"x": "numeric", "c": "categorical", "f": "boolean", "m": "mixed"}
+    assert list(data.X.columns) == ["x", "c", "f", "m"] and data.X.x.dtype.kind in "if"
+
+
+def write_manifest(folder: Path, entries) -> Path:
+    table().to_csv(folder / "small.csv", index=False)
+    with open(folder / "MANIFEST.tsv", "w", newline="") as fh:
+        w = csv.writer(fh, delimiter="\t")
+        w.writerow(["name", "label_column", "positive_value", "categorical_columns",
+                    "numeric_columns", "files"])
+        w.writerows(entries)
+    return folder
+
+
+def test_a_manifest_without_kinds_infers_them(tmp_path):
+    write_manifest(tmp_path, [["small", "y", "pos", "", "", "small.csv"]])
+    out = aspml("bench", "--data-dir", tmp_path, "--learners", "fold-se", "--folds", "3")
+    assert out.returncode == 0, out.stderr
+    found = rows(out.stdout, "small")
+    assert len(found) == 1 and float(found[0].split("|")[4]) > 0.8 and "skipped" not in out.stderr
+
+
+def test_bench_exits_1_when_a_run_failed(tmp_path):
+    table().to_csv(tmp_path / "small.csv", index=False)
+    out = aspml("bench", tmp_path / "small.csv", "--target", "y", "--learners", "fold-se",
+                "fold-se:ratio=-1", "--folds", "2")
+    assert out.returncode == 1
+    assert len(rows(out.stdout, "small")) == 1                  # the other run is still there
+    assert "skipped fold-se:ratio=-1 on small" in out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith("aspml bench: 1 run failed")
+    few = table(8)
+    few.to_csv(tmp_path / "few.csv", index=False)
+    out = aspml("bench", tmp_path / "few.csv", "--target", "y", "--learners", "fold-se",
+                "--folds", "5")
+    assert out.returncode == 1 and "a class has fewer than 5 rows" in out.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "give a CSV file (aspml bench DATA.csv --target COLUMN) or --data-dir DIR"),
+    (["{tmp}/small.csv", "--data-dir", "{tmp}"], "not both"),
+    (["{tmp}/small.csv"], "say which column is the label with --target"),
+    (["{tmp}/small.csv", "--target", "nope"], "has no column 'nope'"),
+    (["{tmp}/small.csv", "--target", "x"], "values; say which is the positive class"),
+    (["{tmp}/none.csv", "--target", "y"], "cannot read"),
+    (["--data-dir", "{tmp}", "--target", "y"], "--target goes with a CSV file"),
+])
+def test_bench_csv_mistakes_are_one_line(args, message, tmp_path):
+    table().to_csv(tmp_path / "small.csv", index=False)
+    out = aspml("bench", *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert out.returncode == 2, out.stderr
+    assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_the_tour_runs_from_a_clone():
+    """Every command of the README's tour uses files the repository ships or makes."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## A five-minute tour")
+    end = text.index("\n## ", start + 1)
+    first, last = text[:start].count("\n") + 1, text[:end].count("\n") + 1
+    tour = [commands for line, commands in blocks(ROOT / "README.md") if first <= line <= last]
+    assert any("aspml bench" in c for commands in tour for c, _ in commands)
+    for commands in tour:
+        assert "shared/data" not in " ".join(c for c, _ in commands)
+        assert needs(commands) is None or "swipl" in needs(commands)

@@ -1,0 +1,67 @@
+"""Counterfactuals keep a column's grain: a count stays a whole number (``priors_count:
+0 -> 10``, not ``9.5``), a one-decimal column keeps one decimal."""
+
+import json
+
+import pandas as pd
+import pytest
+
+import aspml
+from aspml.asp.explain import steps_of
+from conftest import run_aspml
+
+
+def priors(threshold="9"):
+    return aspml.parse(f'IF priors_count > {threshold} THEN label = "yes"\nELSE label = "no"',
+                       "text")
+
+
+def test_steps_keep_whole_numbers_whole():
+    row = pd.Series({"priors_count": 0})
+    assert aspml.counterfactual(priors(), row, steps={"priors_count": 1}).changes == \
+        {"priors_count": (0, 10)}
+    assert aspml.counterfactual(priors("9.5"), row, steps={"priors_count": 1}).changes == \
+        {"priors_count": (0, 10)}
+    # without steps (the program alone does not say): just above the threshold
+    assert aspml.counterfactual(priors(), row).changes == {"priors_count": (0, 9.5)}
+    low = aspml.parse('IF n <= 9 THEN label = "yes"', "text")
+    assert aspml.counterfactual(low, pd.Series({"n": 20}), steps={"n": 1}).changes == {"n": (20, 9)}
+    assert aspml.counterfactual(low, pd.Series({"n": 20}), steps={"n": 5}).changes == {"n": (20, 5)}
+
+
+def test_one_decimal_stays_one_decimal():
+    cf = aspml.counterfactual(priors("9.5"), pd.Series({"priors_count": 0.3}),
+                              steps={"priors_count": 0.1})
+    assert cf.changes == {"priors_count": (0.3, 9.6)}
+
+
+def test_steps_of_a_table():
+    X = pd.DataFrame({"n": ["0", "12", "3"], "x": ["0.5", "1.25", "?"], "c": ["a", "b", "c"]})
+    assert steps_of(X) == {"n": 1, "x": 0.01}
+    assert steps_of(X, ["n"]) == {"n": 1}
+
+
+def test_a_fitted_estimator_keeps_its_training_grain():
+    X = pd.DataFrame({"priors_count": [0, 1, 2, 3, 12, 15, 11, 20] * 3})
+    y = ["yes" if v > 5 else "no" for v in X.priors_count]
+    clf = aspml.FoldSE(positive="yes").fit(X, y)
+    new = aspml.counterfactual(clf, X.iloc[0]).changes["priors_count"][1]
+    assert new == int(new) and clf.program_.predict(pd.DataFrame({"priors_count": [new]}))[0]
+
+
+@pytest.mark.parametrize("step", [0.3, 0, -1, 2.5, "1", True])
+def test_a_bad_step_is_one_clear_error(step):
+    with pytest.raises(aspml.AspmlError, match="must be a whole number or 1/N"):
+        aspml.counterfactual(priors(), pd.Series({"priors_count": 0}), steps={"priors_count": step})
+
+
+def test_explain_command_reads_the_grain_from_the_data(tmp_path):
+    (tmp_path / "m.txt").write_text('IF priors_count > 9 THEN label = "yes"\nELSE label = "no"\n')
+    (tmp_path / "d.csv").write_text("age,priors_count,label\n25,0,no\n40,12,yes\n33,2,no\n")
+    out = run_aspml("explain", tmp_path / "m.txt", tmp_path / "d.csv", "--row", "0",
+                    "--counterfactual")
+    assert out.returncode == 0, out.stderr
+    assert "change priors_count: 0 -> 10\n" in out.stdout
+    out = run_aspml("explain", tmp_path / "m.txt", tmp_path / "d.csv", "--row", "0",
+                    "--counterfactual", "--json")
+    assert json.loads(out.stdout)["counterfactual"]["changes"] == {"priors_count": [0, 10]}
