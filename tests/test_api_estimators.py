@@ -53,8 +53,9 @@ def test_the_estimators_missing_tokens_are_used():
     row = data.iloc[2][["a"]]
     e = aspml.explain(clf, row)
     assert e == aspml.explain(clf.program_, row, missing=["NA"])
+    assert e == aspml.explain(clf.program_, row)        # the program carries its tokens
     with pytest.raises(aspml.AspmlError, match="holds 'NA'"):   # a value, without the tokens
-        aspml.explain(clf.program_, row)
+        aspml.explain(clf.program_, row, missing=())
 
 
 @pytest.mark.parametrize("bad", ["model.lp", None, 3, pd.DataFrame()])
