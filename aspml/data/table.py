@@ -317,7 +317,11 @@ def looks_like_identifier(col: Column) -> bool:
     nums, codes = col.num[col.is_num], col.code[col.code >= 0]
     if nums.size + codes.size < ID_MIN_ROWS or not np.all(nums == np.floor(nums)):
         return False
-    return np.unique(nums).size == nums.size and np.unique(codes).size == codes.size
+    for values in (nums, codes):
+        head = values[:1000]                    # most columns repeat a value early: no full sort
+        if np.unique(head).size < head.size or np.unique(values).size < values.size:
+            return False
+    return True
 
 
 def _as_flag(u, name: str) -> float:
