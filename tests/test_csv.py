@@ -256,7 +256,7 @@ def test_a_dask_dataframe_keeps_its_column_names():
     clf = aspml.FoldSE().fit(lazy, y)
     assert list(clf.feature_names_in_) == ["a", "b", "c"]
     assert set(clf.program_.features_used) == {"b", "c"}
-    assert list(clf.program_.features_used) == list(aspml.FoldSE().fit(df, y).program_.features_used)
+    assert clf.program_ == aspml.FoldSE().fit(df, y).program_
     expected = clf.predict(df)
     assert list(clf.predict(lazy[["c", "b", "a"]])) == list(expected)   # by name, not position
     assert list(clf.program_.predict(lazy)) == list(clf.decision(df))

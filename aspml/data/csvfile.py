@@ -69,8 +69,8 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
         raise AspmlError(f"cannot read {path}: {_reason(e)}") from None
     if not isinstance(table.index, pd.RangeIndex):  # one field more on the first row
         raise AspmlError(f"{path}: row 0 has {len(names) + 1} fields but the header names "
-                         f"{len(names)} columns ({show_names(names)}); a {_sep_name(sep)} at the end "
-                         f"of each line? Remove it, or name the extra column")
+                         f"{len(names)} columns ({show_names(names)}); a {_sep_name(sep)} at "
+                         f"the end of each line? Remove it, or name the extra column")
     empty = [n for n in names if n.startswith("Unnamed: ") and table[n].isna().all()]
     return table.drop(columns=empty) if empty else table
 

@@ -163,7 +163,8 @@ def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     more_codes, more = pd.factorize(values[odd], use_na_sentinel=True)
     codes = codes.copy()
     codes[odd] = more_codes + len(uniques)
-    return codes, np.concatenate([np.asarray(uniques, dtype=object), np.asarray(more, dtype=object)])
+    uniques = np.concatenate([np.asarray(uniques, dtype=object), np.asarray(more, dtype=object)])
+    return codes, uniques
 
 
 def in_memory(X):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import shlex
 import warnings
 
 import numpy as np
@@ -189,10 +190,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             if looks_like_identifier(col):
                 n = int((~col.missing).sum())
                 warnings.warn(f"the rules use column {name!r}, which holds a different value on "
-                              f"each of the {n} rows that have one, like an identifier: rules on it will not "
-                              f"carry over to new rows; if it is an id, leave it out (drop it "
-                              f"from X, or aspml learn --ignore {name})", AspmlWarning,
-                              stacklevel=4)
+                              f"each of the {n} rows that have one, like an identifier: rules on "
+                              f"it will not carry over to new rows; if it is an id, leave it out "
+                              f"(drop it from X, or aspml learn --ignore {shlex.quote(name)})",
+                              AspmlWarning, stacklevel=4)
 
     def _report(self, done, total, note="") -> None:
         """Tell the caller's ``progress`` callback how far the learning is."""
