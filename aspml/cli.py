@@ -55,17 +55,16 @@ def _read_program(path: str, dialect: str | None, missing=None):
     return program if not missing else program.with_missing(missing)
 
 
-def _read_table(path: str) -> pd.DataFrame:
-    try:
-        table = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
-        header = pd.read_csv(path, dtype=str, keep_default_na=False, header=None, nrows=1)
-    except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
-        raise AspmlError(f"cannot read {path}: {e}") from None
-    names = header.iloc[0].tolist()
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:                                   # pandas would rename them a, a.1: refuse
-        raise AspmlError(f"{path} names the column(s) {twice} more than once; rename them")
-    return table
+def _columns(names) -> str:
+    from .data.csvfile import show_names
+    return show_names(names)
+
+
+def _read_table(path: str, sep: str | None = None) -> pd.DataFrame:
+    """A CSV file as text cells: the separator told or detected, header names stripped,
+    no row longer than the header, compressed files unpacked within a limit."""
+    from .data.csvfile import read_csv
+    return read_csv(path, sep)
 
 
 def _rounded(X: pd.DataFrame, digits: int) -> pd.DataFrame:
@@ -103,7 +102,7 @@ def cmd_learn(args) -> int:
             raise AspmlError(f"cannot write {args.output}: it is a directory")
         if not out.resolve().parent.is_dir():
             raise AspmlError(f"cannot write {args.output}: no directory {out.resolve().parent}")
-    df = _read_table(args.data)
+    df = _read_table(args.data, args.sep)
     missing = tuple(args.missing) if args.missing else None
     X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
                                             args.ignore or (), _kinds(args.kind), missing)
@@ -166,7 +165,7 @@ def cmd_export(args) -> int:
     if not args.facts:
         sys.stdout.write(program.print(args.to))
         return 0
-    X = _read_table(args.facts)
+    X = _read_table(args.facts, args.sep)
     if args.to == "asp":
         from .asp import _prepare
         program, _, _, facts = _prepare(program, X, None)       # the program's missing tokens
@@ -207,7 +206,7 @@ def _labels(program, y: np.ndarray) -> np.ndarray:
 
 def cmd_predict(args) -> int:
     program = _read_program(args.model, args.source, args.missing)
-    X = _read_table(args.data)
+    X = _read_table(args.data, args.sep)
     y = _predict(program, X, args.engine)
     out = pd.DataFrame({"row": np.arange(len(X)), program.target.name: _labels(program, y)})
     if args.output:
@@ -224,7 +223,7 @@ def _labels_of(args, program, X):
     """The label column for precision (``--target``, else the column named like the target)."""
     if args.target and args.target not in X.columns:
         raise AspmlError(f"{args.data} has no column {args.target!r} "
-                         f"(its columns: {', '.join(X.columns)})")
+                         f"(its columns: {_columns(X.columns)})")
     label = args.target or program.target.name
     return X[label] if label in X.columns else None
 
@@ -234,7 +233,7 @@ def cmd_check(args) -> int:
     from .evaluate import evaluate
     from .report import rule_rows, truth_of
     program = _read_program(args.model, args.source, args.missing)
-    X = _read_table(args.data)
+    X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
     target, cov, _ = evaluate(program, X)
     reference = asp.predict(program, X)
@@ -272,7 +271,7 @@ def cmd_explain(args) -> int:
     from .asp.explain import counterfactual
     from .explain import explain
     program = _read_program(args.model, args.source, args.missing)
-    X = _read_table(args.data)
+    X = _read_table(args.data, args.sep)
     if not 0 <= args.row < len(X):
         raise AspmlError(f"--row {args.row} is not a row of {args.data} (0 to {len(X) - 1})")
     absent = [f for f in program.features_used if f not in X.columns]
@@ -327,11 +326,11 @@ def cmd_report(args) -> int:
 
     from .report import render
     program = _read_program(args.model, args.source, args.missing)
-    X = _read_table(args.data)
+    X = _read_table(args.data, args.sep)
     label = args.target or program.target.name
     if args.target and args.target not in X.columns:
         raise AspmlError(f"{args.data} has no column {args.target!r} "
-                         f"(its columns: {', '.join(X.columns)})")
+                         f"(its columns: {_columns(X.columns)})")
     bench = None
     if args.bench:
         try:
@@ -458,6 +457,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--missing", action="append", metavar="TOKEN",
                        help=MISSING_HELP + "; default: the tokens saved with the model")
 
+    def separator(p):
+        p.add_argument("--sep", metavar="CHAR",
+                       help="the CSV separator, one character or 'tab' (default: the one of "
+                            ", tab ; | that splits the header line into the most fields)")
+
     from . import cli_learners as L
     raw = argparse.RawDescriptionHelpFormatter
     le = sub.add_parser("learn", help="learn a program from a CSV table", formatter_class=raw,
@@ -501,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "its header and a checksum line")
     le.add_argument("--quiet", action="store_true",
                     help="no progress bar (there is one only when stderr is a terminal)")
+    separator(le)
     le.set_defaults(run=cmd_learn)
 
     e = sub.add_parser("export", help="print a program in another dialect", formatter_class=raw,
@@ -514,6 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--facts", metavar="DATA.csv",
                    help="append the rows of DATA.csv as facts (asp, prolog): a file clingo or "
                         "swipl runs alone; row ids count from 0")
+    separator(e)
     e.set_defaults(run=cmd_export)
 
     p = sub.add_parser("predict", help="predict the rows of a CSV file", formatter_class=raw,
@@ -522,6 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", help="a CSV file with a column per feature")
     p.add_argument("--engine", choices=["fast", "clingo", "prolog"], default="fast")
     p.add_argument("-o", "--output", help="write the predictions here (CSV) instead of stdout")
+    separator(p)
     p.set_defaults(run=cmd_predict)
 
     c = sub.add_parser("check", help="fast path against clingo; coverage and precision per rule", formatter_class=raw,
@@ -531,6 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--target", metavar="COLUMN",
                    help="the label column, for precision per rule (default: the column named "
                         "like the target, when there is one)")
+    separator(c)
     c.set_defaults(run=cmd_check)
 
     x = sub.add_parser("explain", help="why (or why not) one row gets its answer", formatter_class=raw,
@@ -546,6 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--immutable", nargs="+", metavar="FEATURE",
                    help="features a counterfactual may not change")
     x.add_argument("--json", action="store_true", help="print JSON instead of text")
+    separator(x)
     x.set_defaults(run=cmd_explain)
 
     from .generalize.command import add_arguments
@@ -582,6 +591,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--target", metavar="COLUMN",
                    help="the label column (default: the column named like the target)")
     r.add_argument("--bench", metavar="RESULTS.json", help="results of aspml bench --out")
+    separator(r)
     r.set_defaults(run=cmd_report)
 
     b = sub.add_parser("bench", help="cross-validated comparison of the learners on datasets",

@@ -13,6 +13,7 @@ import ast
 
 import aspml
 
+from .data.csvfile import show_names as _columns
 from .errors import AspmlError
 
 LEARNERS = {
@@ -116,10 +117,10 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
 
     columns = list(df.columns)
     if target not in columns:
-        raise AspmlError(f"{path} has no column {target!r} (its columns: {', '.join(columns)})")
+        raise AspmlError(f"{path} has no column {target!r} (its columns: {_columns(columns)})")
     for c in [*ignore, *(kinds or {})]:
         if c not in columns:
-            raise AspmlError(f"{path} has no column {c!r} (its columns: {', '.join(columns)})")
+            raise AspmlError(f"{path} has no column {c!r} (its columns: {_columns(columns)})")
     if target in ignore or target in (kinds or {}):
         raise AspmlError(f"{target!r} is the --target column: it is not a feature to "
                          f"{'ignore' if target in ignore else 'give a kind'}")

@@ -3,11 +3,19 @@
 Kinds (FOLD-SE's regime, DESIGN §2):
 
 ``numeric``      numbers and missing values; any other string is an error.
-``categorical``  every value is a category string (numbers become their
-                 shortest text: ``1.0`` -> ``"1"``).
+``categorical``  every value is a category string.  A number, and a text
+                 that reads as one, becomes the number's shortest text
+                 (:func:`category_text`: ``2``, ``2.0``, ``"2.0"``, ``"2"`` ->
+                 ``"2"``), so a DataFrame of floats, of ints, of strings and
+                 the CSV ``DataFrame.to_csv`` writes give the same categories;
+                 a text with a leading zero (``"007"``) is a code and stays as
+                 it is.
 ``mixed``        numbers and category strings side by side; numeric
                  comparisons hold only for the numbers.
 ``boolean``      true / false (``True``, ``1``, ``"true"``); a flag ``bird(X)``.
+
+Booleans are not numbers: ``True`` and ``1`` are two values (pandas'
+``factorize`` would make them one, see :func:`factorize`).
 
 Missing values are NaN / None / pd.NA and the ``missing`` tokens (``"?"`` by
 default).  A :class:`Table` holds, per feature, plain numpy arrays (float
@@ -30,6 +38,8 @@ from ..logic.model import DEFAULT_MISSING, KINDS, Feature, Schema
 from ..logic.values import MAX_DECIMALS, INT32_MAX, check_string
 
 _NUMBER_TEXT = re.compile(r"[ \t]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t]*\Z")
+_INTEGER_TEXT = re.compile(r"[ \t]*[+-]?[0-9]+[ \t]*\Z")
+_CODE_TEXT = re.compile(r"[ \t]*[+-]?0[0-9]")           # "007", "0123": a code, not a number
 _TRUE = {"true", "1", "yes"}
 _FALSE = {"false", "0", "no"}
 
@@ -97,7 +107,82 @@ def number_text(f: float) -> str:
     return str(int(f)) if float(f).is_integer() else repr(float(f))
 
 
+def category_text(u) -> str:
+    """The category a value of a categorical column stands for: one text per number,
+    whichever way it came in (``2``, ``2.0``, ``np.float32(2)``, ``"2.0"``, ``" 2"`` -> ``"2"``).
+
+    Integers (and integer texts) keep every digit; a text with a leading zero
+    (``"007"``) or that is not a finite number stays as written.
+    """
+    if isinstance(u, str):
+        if not _NUMBER_TEXT.match(u) or _CODE_TEXT.match(u):
+            return u
+        if _INTEGER_TEXT.match(u):
+            return str(int(u))
+        f = float(u)
+        return number_text(f) if math.isfinite(f) else u
+    if isinstance(u, (bool, np.bool_)):
+        return str(bool(u))
+    if isinstance(u, (int, np.integer)):
+        return str(int(u))
+    if isinstance(u, np.floating) and u.dtype.itemsize < 8:
+        u = float(str(u))                       # float32 0.1 is "0.1", as to_csv writes it
+    if isinstance(u, (float, np.floating)) and math.isfinite(u):
+        return number_text(float(u))
+    return str(u)
+
+
+def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize`` of an object array (missing -> -1), with booleans apart from numbers.
+
+    pandas hashes ``True`` like ``1`` and ``False`` like ``0`` and keeps whichever
+    came first; here the rows under such a code that are of the other sort get
+    codes of their own.  Only the rows holding 0, 1, True or False are looked at,
+    and one by one only when pandas' C type scan finds both sorts among them.
+    """
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    is_flag = np.array([isinstance(u, (bool, np.bool_)) for u in uniques], dtype=bool)
+    suspects = [i for i, u in enumerate(uniques)
+                if is_flag[i] or (_as_number(u) is not None and not isinstance(u, str)
+                                  and u in (0, 1))]
+    if not suspects:
+        return codes, uniques
+    rows = np.flatnonzero(np.isin(codes, suspects))
+    sorts = pd.api.types.infer_dtype(values[rows], skipna=False)
+    if sorts == "boolean":
+        flags = np.ones(len(rows), dtype=bool)
+    elif sorts in ("integer", "floating", "mixed-integer-float"):
+        flags = np.zeros(len(rows), dtype=bool)
+    else:
+        flags = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values[rows]), bool,
+                            len(rows))
+    odd = rows[flags != is_flag[codes[rows]]]   # a bool under a number's code, or the reverse
+    if odd.size == 0:
+        return codes, uniques
+    more_codes, more = pd.factorize(values[odd], use_na_sentinel=True)
+    codes = codes.copy()
+    codes[odd] = more_codes + len(uniques)
+    uniques = np.concatenate([np.asarray(uniques, dtype=object), np.asarray(more, dtype=object)])
+    return codes, uniques
+
+
+def in_memory(X):
+    """A Dask DataFrame (a frame with ``columns`` and ``compute()``) computed to pandas, so
+    its column names are kept; any other frame that is not pandas' is refused, since
+    reading it as an array would lose its names.  Other inputs are returned as they are."""
+    if isinstance(X, (pd.DataFrame, pd.Series, np.ndarray)) or not hasattr(X, "columns"):
+        return X
+    kind = f"{type(X).__module__.split('.')[0]} {type(X).__name__}"
+    if callable(getattr(X, "compute", None)):
+        X = X.compute()                         # aspml's learners read an in-memory table
+        if isinstance(X, pd.DataFrame):
+            return X
+    raise TypeError(f"X is a {kind}: aspml reads a pandas DataFrame (or an array); convert "
+                    f"it, e.g. X.to_pandas(), so that its column names are kept")
+
+
 def _check_frame(X) -> pd.DataFrame:
+    X = in_memory(X)
     if not isinstance(X, pd.DataFrame):
         raise AspmlError(f"expected a pandas DataFrame, got {type(X).__name__}")
     if X.columns.duplicated().any():
@@ -114,7 +199,7 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
         return "boolean"
     if pd.api.types.is_numeric_dtype(series.dtype):
         return "numeric"
-    uniques = [u for u in pd.unique(series.to_numpy(dtype=object))
+    uniques = [u for u in factorize(series.to_numpy(dtype=object))[1]
                if not _is_missing_scalar(u, missing)]
     if uniques and all(isinstance(u, (bool, np.bool_)) for u in uniques):
         return "boolean"
@@ -187,7 +272,10 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
             raise AspmlError(f"column {name!r}: row {int(np.argmax(bad))} holds an infinite value")
         is_num = ~np.isnan(num)
         return Column(name, kind, num, is_num, np.full(n, -1, np.int32), (), ~is_num)
-    codes, uniques = pd.factorize(series.to_numpy(dtype=object), use_na_sentinel=True)
+    values = series.to_numpy(dtype=object)
+    if kind == "categorical" and pd.api.types.is_float_dtype(dtype) and dtype.itemsize < 8:
+        values = series.to_numpy()              # float32 scalars: their own shortest text
+    codes, uniques = factorize(values)
     u_num = np.full(len(uniques) + 1, np.nan)
     u_str: list = [None] * (len(uniques) + 1)      # the last slot serves code -1 (missing)
     for i, u in enumerate(uniques):
@@ -203,8 +291,8 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
             raise AspmlError(f"column {name!r} is numeric but holds {u!r}; declare it "
                              "'mixed' or 'categorical', or list the token as missing "
                              "(missing=, aspml --missing)")
-        elif kind == "categorical" and _as_number(u) is not None and not isinstance(u, str):
-            u_str[i] = number_text(float(u))
+        elif kind == "categorical":
+            u_str[i] = check_string(category_text(u), f"value in column {name!r}")
         else:
             u_str[i] = check_string(u if isinstance(u, str) else str(u), f"value in column {name!r}")
     categories = tuple(sorted({s for s in u_str if s is not None}))
@@ -214,6 +302,27 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
     code = u_code[codes]
     is_num = ~np.isnan(num)
     return Column(name, kind, num, is_num, code, categories, ~is_num & (code < 0))
+
+
+ID_MIN_ROWS = 20
+
+
+def looks_like_identifier(col: Column) -> bool:
+    """A column that gives every row its own value, like an id: at least ``ID_MIN_ROWS``
+    rows hold a value, no two the same, and its numbers (if any) are whole.
+
+    Distinct decimals are measurements (every reading of a sensor differs), not ids.
+    """
+    if col.kind == "boolean":
+        return False
+    nums, codes = col.num[col.is_num], col.code[col.code >= 0]
+    if nums.size + codes.size < ID_MIN_ROWS or not np.all(nums == np.floor(nums)):
+        return False
+    for values in (nums, codes):
+        head = values[:1000]                    # most columns repeat a value early: no full sort
+        if np.unique(head).size < head.size or np.unique(values).size < values.size:
+            return False
+    return True
 
 
 def _as_flag(u, name: str) -> float:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import shlex
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -17,8 +19,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from ..data.table import DEFAULT_MISSING, schema_and_table
-from ..errors import AspmlError
+from ..data.table import DEFAULT_MISSING, in_memory, looks_like_identifier, schema_and_table
+from ..errors import AspmlError, AspmlWarning
 from ..evaluate import visit_default_rules
 from ..kernels.bitset import pack, unpack
 from ..logic.model import Program, Schema, Target, exceptions_apart
@@ -26,7 +28,9 @@ from ..logic.values import as_label
 
 
 def as_frame(X, names=None) -> pd.DataFrame:
-    """``X`` as a DataFrame with string column names (``x0, x1, ...`` for arrays)."""
+    """``X`` as a DataFrame with string column names (``x0, x1, ...`` for arrays); a Dask
+    DataFrame is computed, keeping its names."""
+    X = in_memory(X)
     if isinstance(X, pd.DataFrame):
         frame = X
         named = [isinstance(c, str) for c in frame.columns]
@@ -96,6 +100,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
 
     # -- fitting ----------------------------------------------------------
     def _training_data(self, X, y):
+        X = in_memory(X)                       # a Dask DataFrame keeps its column names
         has_names = isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
@@ -172,9 +177,23 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             table, target = self._training_data(X, y)
             self.program_ = self._learn(table, target)
             self._fit_probabilities(table, target)
+            self._warn_identifiers(table)
         finally:
             self._progress = None
         return self
+
+    def _warn_identifiers(self, table) -> None:
+        """An AspmlWarning for each feature the rules use that holds a different value on
+        every row (an id): such rules name training rows, they do not carry over."""
+        for name in self.program_.features_used:
+            col = table[name]
+            if looks_like_identifier(col):
+                n = int((~col.missing).sum())
+                warnings.warn(f"the rules use column {name!r}, which holds a different value on "
+                              f"each of the {n} rows that have one, like an identifier: rules on "
+                              f"it will not carry over to new rows; if it is an id, leave it out "
+                              f"(drop it from X, or aspml learn --ignore {shlex.quote(name)})",
+                              AspmlWarning, stacklevel=4)
 
     def _report(self, done, total, note="") -> None:
         """Tell the caller's ``progress`` callback how far the learning is."""
@@ -230,6 +249,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     # -- predicting -------------------------------------------------------
     def _prediction_frame(self, X) -> pd.DataFrame:
         check_is_fitted(self, "program_")
+        X = in_memory(X)
         names = list(self.feature_names_in_) if hasattr(self, "feature_names_in_") else None
         if isinstance(X, pd.DataFrame) and names is not None:
             missing = [c for c in names if c not in X.columns]

@@ -1,0 +1,214 @@
+"""Reading a CSV file for the ``aspml`` command: every cell as text, nothing guessed silently.
+
+- **Separator**: ``sep`` when given, else the one of ``,`` tab ``;`` ``|`` that
+  splits the header line into the most fields (a comma on a tie).  Spaces
+  right after a separator are not part of the value (``a, b`` files).
+- **Header**: names are stripped of surrounding whitespace; a name given twice
+  is an error; an unnamed column is ``Unnamed: I`` (as pandas names it) and is
+  dropped when it is empty on every row (a separator at the end of each line,
+  the header's too).
+- **Rows**: a row with more fields than the header is an error (pandas would
+  silently take the first field as a row label and shift every column).
+- **Compressed files** (gzip, bz2, xz, or a zip of one file; told by their
+  first bytes, not their suffix) are unpacked while streaming, and refused once
+  they unpack to more than ``MAX_RATIO`` times their size on disk (always
+  allowed up to ``FLOOR`` bytes): the CSVs we measured pack 2 to 25 times, a
+  decompression bomb a thousand.  A file really that big reads once unpacked.
+"""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+import lzma
+import os
+import re
+import zipfile
+
+import pandas as pd
+
+from ..errors import AspmlError
+
+SEPARATORS = (",", "\t", ";", "|")
+MAX_RATIO = 100
+FLOOR = 64 * 2**20
+
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"),
+          (b"PK\x03\x04", "zip"), (b"\x28\xb5\x2f\xfd", "zstd"))
+_CHUNK = 2**20
+
+
+def read_csv(path, sep: str | None = None) -> pd.DataFrame:
+    """The table in the CSV file ``path``: cells as text, empty cells missing (NaN)."""
+    path = str(path)
+    sep = _separator_option(sep)
+    kind = _packing(path)
+    names: list[str] = []
+    try:
+        if kind is not None:
+            _check_unpacked_size(path, kind)
+        with _open(path, kind) as raw:
+            text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+            first = next((line for line in text if line.strip()), "")
+        if not first:
+            raise AspmlError(f"cannot read {path}: it has no header line (the file is empty)")
+        sep = sep or _sniff(first)
+        names = _header(first, sep, path)
+        with _open(path, kind) as raw:
+            table = pd.read_csv(raw, sep=sep, header=0, names=names, dtype=str,
+                                keep_default_na=False, na_values=[""], skipinitialspace=True,
+                                encoding="utf-8-sig")
+    except AspmlError:
+        raise
+    except pd.errors.ParserError as e:
+        raise AspmlError(_parser_message(path, e, len(names))) from None
+    except (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError, zipfile.BadZipFile,
+            RuntimeError, pd.errors.EmptyDataError, csv.Error) as e:
+        raise AspmlError(f"cannot read {path}: {_reason(e)}") from None
+    if not isinstance(table.index, pd.RangeIndex):  # one field more on the first row
+        raise AspmlError(f"{path}: row 0 has {len(names) + 1} fields but the header names "
+                         f"{len(names)} columns ({show_names(names)}); a {_sep_name(sep)} at "
+                         f"the end of each line? Remove it, or name the extra column")
+    empty = [n for n in names if n.startswith("Unnamed: ") and table[n].isna().all()]
+    return table.drop(columns=empty) if empty else table
+
+
+def _separator_option(sep):
+    if sep is None:
+        return None
+    named = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
+    sep = named.get(sep.lower(), sep)
+    if len(sep) != 1 or sep in "\"\r\n" or sep.isalnum():
+        raise AspmlError(f"--sep {sep!r}: give one character such as , ; | or 'tab'")
+    return sep
+
+
+def _sniff(line: str) -> str:
+    """The separator that splits the header line into the most fields (a comma on a tie)."""
+    best, most = ",", 1
+    for sep in SEPARATORS:
+        n = len(next(csv.reader([line], delimiter=sep)))
+        if n > most:
+            best, most = sep, n
+    return best
+
+
+def _header(line: str, sep: str, path: str) -> list[str]:
+    raw = next(csv.reader([line], delimiter=sep, skipinitialspace=True))
+    names = [n.strip() or f"Unnamed: {i}" for i, n in enumerate(raw)]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:                                   # pandas would rename them a, a.1: refuse
+        raise AspmlError(f"{path} names the column(s) {twice} more than once; rename them")
+    return names
+
+
+def _parser_message(path: str, e: Exception, n: int) -> str:
+    m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(e))
+    if m:
+        return (f"{path}: line {m[2]} has {m[3]} fields but the header names {n} columns "
+                f"(a separator inside a value needs quotes: \"a,b\")")
+    return f"cannot read {path}: {_reason(e)}"
+
+
+def _reason(e: Exception) -> str:
+    text = getattr(e, "strerror", None) or str(e) or type(e).__name__
+    return text.splitlines()[0]
+
+
+def _sep_name(sep: str) -> str:
+    return {",": "comma", "\t": "tab", ";": "semicolon", "|": "bar"}.get(sep, repr(sep))
+
+
+def show_names(names, limit: int = 30) -> str:
+    """Column names for a message, quoted (``'age', ' inc'``), the first ``limit`` of them."""
+    names = list(names)
+    shown = ", ".join(repr(n) for n in names[:limit])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+
+
+# -- compressed files ---------------------------------------------------------------------
+
+def _packing(path: str) -> str | None:
+    """'gzip', 'bz2', 'xz', 'zip' or 'zstd' from the file's first bytes; None for plain text."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(6)
+    except OSError as e:
+        raise AspmlError(f"cannot read {path}: {_reason(e)}") from None
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            if kind == "zstd":
+                raise AspmlError(f"cannot read {path}: it is zstd-compressed; unpack it first "
+                                 f"(aspml reads gzip, bz2, xz and zip)")
+            return kind
+    return None
+
+
+def _open(path: str, kind: str | None):
+    """A binary stream of the file's bytes, unpacked when ``kind`` says it is packed."""
+    if kind is None:
+        return open(path, "rb")
+    if kind == "gzip":
+        raw = gzip.open(path, "rb")
+    elif kind == "bz2":
+        raw = bz2.open(path, "rb")
+    elif kind == "xz":
+        raw = lzma.open(path, "rb")
+    else:
+        archive = zipfile.ZipFile(path)
+        files = [i for i in archive.infolist() if not i.is_dir()]
+        if len(files) != 1:
+            raise AspmlError(f"cannot read {path}: a zip archive of {len(files)} files; aspml "
+                             f"reads a zip of one CSV file")
+        raw = archive.open(files[0])
+    return io.BufferedReader(_Capped(raw, _limit(path), path), _CHUNK)
+
+
+def _limit(path: str) -> int:
+    """The most bytes a packed file may unpack to."""
+    return max(FLOOR, MAX_RATIO * os.path.getsize(path))
+
+
+def _check_unpacked_size(path: str, kind: str) -> None:
+    """Unpack the file once without keeping anything, so that a bomb is refused before
+    pandas builds a table of it."""
+    with _open(path, kind) as raw:
+        while raw.read(_CHUNK):
+            pass
+
+
+class _Capped(io.RawIOBase):
+    """A packed stream that stops with an AspmlError past ``limit`` unpacked bytes."""
+
+    def __init__(self, raw, limit: int, path: str) -> None:
+        self.raw, self.limit, self.path, self.total = raw, limit, path, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.raw.read(min(len(buffer), self.limit + 1 - self.total))
+        n = len(data)
+        buffer[:n] = data
+        self.total += n
+        if self.total > self.limit:
+            size = os.path.getsize(self.path)
+            raise AspmlError(f"{self.path} unpacks to more than {_mb(self.limit)}, the most "
+                             f"aspml unpacks from a file of {_mb(size)} ({MAX_RATIO} times its "
+                             f"size, at least {_mb(FLOOR)}): not read, as it may be a "
+                             f"decompression bomb (unpack it yourself if the data is real)")
+        return n
+
+    def close(self) -> None:
+        if not self.closed:
+            self.raw.close()
+        super().close()
+
+
+def _mb(n: int) -> str:
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"

@@ -1,0 +1,265 @@
+"""Tables through every door: a DataFrame, the CSV that DataFrame.to_csv writes, the
+``aspml`` command, packed files, a Dask DataFrame; the same rows give the same answers."""
+
+import bz2
+import gzip
+import io
+import lzma
+import time
+import warnings
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import aspml
+from aspml import Feature, Schema
+from aspml.data import encode
+from aspml.errors import AspmlWarning
+from aspml.data.table import infer_kind
+
+from conftest import ROOT, run_aspml
+
+BIRDS = ROOT / "examples" / "birds"
+
+
+def one_line_error(out, text):
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert text in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def predictions(out) -> list:
+    assert out.returncode == 0, out.stderr
+    return pd.read_csv(io.StringIO(out.stdout), dtype=str)["label"].tolist()
+
+
+def program_text(out) -> str:
+    """The program aspml learn prints (its first line, the summary, aside)."""
+    assert out.returncode == 0, out.stderr
+    return "".join(out.stdout.splitlines(keepends=True)[1:]).split("saved to")[0]
+
+
+@pytest.fixture
+def loans():
+    """40 rows: a float code read as a category, a number; label yes when code is 2 or x > 80."""
+    rng = np.random.default_rng(0)
+    code = rng.integers(1, 5, 40).astype(float)
+    x = rng.integers(0, 100, 40)
+    label = np.where((code == 2) | (x > 80), "yes", "no")
+    return pd.DataFrame({"code": code, "x": x, "label": label})
+
+
+# -- item 2: a separator at the end of every row ------------------------------------------
+
+def test_a_separator_ending_each_row_is_refused_instead_of_shifting_the_columns(tmp_path, loans):
+    clean, trailing = tmp_path / "clean.csv", tmp_path / "trailing.csv"
+    loans.to_csv(clean, index=False)
+    text = clean.read_text().splitlines()
+    trailing.write_text("\n".join([text[0]] + [row + "," for row in text[1:]]) + "\n")
+    model = tmp_path / "m.lp"
+    assert run_aspml("learn", clean, "--target", "label", "--kind", "code=categorical",
+                     "-o", model).returncode == 0
+    for args in (("learn", trailing, "--target", "label"), ("predict", model, trailing),
+                 ("check", model, trailing)):
+        one_line_error(run_aspml(*args), "row 0 has 4 fields but the header names 3 columns "
+                                         "('code', 'x', 'label'); a comma at the end of each line?")
+    # the header ending in a comma too: an unnamed empty column, dropped
+    both = tmp_path / "both.csv"
+    both.write_text(text[0] + ",\n" + trailing.read_text().split("\n", 1)[1])
+    assert predictions(run_aspml("predict", model, both)) == \
+        predictions(run_aspml("predict", model, clean))
+    # one row longer than the others, further down
+    middle = tmp_path / "middle.csv"
+    middle.write_text("\n".join(text[:3] + [text[3] + ",1"] + text[4:]) + "\n")
+    one_line_error(run_aspml("predict", model, middle),
+                   "line 4 has 4 fields but the header names 3 columns")
+
+
+# -- item 19: other separators, spaces in the header ----------------------------------------
+
+@pytest.mark.parametrize("sep", [";", "\t", "|", ", "])
+def test_the_separator_is_read_from_the_header(tmp_path, loans, sep):
+    comma, other = tmp_path / "comma.csv", tmp_path / "other.csv"
+    loans.to_csv(comma, index=False)
+    other.write_text(comma.read_text().replace(",", sep))
+    learned = [run_aspml("learn", f, "--target", "label", "--kind", "code=categorical",
+                         "-o", tmp_path / f"{f.stem}.lp") for f in (comma, other)]
+    assert program_text(learned[0]) == program_text(learned[1])
+    model = tmp_path / "comma.lp"
+    for engine in ("fast", "clingo"):
+        assert predictions(run_aspml("predict", model, other, "--engine", engine)) == \
+            predictions(run_aspml("predict", model, comma))
+    out = run_aspml("check", model, other)
+    assert out.returncode == 0 and "40 labelled rows (label): accuracy 1.000" in out.stdout
+    assert predictions(run_aspml("predict", model, other, "--sep", sep.strip() or "tab")) == \
+        predictions(run_aspml("predict", model, comma))
+
+
+def test_header_spaces_are_stripped_and_names_quoted_in_messages(tmp_path, loans):
+    spaced = tmp_path / "spaced.csv"
+    loans.to_csv(spaced, index=False)
+    text = spaced.read_text().split("\n", 1)
+    spaced.write_text(" code ,  x,label \n" + text[1])
+    out = run_aspml("learn", spaced, "--target", "label", "--kind", "code=categorical")
+    assert out.returncode == 0 and 'IF code = "2" THEN label = "yes"' in out.stdout
+    one_line_error(run_aspml("learn", spaced, "--target", "label", "--sep", ";"),
+                   "has no column 'label' (its columns: 'code ,  x,label')")
+    one_line_error(run_aspml("learn", spaced, "--target", "Label"),
+                   "has no column 'Label' (its columns: 'code', 'x', 'label')")
+    one_line_error(run_aspml("learn", spaced, "--target", "label", "--sep", "ab"),
+                   "--sep 'ab': give one character")
+
+
+# -- item 3: one text for a number read as a category, from every door ----------------------
+
+def test_numbers_read_as_categories_are_the_same_from_every_door(tmp_path, loans):
+    X, y = loans[["code", "x"]], loans["label"].to_numpy()
+    api = aspml.FoldSE(kinds={"code": "categorical"}).fit(X, y)
+    text = api.program_.to_text()
+    assert 'IF code = "2" THEN label = "yes"' in text
+    expected = api.predict(X)
+    for code in (loans.code.astype(int), loans.code.astype(int).astype(str),
+                 loans.code.astype(str), loans.code.astype(np.float32)):
+        door = X.assign(code=code)
+        assert aspml.FoldSE(kinds={"code": "categorical"}).fit(door, y).program_.to_text() == text
+        assert list(api.predict(door)) == list(expected)
+    # the CSV DataFrame.to_csv writes ("2.0"), through the command
+    data, model = tmp_path / "loans.csv", tmp_path / "loans.lp"
+    loans.to_csv(data, index=False)
+    assert "2.0," in data.read_text()
+    out = run_aspml("learn", data, "--target", "label", "--kind", "code=categorical", "-o", model)
+    assert program_text(out) == text
+    for engine in ("fast", "clingo", "prolog"):
+        assert predictions(run_aspml("predict", model, data, "--engine", engine)) == list(expected)
+    ints = tmp_path / "ints.csv"
+    loans.assign(code=loans.code.astype(int)).to_csv(ints, index=False)
+    assert predictions(run_aspml("predict", model, ints)) == list(expected)
+    out = run_aspml("check", model, data)
+    assert "agree on every row: True" in out.stdout and "accuracy 1.000" in out.stdout
+
+
+def test_category_text_keeps_codes_and_big_integers():
+    col = encode(pd.DataFrame({"c": ["007", 7, "7.0", "1e3", 12345678901234567891, " 2.50"]}),
+                 Schema((Feature("c", "categorical"),)))["c"]
+    assert col.categories == ("007", "1000", "12345678901234567891", "2.5", "7")
+    assert list(col.code) == [0, 4, 4, 1, 2, 3]
+
+
+# -- item 4: True and 1 are two values -----------------------------------------------------
+
+def test_booleans_and_numbers_stay_apart():
+    col = encode(pd.DataFrame({"m": [True, 1, 2, 1.0]}), Schema((Feature("m", "mixed"),)))["m"]
+    assert col.categories == ("True",) and list(col.code) == [0, -1, -1, -1]
+    assert list(col.num[1:]) == [1.0, 2.0, 1.0]
+    assert infer_kind(pd.Series([1, True, 2])) == "mixed"
+    assert infer_kind(pd.Series([True, False, None])) == "boolean"
+
+
+def test_a_learned_rule_on_true_does_not_fire_on_one(tmp_path):
+    m = [True, 1, 2, 1.0, False, 0, "a"] * 4
+    X = pd.DataFrame({"m": pd.Series(m, dtype=object)})
+    y = np.array(["yes" if v is True else "no" for v in m])
+    clf = aspml.FoldSE(ratio=0).fit(X, y)
+    assert list(clf.predict(X)) == list(y)
+    for predict in (aspml.asp.predict, aspml.prolog.predict):
+        assert list(predict(clf.program_, X)) == list(y == "yes")
+    data, model = tmp_path / "m.csv", tmp_path / "m.lp"
+    X.assign(label=y).to_csv(data, index=False)
+    out = run_aspml("learn", data, "--target", "label", "--ratio", "0", "-o", model)
+    assert program_text(out) == clf.program_.to_text()
+    assert predictions(run_aspml("predict", model, data, "--engine", "clingo")) == list(y)
+
+
+# -- item 11: packed files -----------------------------------------------------------------
+
+def test_packed_files_are_read_by_their_first_bytes(tmp_path, loans):
+    plain, model = tmp_path / "plain.csv", tmp_path / "m.lp"
+    loans.to_csv(plain, index=False)
+    run_aspml("learn", plain, "--target", "label", "--kind", "code=categorical", "-o", model)
+    expected = predictions(run_aspml("predict", model, plain))
+    raw = plain.read_bytes()
+    packed = {"t.csv.gz": gzip.compress(raw), "t.csv.bz2": bz2.compress(raw),
+              "t.csv.xz": lzma.compress(raw), "packed.csv": gzip.compress(raw)}
+    for name, data in packed.items():
+        (tmp_path / name).write_bytes(data)
+    with zipfile.ZipFile(tmp_path / "t.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(plain, "t.csv")
+    for name in [*packed, "t.zip"]:
+        assert predictions(run_aspml("predict", model, tmp_path / name)) == expected, name
+    with zipfile.ZipFile(tmp_path / "two.zip", "w") as z:
+        z.write(plain, "a.csv")
+        z.write(plain, "b.csv")
+    one_line_error(run_aspml("predict", model, tmp_path / "two.zip"), "a zip archive of 2 files")
+    (tmp_path / "cut.csv.gz").write_bytes(gzip.compress(raw)[:-20])
+    one_line_error(run_aspml("predict", model, tmp_path / "cut.csv.gz"), "cannot read")
+
+
+def test_a_decompression_bomb_is_refused_while_streaming(tmp_path):
+    bomb = tmp_path / "bomb.csv.gz"
+    row = b"1,2\n" * 2**18                                   # 1 MiB
+    with gzip.open(bomb, "wb") as fh:
+        fh.write(b"a,b\n")
+        for _ in range(80):                                    # 80 MiB from about 80 KiB
+            fh.write(row)
+    assert bomb.stat().st_size < 2**20
+    start = time.perf_counter()
+    for args in (("learn", bomb, "--target", "b"), ("predict", BIRDS / "birds.lp", bomb)):
+        one_line_error(run_aspml(*args), "unpacks to more than 64 MiB, the most aspml unpacks "
+                                         "from a file of")
+    assert time.perf_counter() - start < 30
+
+
+# -- item 18: identifiers used as features -------------------------------------------------
+
+def patients(n=60):
+    rng = np.random.default_rng(1)
+    ids = 43140906 + np.cumsum(rng.integers(1, 50, n))
+    age = rng.integers(20, 90, n)
+    return pd.DataFrame({"patient_nbr": ids, "age": age}), np.where(ids < ids[n // 2], "yes", "no")
+
+
+def test_an_identifier_the_rules_use_is_noted(tmp_path):
+    X, y = patients()
+    with pytest.warns(AspmlWarning, match=r"column 'patient_nbr', which holds a different value "
+                                          r"on each of the 60 rows .*--ignore patient_nbr"):
+        clf = aspml.FoldSE().fit(X, y)
+    assert "patient_nbr" in clf.program_.features_used
+    for quiet, labels in ((X.assign(patient_nbr=X.patient_nbr + 0.5), y),     # decimals
+                          (X.iloc[::4], y[::4])):                              # 15 rows
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", AspmlWarning)
+            assert "patient_nbr" in aspml.FoldSE().fit(quiet, labels).program_.features_used
+    ids = X.assign(patient_nbr="P" + X.patient_nbr.astype(str))               # text ids too
+    with pytest.warns(AspmlWarning, match="like an identifier"):
+        aspml.Libre(n_estimators=3, random_state=0).fit(ids, y)
+    data = tmp_path / "p.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    out = run_aspml("learn", data, "--target", "label")
+    assert out.returncode == 0
+    assert "aspml learn: note: the rules use column 'patient_nbr'" in out.stderr
+    assert "aspml learn --ignore patient_nbr" in out.stderr
+    out = run_aspml("learn", data, "--target", "label", "--ignore", "patient_nbr")
+    assert out.returncode == 0 and "note" not in out.stderr
+
+
+# -- item 22: a Dask DataFrame keeps its column names --------------------------------------
+
+def test_a_dask_dataframe_keeps_its_column_names():
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"a": rng.integers(0, 100, 60), "b": rng.integers(0, 100, 60),
+                       "c": rng.choice(list("xyz"), 60)})
+    y = ((df.b > 82) | (df.c == "x")).to_numpy()
+    lazy = dd.from_pandas(df, npartitions=3)
+    clf = aspml.FoldSE().fit(lazy, y)
+    assert list(clf.feature_names_in_) == ["a", "b", "c"]
+    assert set(clf.program_.features_used) == {"b", "c"}
+    assert clf.program_ == aspml.FoldSE().fit(df, y).program_
+    expected = clf.predict(df)
+    assert list(clf.predict(lazy[["c", "b", "a"]])) == list(expected)   # by name, not position
+    assert list(clf.program_.predict(lazy)) == list(clf.decision(df))
+    pyarrow = pytest.importorskip("pyarrow")
+    with pytest.raises(TypeError, match="X is a pyarrow Table: aspml reads a pandas DataFrame"):
+        clf.predict(pyarrow.Table.from_pandas(df))
