@@ -50,12 +50,13 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
         if kind is not None:
             _check_unpacked_size(path, kind)
         with _open(path, kind) as raw:
-            text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
-            first = next((line for line in text if line.strip()), "")
-        if not first:
+            # the header is the first record, not the first line: a quoted name may hold
+            # a line break ("a\r\nb"), so it is read with csv, from the file's first MiB
+            head = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="").read(_CHUNK)
+        if not head.strip():
             raise AspmlError(f"cannot read {path}: it has no header line (the file is empty)")
-        sep = sep or _sniff(first)
-        names = _header(first, sep, path)
+        sep = sep or _sniff(head)
+        names = _header(head, sep, path)
         with _open(path, kind) as raw:
             table = pd.read_csv(raw, sep=sep, header=0, names=names, dtype=str,
                                 keep_default_na=False, na_values=[""], skipinitialspace=True,
@@ -85,18 +86,24 @@ def _separator_option(sep):
     return sep
 
 
-def _sniff(line: str) -> str:
-    """The separator that splits the header line into the most fields (a comma on a tie)."""
+def _first_record(head: str, sep: str, **kw) -> list[str]:
+    """The first record of ``head`` that is not blank, read with separator ``sep``."""
+    records = csv.reader(io.StringIO(head, newline=""), delimiter=sep, **kw)
+    return next((r for r in records if any(f.strip() for f in r)), [])
+
+
+def _sniff(head: str) -> str:
+    """The separator that splits the header into the most fields (a comma on a tie)."""
     best, most = ",", 1
     for sep in SEPARATORS:
-        n = len(next(csv.reader([line], delimiter=sep)))
+        n = len(_first_record(head, sep))
         if n > most:
             best, most = sep, n
     return best
 
 
-def _header(line: str, sep: str, path: str) -> list[str]:
-    raw = next(csv.reader([line], delimiter=sep, skipinitialspace=True))
+def _header(head: str, sep: str, path: str) -> list[str]:
+    raw = _first_record(head, sep, skipinitialspace=True)
     names = [n.strip() or f"Unnamed: {i}" for i, n in enumerate(raw)]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:                                   # pandas would rename them a, a.1: refuse
