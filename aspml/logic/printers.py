@@ -35,8 +35,8 @@ import json
 from dataclasses import dataclass, field
 
 from ..errors import DialectError, ScaleError
-from .model import (DEFAULT_MISSING, Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
-                    Program, Rule)
+from .model import (DEFAULT_MISSING, Compare, Flag, InSet, Interval, Literal, NotAtom,
+                    NotCompare, Program, Rule)
 from .names import (DOMAIN, clingo_string, exception_like, predicate_names, prolog_atom,
                     text_name, text_string)
 from .values import Value, format_number, is_number, scaled
@@ -57,7 +57,8 @@ def print_program(program: Program, dialect: str = "text") -> str:
 
 
 def metadata(program: Program, dialect: str, naming: "Naming | None" = None) -> dict:
-    """The ``% aspml:`` header: exact target, schema (with predicate names) and provenance."""
+    """The ``% aspml:`` header: exact target, schema (with predicate names), provenance,
+    and the missing-value tokens when they are not the default ``("?",)``."""
     naming = naming or Naming.of(program)
     t = program.target
     meta = {
