@@ -557,7 +557,8 @@ class Program:
 
     def save(self, path) -> None:
         """Write the model to ``path``: the print in the dialect its suffix names (``.pl``
-        prolog, ``.scasp``, else asp) plus a checksum line; see :func:`aspml.load`."""
+        prolog, else asp; ``.txt`` and ``.scasp`` are refused) plus a checksum line; see
+        :func:`aspml.load`."""
         from .store import save
         save(self, path)
 

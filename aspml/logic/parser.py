@@ -331,7 +331,7 @@ class _Builder:
             raise ParseError(f"the '% aspml:' header is malformed: {e}", self.meta_line, 1) from None
         if said != self.dialect:
             # the header says how the numbers are written (asp: scaled integers): read
-            # in another dialect, x > 25 at scale 10 would silently mean x > 25
+            # in another dialect, x > 2.5 written as 25 at scale 10 would mean x > 25
             raise ParseError(f"the '% aspml:' header says the program is in the {said} "
                              f"dialect, not {self.dialect}; read it as {said}",
                              self.meta_line, 1)

@@ -63,7 +63,8 @@ def print_program(program: Program, dialect: str = "text") -> str:
 
 def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
              ranks: dict | None = None) -> dict:
-    """The ``% aspml:`` header: exact target, schema (with predicate names) and provenance.
+    """The ``% aspml:`` header: exact target, schema (with predicate names), provenance,
+    and the missing-value tokens when they are not the default ``("?",)``.
 
     A ranked feature's entry ends with its rank table (``asp`` only): a fifth
     element, so that a reader that does not know ranks refuses the header
