@@ -184,7 +184,7 @@ class Libre(LogicClassifier):
         A categorical column with more distinct values than this gets its values
         grouped before the boundary search: ordered by their positive rate and
         merged by ChiMerge (``discretization_threshold``, at most ``max_bins``
-        groups) as a number's values are, with an ``AspmlWarning`` naming the
+        groups, or ``max_categories`` without it) as a number's values are, with an ``AspmlWarning`` naming the
         columns.  One bin per value of a column of hundreds of values makes every
         weak learner search a lattice of that many bits (minutes per fit); the
         rules then name a group's values as one value set.  ``None``: one bin
@@ -649,7 +649,8 @@ def _conditions(name, bins, allowed, exceptions, complements=True):
         # the excluded values are fewer, say which (``NOT abK``, abK naming them),
         # which means the same on every training row and reads shorter
         excluded = [i for i in range(len(bins)) if i not in allowed]
-        if kinds == {"cat"} and len(excluded) < len(values):
+        n_values = lambda idx: sum(len(bins[i].values()) for i in idx)   # groups: each value
+        if kinds == {"cat"} and n_values(excluded) < n_values(values):
             cats = [v for i in excluded for v in bins[i].values()]
             lit = Compare(name, "==", cats[0]) if len(cats) == 1 else InSet(name, frozenset(cats))
             return [[NotAtom(exceptions.name([(lit,)]))]]

@@ -115,6 +115,8 @@ class MultiValueRuleSet(LogicClassifier):
         Log posterior (up to a constant) of the learned rule set.
     support_bound_ : int
         Theorem 2's bound on the support of a MAP rule at the end of the search.
+    n_features_mined_ : int
+        Features the search saw (at most ``max_features_mined``).
     """
 
     def __init__(self, n_iter=1000, n_bins=5, binning="quantile", alpha_M=1.0, beta_M=10.0,
