@@ -7,6 +7,8 @@
     python benchmarks/libre.py --seeds 6          # F1 over the learner's random_state 0-5
     python benchmarks/libre.py --whole-data-bins  # diagnosis: ChiMerge before the CV split
     python benchmarks/libre.py --balance-boxes    # why held-out F1 on balance is 0
+    python benchmarks/libre.py --wide             # categories of 700-800 values, 100k rows
+    python benchmarks/libre.py --wide --wide-uncapped  # also max_categories=None (slow)
 
 Stratified 5-fold CV (seed 0) with the paper's positive class (Table 7 of the
 paper, listed in ANCHORS.md): adult >50K, australian 1, balance B against L
@@ -172,6 +174,59 @@ def balance_boxes(args) -> int:
     return 0
 
 
+def wide_table(n, n_categorical=3, seed=0):
+    """``n`` rows: ``n_categorical`` categories of 700, 750 and 800 values, used with a long
+    tail (Zipf), and three normal numbers; the label is drawn with log-odds
+    ``2 * (cat0 is one of every seventh value) + 1.5 * (num0 > 0.5) - 2``."""
+    rng = np.random.default_rng(seed)
+    cols = {}
+    for k, levels in enumerate((700, 750, 800)[:n_categorical]):
+        draw = rng.zipf(1.3, size=4 * n)
+        cols[f"cat{k}"] = np.array([f"v{k}_{i}" for i in range(levels)])[draw[draw <= levels][:n] - 1]
+    for k in range(3):
+        cols[f"num{k}"] = rng.normal(size=n).round(2)
+    X = pd.DataFrame(cols)
+    hot = X.cat0.isin([f"v0_{i}" for i in range(0, 700, 7)]).to_numpy()
+    logit = 2.0 * hot + 1.5 * (X.num0 > 0.5).to_numpy() - 2.0
+    return X, rng.random(n) < 1 / (1 + np.exp(-logit))
+
+
+def wide_one(n, n_categorical, cap) -> int:
+    """One fit in this process: seconds, peak RSS, held-out F1 (20,000 more rows)."""
+    import warnings
+    X, y = wide_table(n + 20_000, n_categorical)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        aspml.Libre(n_estimators=2).fit(X.head(300), y[:300])      # numba's cache, warm
+        t = time.perf_counter()
+        clf = aspml.Libre(random_state=0, max_categories=cap).fit(X.iloc[:n], y[:n])
+    sec = time.perf_counter() - t
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    pred, truth = clf.decision(X.iloc[n:]), y[n:]
+    f1 = 2 * np.sum(pred & truth) / (pred.sum() + truth.sum())
+    print(f"| {n:,} | {n_categorical} | {cap} | {sec:.1f} s | {rss:.0f} MB | {f1:.3f} | "
+          f"{len(clf.program_.default_rules)} |", flush=True)
+    return 0
+
+
+def wide(args) -> int:
+    """The wide-category cases, each fit in a process of its own (its own peak RSS)."""
+    import subprocess
+    print("| rows | categories of 700-800 values | max_categories | fit | peak RSS (process) "
+          "| held-out F1 | rules |")
+    print("|---|---|---|---|---|---|---|")
+    caps = [64, None] if args.wide_uncapped else [64]
+    for k in (1, 3):
+        for cap in caps:
+            cmd = [sys.executable, __file__, "--wide-one", str(args.wide_rows), str(k), str(cap)]
+            try:
+                subprocess.run(cmd, check=True, timeout=args.wide_timeout)
+            except subprocess.TimeoutExpired:
+                print(f"| {args.wide_rows:,} | {k} | {cap} | did not finish in "
+                      f"{args.wide_timeout:.0f} s | | | |", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", type=Path, default=fold_bench.DEFAULT_DATA)
@@ -192,7 +247,19 @@ def main(argv=None) -> int:
                     help="check that no conflict-free box of balance holds two B rows")
     ap.add_argument("--tuned-features", action="store_true",
                     help="choose max_features in {3, 5, 8} by nested 3-fold CV on each training fold")
+    ap.add_argument("--wide", action="store_true")
+    ap.add_argument("--wide-rows", type=int, default=100_000)
+    ap.add_argument("--wide-uncapped", action="store_true",
+                    help="--wide: also fit with max_categories=None (minutes)")
+    ap.add_argument("--wide-timeout", type=float, default=600.0)
+    ap.add_argument("--wide-one", nargs=3, metavar=("ROWS", "CATEGORICAL", "CAP"),
+                    help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.wide_one:
+        n, k, cap = args.wide_one
+        return wide_one(int(n), int(k), None if cap == "None" else int(cap))
+    if args.wide:
+        return wide(args)
     params = dict(n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                   discretization_threshold=6.0)
     if args.tuned:

@@ -4,6 +4,8 @@
     python benchmarks/mrs.py --reference-settings  # heart / breastw as the reference was measured
     python benchmarks/mrs.py --synthetic           # §5.1: beta_M, beta_L against error and size
     python benchmarks/mrs.py --scale               # 1M rows x 50 features, two planted rules
+    python benchmarks/mrs.py --wide                # 200 rows x 1,000 and x 5,000 features
+    python benchmarks/mrs.py --wide --wide-uncapped  # also max_features_mined=None (slow)
 
 Stratified 5-fold CV (``StratifiedKFold(5, shuffle=True, random_state=0)``),
 the same folds for every learner.  Positive classes: heart ``absent`` and
@@ -210,6 +212,54 @@ def scale(args) -> int:
     return 0
 
 
+def wide_table(n, d, seed=0):
+    """``n`` rows x ``d`` features, every fourth a category of six values, the rest standard
+    normal numbers; the label ``(x0 > 0.3 and c3 in {a, b, c}) or x1 < -1`` (32% positive)."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({(f"c{j}" if j % 4 == 3 else f"x{j}"):
+                      (rng.choice(list("abcdef"), n) if j % 4 == 3 else rng.normal(size=n).round(3))
+                      for j in range(d)})
+    y = ((X.x0 > 0.3) & X.c3.isin(list("abc"))) | (X.x1 < -1)
+    return X, y.to_numpy()
+
+
+def wide_one(n, d, cap) -> int:
+    """One fit of the wide case in this process: seconds, peak RSS, rules (one line)."""
+    import resource
+    import warnings
+    X, y = wide_table(n, d)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        aspml.MultiValueRuleSet(n_iter=10).fit(X.iloc[:50, :20], y[:50])   # numba's cache, warm
+        t = time.perf_counter()
+        clf = aspml.MultiValueRuleSet(random_state=0, max_features_mined=cap).fit(X, y)
+    sec = time.perf_counter() - t
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rules = " OR ".join(" AND ".join(f"{f} in {v}" for f, v in r) for r in clf.rules_)
+    print(f"| {n} x {d:,} | {cap} | {sec:.1f} s | {rss:.0f} MB | "
+          f"{np.mean(clf.decision(X) == y):.3f} | {rules} |", flush=True)
+    return 0
+
+
+def wide(args) -> int:
+    """Wide tables, each fit in a process of its own (its own peak RSS), at most
+    ``--wide-timeout`` seconds each."""
+    import subprocess
+    print("| rows x features | max_features_mined | fit | peak RSS (process) | training accuracy "
+          "| rules |")
+    print("|---|---|---|---|---|---|")
+    caps = [100, None] if args.wide_uncapped else [100]
+    for d in (1000, 5000):
+        for cap in caps:
+            cmd = [sys.executable, __file__, "--wide-one", "200", str(d), str(cap)]
+            try:
+                subprocess.run(cmd, check=True, timeout=args.wide_timeout)
+            except subprocess.TimeoutExpired:
+                print(f"| 200 x {d:,} | {cap} | did not finish in {args.wide_timeout} s | | | |",
+                      flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -221,6 +271,12 @@ def main(argv=None) -> int:
     ap.add_argument("--synthetic", action="store_true")
     ap.add_argument("--scale", action="store_true")
     ap.add_argument("--scale-rows", type=int, default=1_000_000)
+    ap.add_argument("--wide", action="store_true")
+    ap.add_argument("--wide-uncapped", action="store_true",
+                    help="--wide: also fit with max_features_mined=None (minutes, gigabytes)")
+    ap.add_argument("--wide-timeout", type=float, default=600.0)
+    ap.add_argument("--wide-one", nargs=3, metavar=("ROWS", "FEATURES", "CAP"),
+                    help=argparse.SUPPRESS)
     ap.add_argument("--synthetic-rows", type=int, default=100_000)
     ap.add_argument("--betas", type=float, nargs="+", default=[1.0, 100.0, 10000.0])
     ap.add_argument("--synthetic-sets", type=int, default=1)
@@ -229,6 +285,11 @@ def main(argv=None) -> int:
     ap.add_argument("--check-engines", action="store_true",
                     help="also check that clingo agrees with the fast path on every test fold")
     args = ap.parse_args(argv)
+    if args.wide_one:
+        n, d, cap = args.wide_one
+        return wide_one(int(n), int(d), None if cap == "None" else int(cap))
+    if args.wide:
+        return wide(args)
     if not args.data_dir.is_dir() and not (args.synthetic or args.scale):
         print(f"no data at {args.data_dir}; nothing to do")
         return 0

@@ -563,3 +563,74 @@ def test_parameters_take_numpy_numbers_and_refuse_bad_bins():
     from fractions import Fraction
     Libre(alpha=Fraction(1, 2), discretization_threshold=float("inf"), n_estimators=2,
           random_state=0).fit(X, y)            # inf: ChiMerge merges as far as it may
+
+
+def test_a_column_of_700_values_is_grouped_and_the_planted_rule_found(swipl, tmp_path):
+    """2,000 rows, a category of 700 values (every seventh one "hot") and two numbers;
+    the label is a hot value, or ``a > 90``.  The values are grouped by their positive
+    rate (a note names the column); the rules still name the hot values, and the program
+    means what the learner's points cover in every engine.  One bin per value made each
+    weak learner search a lattice of 700 bits: minutes on larger tables."""
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    n = 2000
+    values = np.array([f"v{i}" for i in range(700)])
+    code = np.concatenate([np.arange(700), rng.integers(0, 700, n - 700)])
+    X = pd.DataFrame({"code": values[code], "a": rng.uniform(0, 100, n).round(1),
+                      "b": rng.normal(size=n).round(2)})
+    hot = code % 7 == 0
+    y = hot | (X.a > 90).to_numpy()
+    with pytest.warns(AspmlWarning, match=r"grouped the values of code \(700 values into \d+ "
+                                          r"groups\).*max_categories=64"):
+        clf = Libre(random_state=0, early_stopping=False).fit(X, y)
+    pred = clf.decision(X)
+    assert np.mean(pred == y) > 0.97
+    assert np.array_equal(pred, clf._points_cover)
+    assert np.array_equal(aspml.asp.predict(clf.program_, X), pred)
+    assert np.array_equal(aspml.prolog.predict(clf.program_, X), pred)
+    clf.program_.save(tmp_path / "grouped.lp")
+    back = aspml.load(tmp_path / "grouped.lp")
+    assert back == clf.program_ and np.array_equal(aspml.asp.predict(back, X), pred)
+    # the hot values are named: they are the ones the program holds for on its own
+    alone = X.assign(a=0.0, b=0.0).iloc[:700]
+    assert np.mean(clf.decision(alone) == hot[:700]) > 0.97
+    # at most 64 values, or max_categories=None: one bin per value, as before
+    few = X.code.str.slice(0, 2)
+    kept = Libre(random_state=0, n_estimators=2).fit(X.assign(code=few), y)
+    assert kept.n_candidates_ > 0
+    with pytest.raises(ValueError, match="max_categories must be None or a positive integer"):
+        Libre(max_categories=0).fit(X, y)
+    # the command line: the note on one line of stderr; a bad cap, one line and status 2
+    from conftest import run_aspml
+    X.assign(label=np.where(y, "yes", "no")).to_csv(tmp_path / "wide.csv", index=False)
+    out = run_aspml("learn", tmp_path / "wide.csv", "--target", "label", "--learner", "libre",
+                    "--param", "random_state=0", "--param", "max_categories=100")
+    notes = [line for line in out.stderr.splitlines() if "grouped the values" in line]
+    assert out.returncode == 0 and len(notes) == 1 and "max_categories=100" in notes[0]
+    bad = run_aspml("learn", tmp_path / "wide.csv", "--target", "label", "--learner", "libre",
+                    "--param", "max_categories=-1")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_category_groups_are_chimerge_runs_of_the_rate_order():
+    """``_category_groups`` against the obvious version: rank the categories by their
+    shrunk positive rate, ChiMerge the ranks as numbers, a group per run of ranks."""
+    from aspml.learners.libre import _RATE_PRIOR_ROWS, _category_groups
+    rng = np.random.default_rng(3)
+    n, k = 600, 90
+    code = rng.integers(-1, k, n)
+    code[:k] = np.arange(k)
+    y = rng.random(n) < np.where(code % 3 == 0, 0.8, 0.2)
+    rate = []
+    for c in range(k):
+        rows = code == c
+        base = y[code >= 0].mean()
+        rate.append((y[rows].sum() + _RATE_PRIOR_ROWS * base) / (rows.sum() + _RATE_PRIOR_ROWS))
+    order = sorted(range(k), key=lambda c: rate[c])             # stable: ties by index
+    rank = {c: r for r, c in enumerate(order)}
+    for threshold, cap in ((6.0, 10), (0.0, 64), (100.0, 5)):
+        cuts = chimerge(np.array([rank[c] if c >= 0 else np.nan for c in code], dtype=float),
+                        y, threshold, cap)
+        expect = [int(np.searchsorted(cuts, rank[c], side="right")) for c in range(k)]
+        assert _category_groups(code, k, y, threshold, cap).tolist() == expect
+        assert max(expect) < cap

@@ -389,3 +389,109 @@ def test_more_chains_keep_the_best_posterior():
     assert again.program_ == three.program_
     with pytest.raises(ValueError, match="n_chains must be an integer >= 1"):
         MultiValueRuleSet(n_chains=0).fit(X, y)
+
+
+# -- wide tables (issue #19, item 10) ---------------------------------------------------
+
+def wide_table(n, d, seed=0):
+    """``d`` features, every fourth a category of six values, the rest numbers; the label is
+    ``c3 in {a, b}`` or ``x1 < -0.8``."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({(f"c{j}" if j % 4 == 3 else f"x{j}"):
+                      (rng.choice(list("abcdef"), n) if j % 4 == 3 else rng.normal(size=n).round(3))
+                      for j in range(d)})
+    y = X.c3.isin(list("ab")) | (X.x1 < -0.8)
+    return X, y.to_numpy()
+
+
+def test_wide_table_mines_the_best_features_and_says_so():
+    """100 rows x 2,000 features: the search sees the 100 features whose best single
+    condition fits best (the planted ones among them), and a note says so.  Mining every
+    feature took minutes here and, from 300 features on, raised the support until the
+    planted rules were lost."""
+    from aspml.errors import AspmlWarning
+    X, y = wide_table(100, 2000)
+    notes = []
+    with pytest.warns(AspmlWarning, match="mined 100 of the 2000 usable features") as caught:
+        clf = MultiValueRuleSet(random_state=0).fit(
+            X, y, progress=lambda done, total, note: notes.append((done, total, note)))
+    assert clf.n_features_mined_ == 100
+    used = {f for r in clf.rules_ for f, _ in r}
+    assert used == {"c3", "x1"}
+    assert sorted(v for r in clf.rules_ for f, v in r if f == "c3") == [["a", "b"]]
+    assert np.mean(clf.decision(X) == y) > 0.95
+    assert np.array_equal(aspml.asp.predict(clf.program_, X), clf.decision(X))
+    # progress: binning, mining, then the annealing steps, never backwards
+    labels = [note for _, _, note in notes]
+    assert labels[:2] == ["binning features", "mining candidates"] and labels[-1] == "annealing"
+    assert all(a[0] <= b[0] for a, b in zip(notes, notes[1:]))
+    assert all(done <= total for done, total, _ in notes)
+    assert len([w for w in caught if "mined" in str(w.message)]) == 1
+    # below the cap nothing is screened, and None mines every feature
+    small = MultiValueRuleSet(random_state=0, max_features_mined=None).fit(X.iloc[:, :40], y)
+    same = MultiValueRuleSet(random_state=0, max_features_mined=40).fit(X.iloc[:, :40], y)
+    assert small.rules_ == same.rules_ and small.n_features_mined_ == 40
+    with pytest.raises(ValueError, match="max_features_mined must be None or an integer >= 1"):
+        MultiValueRuleSet(max_features_mined=0).fit(X.iloc[:, :5], y)
+
+
+def test_wide_table_from_the_command_line(tmp_path):
+    """``aspml learn`` on a wide CSV: the note is one line on stderr, the program is written."""
+    from conftest import run_aspml
+    X, y = wide_table(100, 1200, seed=1)
+    X["label"] = np.where(y, "yes", "no")
+    X.to_csv(tmp_path / "wide.csv", index=False)
+    out = run_aspml("learn", tmp_path / "wide.csv", "--target", "label", "--learner", "mrs",
+                    "--param", "random_state=0", "-o", tmp_path / "wide.lp")
+    assert out.returncode == 0, out.stderr
+    notes = [line for line in out.stderr.splitlines() if "max_features_mined" in line]
+    assert len(notes) == 1 and "mined 100 of the 1200 usable features" in notes[0]
+    assert "c3" in (tmp_path / "wide.lp").read_text()
+    bad = run_aspml("learn", tmp_path / "wide.csv", "--target", "label", "--learner", "mrs",
+                    "--param", "max_features_mined=-3")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_screening_ranks_a_feature_by_its_best_value_set():
+    """``screen_features`` against the obvious version: every prefix of the values by
+    precision, its likelihood, the best per feature; the top k in table order."""
+    from aspml.learners.mrs import screen_features
+    rng = np.random.default_rng(5)
+    n = 150
+    y = rng.random(n) < 0.4
+    codes = [rng.integers(-1, w, n) for w in (2, 3, 5, 4, 6, 3)]
+    codes[2] = np.where(y, rng.integers(0, 2, n), rng.integers(2, 5, n))    # the class itself
+    bins = [list(range(w)) for w in (2, 3, 5, 4, 6, 3)]
+    h = mm.Hyper(1, 10, 1, 10, 1, 100, 1, 100, 1, 6, 0.7)
+    n_pos, n_neg = int(y.sum()), n - int(y.sum())
+    scores = []
+    for code, b in zip(codes, bins):
+        prec = [(y[code == v].sum() / max((code == v).sum(), 1), v) for v in range(len(b))]
+        order = [v for _, v in sorted(prec, key=lambda t: -t[0])]      # stable: ties by value
+        best = -np.inf
+        for m in range(1, len(b)):
+            inside = np.isin(code, order[:m])
+            best = max(best, float(mm.log_likelihood(int((inside & y).sum()),
+                                                     int((inside & ~y).sum()), n_pos, n_neg, h)))
+        scores.append(best)
+    for k in (1, 3, 6):
+        expect = sorted(sorted(range(6), key=lambda j: -scores[j])[:k])
+        assert screen_features(codes, bins, y, h, k).tolist() == expect
+    assert screen_features(codes, bins, y, h, 1).tolist() == [2]
+
+
+def test_eclat_stops_at_the_first_itemset_past_its_cap():
+    """On too many itemsets the search stops: the first ``max_out`` of the full
+    enumeration, and ``found == max_out + 1`` (the caller raises the support)."""
+    rng = np.random.default_rng(2)
+    widths = [3, 4, 2, 3, 5]
+    n = 60
+    codes = np.stack([rng.integers(0, w, n) for w in widths], axis=1)
+    pos, neg = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    bits = pack(np.array([codes[:, j] == v for j, w in enumerate(widths) for v in range(w)]))
+    feature = np.repeat(np.arange(len(widths)), widths).astype(np.int64)
+    args = (bits, feature, pack(np.ones(n, bool)), planes(pos), planes(neg), 1, 3)
+    every, tp_all, _, found_all = eclat(*args, 10_000)
+    assert found_all == len(every) > 40
+    sets, tp, _, found = eclat(*args, 40)
+    assert found == 41 and np.array_equal(sets, every[:40]) and np.array_equal(tp, tp_all[:40])

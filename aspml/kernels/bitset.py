@@ -103,7 +103,10 @@ def eclat(item_bits, item_feature, universe, pos_planes, neg_planes, min_pos, ma
     coverage of each prefix kept as a bitset on a stack.  Returns
     ``(itemsets, tp, fp, found)``: ``itemsets`` is ``(n, max_len)`` item
     indices padded with -1, for the first ``min(found, max_out)`` itemsets;
-    ``found`` counts all of them, so ``found > max_out`` says some were left out.
+    ``found > max_out`` says some were left out.  The search stops at the first
+    itemset past ``max_out``: counting all of them is the costly part on a wide
+    table (millions of frequent triples), and the caller only asks whether
+    there were too many.
     """
     n_items, words = item_bits.shape
     out = np.full((max_out, max_len), -1, dtype=np.int32)
@@ -133,11 +136,13 @@ def eclat(item_bits, item_feature, universe, pos_planes, neg_planes, min_pos, ma
             nxt[depth] += 1
             continue
         chosen[depth] = i
-        if found < max_out:
-            for d in range(depth + 1):
-                out[found, d] = chosen[d]
-            tp[found] = p
-            fp[found] = weighted_count(stack[depth + 1], neg_planes)
+        if found == max_out:
+            found += 1                           # one too many: the caller raises min_pos
+            break
+        for d in range(depth + 1):
+            out[found, d] = chosen[d]
+        tp[found] = p
+        fp[found] = weighted_count(stack[depth + 1], neg_planes)
         found += 1
         depth += 1
         nxt[depth] = i + 1

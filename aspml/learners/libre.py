@@ -46,14 +46,53 @@ from ._base import LogicClassifier, is_real, is_whole
 
 @dataclass(frozen=True)
 class _Bin:
-    kind: str                  # "num" (lo, hi), "cat" (value), "missing", "flag" (value)
+    kind: str                  # "num" (lo, hi), "cat" (value or group), "missing", "flag" (value)
     lo: float | None = None
     hi: float | None = None
     value: object = None
+    group: tuple = ()          # "cat": the values of a group of categories (max_categories)
+
+    def values(self) -> tuple:
+        """The category values a "cat" bin stands for."""
+        return self.group or (self.value,)
 
 
-def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None):
-    """Bins of one column and each row's bin index (``cuts``: given cut points, else ChiMerge)."""
+# The positive rate that orders categories before they are grouped is shrunk towards
+# the column's rate by this many rows (an m-estimate), so a value seen once or twice
+# sits in the middle of the order, not at an end next to the values that matter.
+_RATE_PRIOR_ROWS = 10.0
+
+
+def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, threshold: float,
+                     max_groups: int) -> np.ndarray:
+    """Each category's group: ChiMerge over the categories ordered by their positive rate.
+
+    ``code`` holds each row's category (-1: none).  The categories are ranked by
+    their (shrunk, see ``_RATE_PRIOR_ROWS``) positive rate and ChiMerge cuts the
+    ranks as it cuts a number, into at most ``max_groups`` runs; adjacent
+    categories whose class counts do not differ significantly end up together.
+    """
+    ok = code >= 0
+    pos = np.bincount(code[ok], weights=y[ok], minlength=n_categories)
+    every = np.bincount(code[ok], minlength=n_categories).astype(float)
+    base = pos.sum() / max(every.sum(), 1.0)
+    rate = (pos + _RATE_PRIOR_ROWS * base) / (every + _RATE_PRIOR_ROWS)
+    rank = np.empty(n_categories, dtype=np.int64)
+    rank[np.argsort(rate, kind="stable")] = np.arange(n_categories)
+    values = np.where(ok, rank[np.maximum(code, 0)], -1).astype(float)
+    values[~ok] = np.nan
+    cuts = chimerge(values, y, threshold, max_groups)
+    return bins_of(rank.astype(float), cuts)
+
+
+def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None,
+                  max_categories=None):
+    """Bins of one column and each row's bin index (``cuts``: given cut points, else ChiMerge).
+
+    A column of more than ``max_categories`` categories gets one bin per group of
+    categories (:func:`_category_groups`, at most ``max_bins`` groups when given,
+    else ``max_categories``) instead of one per category.
+    """
     n = len(col.num)
     code = np.full(n, -1, dtype=np.int64)
     bins: list[_Bin] = []
@@ -67,8 +106,16 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
         edges = [None, *cuts.tolist(), None]
         bins += [_Bin("num", edges[k], edges[k + 1]) for k in range(len(cuts) + 1)]
         code = np.where(col.is_num, bins_of(np.where(col.is_num, col.num, np.nan), cuts), code)
-    code = np.where(col.code >= 0, len(bins) + col.code, code)
-    bins += [_Bin("cat", value=value) for value in col.categories]
+    cats = list(col.categories)
+    if max_categories is not None and len(cats) > max_categories:
+        limit = max_categories if max_bins is None else min(max_bins, max_categories)
+        group = _category_groups(col.code, len(cats), y, threshold, limit)
+        code = np.where(col.code >= 0, len(bins) + group[np.maximum(col.code, 0)], code)
+        bins += [_Bin("cat", group=tuple(cats[i] for i in np.flatnonzero(group == g)))
+                 for g in range(int(group.max()) + 1)]
+    else:
+        code = np.where(col.code >= 0, len(bins) + col.code, code)
+        bins += [_Bin("cat", value=value) for value in cats]
     if (code < 0).any():
         code[code < 0] = len(bins)
         bins.append(_Bin("missing"))
@@ -133,6 +180,15 @@ class Libre(LogicClassifier):
         them.  ``"train"`` (or True): stop as soon as a rule would not raise
         the training F1.  False: go on while a rule has positive weight (the
         paper's setting in its Appendix C).
+    max_categories : int or None, default 64
+        A categorical column with more distinct values than this gets its values
+        grouped before the boundary search: ordered by their positive rate and
+        merged by ChiMerge (``discretization_threshold``, at most ``max_bins``
+        groups, or ``max_categories`` without it) as a number's values are, with an ``AspmlWarning`` naming the
+        columns.  One bin per value of a column of hundreds of values makes every
+        weak learner search a lattice of that many bits (minutes per fit); the
+        rules then name a group's values as one value set.  ``None``: one bin
+        per value, whatever their number.
     cut_points : dict or None
         ``{feature: [c1, c2, ...]}`` fixes a numeric feature's bins to
         ``(-inf, c1), [c1, c2), ..., [ck, inf)`` instead of ChiMerge.
@@ -155,7 +211,7 @@ class Libre(LogicClassifier):
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
                  random_state=None, max_bins=10, early_stopping="cv", cut_points=None,
-                 positive=None, kinds=None, missing=None, target="label"):
+                 positive=None, kinds=None, missing=None, target="label", max_categories=64):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.heuristic = heuristic
@@ -168,6 +224,7 @@ class Libre(LogicClassifier):
         self.max_bins = max_bins
         self.early_stopping = early_stopping
         self.cut_points = cut_points
+        self.max_categories = max_categories
         self.positive = positive
         self.kinds = kinds
         self.missing = missing
@@ -188,7 +245,7 @@ class Libre(LogicClassifier):
                              f"{self.discretization_threshold!r}")
         if self.max_bins is not None and not (is_whole(self.max_bins) and self.max_bins >= 2):
             raise ValueError(f"max_bins must be None or an integer >= 2, got {self.max_bins!r}")
-        for name in ("top_k", "max_rules"):
+        for name in ("top_k", "max_rules", "max_categories"):
             v = getattr(self, name)
             if v is not None and not (is_whole(v) and v >= 1):
                 raise ValueError(f"{name} must be None or a positive integer, got {v!r}")
@@ -211,9 +268,18 @@ class Libre(LogicClassifier):
         if unknown:
             raise ValueError(f"cut_points names unknown feature(s) {unknown}")
         threshold = float(self.discretization_threshold)
-        binned = list(pool.map(_feature_bins, ((table[n], y, threshold, cuts.get(n), self.max_bins)
-                                               for n in names)))
+        cap = self.max_categories
+        binned = list(pool.map(_feature_bins, ((table[n], y, threshold, cuts.get(n), self.max_bins,
+                                                cap) for n in names)))
         bins = [b for b, _ in binned]
+        grouped = [f"{n} ({len(table[n].categories)} values into "
+                   f"{sum(1 for x in b if x.group)} groups)"
+                   for n, b in zip(names, bins) if any(x.group for x in b)]
+        if grouped:
+            warnings.warn(f"LIBRE grouped the values of {', '.join(grouped)} by their positive "
+                          f"rate, each column having more than max_categories={cap} values "
+                          "(None keeps one bin per value, at a cost that grows fast with their "
+                          "number)", AspmlWarning, stacklevel=4)
         codes = np.stack([c for _, c in binned], axis=1).astype(np.int64, copy=False)
         widths = [len(b) for b in bins]
         rng = self._rng()
@@ -529,7 +595,7 @@ def _value_literals(name, bins, allowed, exceptions):
     on each excluded run, so one boundary point stays one rule.
     """
     nums = sorted(i for i in allowed if bins[i].kind == "num")
-    cats = [bins[i].value for i in allowed if bins[i].kind == "cat"]
+    cats = [v for i in allowed if bins[i].kind == "cat" for v in bins[i].values()]
     out = []
     if nums:
         runs = _runs(nums)
@@ -583,8 +649,9 @@ def _conditions(name, bins, allowed, exceptions, complements=True):
         # the excluded values are fewer, say which (``NOT abK``, abK naming them),
         # which means the same on every training row and reads shorter
         excluded = [i for i in range(len(bins)) if i not in allowed]
-        if kinds == {"cat"} and len(excluded) < len(values):
-            cats = [bins[i].value for i in excluded]
+        n_values = lambda idx: sum(len(bins[i].values()) for i in idx)   # groups: each value
+        if kinds == {"cat"} and n_values(excluded) < n_values(values):
+            cats = [v for i in excluded for v in bins[i].values()]
             lit = Compare(name, "==", cats[0]) if len(cats) == 1 else InSet(name, frozenset(cats))
             return [[NotAtom(exceptions.name([(lit,)]))]]
         if kinds == {"num"} and 0 in allowed and len(bins) - 1 in allowed:

@@ -84,6 +84,16 @@ class MultiValueRuleSet(LogicClassifier):
         Items per mined candidate rule.
     n_candidates : int, default 1000
         Candidates kept, the best by the posterior of the one-rule model.
+    max_features_mined : int or None, default 100
+        On a wider table the search (candidate mining and annealing) sees only
+        this many features: those whose best single condition scores highest
+        (the likelihood of eq. 3 for the value set of the feature's most
+        precise values, see :func:`screen_features`), with an ``AspmlWarning``
+        naming how many were left out.  Mining over every feature of a wide
+        table costs time and memory that grow with the cube of the number of
+        items, and with thousands of features the support must rise so far
+        that planted rules are lost.  The prior still counts every usable
+        feature.  ``None``: mine every feature.
     exploration : float, default 0.1
         Probability of proposing a random neighbour instead of the best.
     t0 : float, default 10
@@ -105,13 +115,16 @@ class MultiValueRuleSet(LogicClassifier):
         Log posterior (up to a constant) of the learned rule set.
     support_bound_ : int
         Theorem 2's bound on the support of a MAP rule at the end of the search.
+    n_features_mined_ : int
+        Features the search saw (at most ``max_features_mined``).
     """
 
     def __init__(self, n_iter=1000, n_bins=5, binning="quantile", alpha_M=1.0, beta_M=10.0,
                  alpha_L=1.0, beta_L=10.0, theta=1.0, alpha_plus=100.0, beta_plus=1.0,
                  alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
                  n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, random_state=None,
-                 positive=None, kinds=None, missing=None, target="label"):
+                 positive=None, kinds=None, missing=None, target="label",
+                 max_features_mined=100):
         self.n_iter = n_iter
         self.n_bins = n_bins
         self.binning = binning
@@ -128,6 +141,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.min_support = min_support
         self.max_length = max_length
         self.n_candidates = n_candidates
+        self.max_features_mined = max_features_mined
         self.exploration = exploration
         self.t0 = t0
         self.n_chains = n_chains
@@ -143,6 +157,9 @@ class MultiValueRuleSet(LogicClassifier):
             low = {"n_iter": 0, "n_bins": 2}.get(name, 1)   # one bin: the number says nothing
             if not (is_whole(v) and v >= low):
                 raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+        v = self.max_features_mined
+        if v is not None and not (is_whole(v) and v >= 1):
+            raise ValueError(f"max_features_mined must be None or an integer >= 1, got {v!r}")
         if self.binning not in ("quantile", "uniform"):
             raise ValueError(f"binning must be 'quantile' or 'uniform', got {self.binning!r}")
         for name in ("alpha_M", "beta_M", "alpha_L", "beta_L", "theta", "alpha_plus",
@@ -180,11 +197,26 @@ class MultiValueRuleSet(LogicClassifier):
 
     def _learn(self, table, y):
         self._check()
+        n_chains = int(self.n_chains)
+        total = int(self.n_iter) * n_chains + 2          # binning, mining, annealing steps
+        self._report(0, total, "binning features")
         feats, bins, codes = self._items(table, y)
         h = mm.Hyper(float(self.alpha_M), float(self.beta_M), float(self.alpha_L),
                      float(self.beta_L), float(self.theta), float(self.alpha_plus),
                      float(self.beta_plus), float(self.alpha_minus), float(self.beta_minus),
                      max(1, len(feats)), float(self.rho_min))
+        self.n_features_mined_ = len(feats)
+        cap = self.max_features_mined
+        if cap is not None and len(feats) > int(cap):
+            keep = screen_features(codes, bins, y, h, int(cap))
+            warnings.warn(f"MultiValueRuleSet mined {int(cap)} of the {len(feats)} usable "
+                          f"features, those whose best single condition fits the class best "
+                          f"(max_features_mined={cap}; None mines every feature, at a cost that "
+                          "grows fast with the width of the table)", AspmlWarning, stacklevel=3)
+            feats = [feats[j] for j in keep]
+            bins = [bins[j] for j in keep]
+            codes = [codes[j] for j in keep]
+            self.n_features_mined_ = len(feats)
         rng = self._rng()
         if not feats:
             warnings.warn("MultiValueRuleSet learned no rules: no feature holds two values "
@@ -193,17 +225,16 @@ class MultiValueRuleSet(LogicClassifier):
             self._train_cover = np.zeros(len(y), dtype=bool)
             return self._finish([])
         items, inverse = _distinct(codes, bins, y)
+        self._report(1, total, "mining candidates")
         search = Search(items, h, n_iter=int(self.n_iter), min_support=float(self.min_support),
                         max_length=int(self.max_length), n_candidates=int(self.n_candidates),
                         exploration=float(self.exploration), t0=float(self.t0), rng=rng)
-        n_chains = int(self.n_chains)
         streams = [rng, *rng.spawn(n_chains - 1)] if n_chains > 1 else [rng]
-        total = search.n_iter * n_chains
         found, best = None, -np.inf
         for k, stream in enumerate(streams):      # the same candidates, a fresh walk each
             chain = copy.copy(search)
             chain.rng = stream
-            rules = chain.run(lambda t, k=k: self._report(k * search.n_iter + t, total,
+            rules = chain.run(lambda t, k=k: self._report(2 + k * search.n_iter + t, total,
                                                           "annealing"))
             post = chain.posterior(rules)
             if post > best + 1e-9:
@@ -237,6 +268,31 @@ class MultiValueRuleSet(LogicClassifier):
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
+
+
+def screen_features(codes, bins, y, h, k):
+    """The indices (in order) of the ``k`` features whose best single condition scores highest.
+
+    A feature's score is the largest log likelihood (eq. 3) of a one-rule
+    model whose condition holds the feature's ``m`` most precise values, over
+    every ``m`` below the number of its values: one pass over each column, so
+    screening thousands of features costs less than mining a few.  Ties keep
+    the earlier feature.
+    """
+    tps, fps, owner = [], [], []
+    for j, (code, b) in enumerate(zip(codes, bins)):
+        ok = code >= 0
+        pos = np.bincount(code[ok], weights=y[ok], minlength=len(b))
+        every = np.bincount(code[ok], minlength=len(b)).astype(float)
+        order = np.argsort(-(pos / np.maximum(every, 1)), kind="stable")
+        tps.append(np.cumsum(pos[order])[:-1])
+        fps.append(np.cumsum(every[order] - pos[order])[:-1])
+        owner.append(np.full(len(b) - 1, j))
+    n_pos = int(y.sum())
+    lik = mm.log_likelihood(np.concatenate(tps), np.concatenate(fps), n_pos, len(y) - n_pos, h)
+    scores = np.full(len(codes), -np.inf)
+    np.maximum.at(scores, np.concatenate(owner), lik)     # one call: scipy's per-call cost
+    return np.sort(np.argsort(-scores, kind="stable")[:k])
 
 
 def _distinct(codes, bins, y):
