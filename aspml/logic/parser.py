@@ -21,7 +21,7 @@ from .model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare
                     Rule, Schema, Target)
 from .names import DOMAIN, exception_like
 from .printers import DIALECTS, META_VERSION
-from .values import normalize_value, unscaled
+from .values import read_number, unscaled
 
 
 @lru_cache(maxsize=None)
@@ -47,6 +47,7 @@ def parse(text: str, dialect: str = "asp") -> Program:
     grammar = "text" if dialect == "text" else "logic"
     try:
         tree = _grammar(grammar).parse(text)
+        _check_depth(tree, text)
         if dialect == "text":
             from .text_parser import build_text
             return build_text(tree)
@@ -57,7 +58,30 @@ def parse(text: str, dialect: str = "asp") -> Program:
         if isinstance(e.orig_exc, ParseError):
             raise e.orig_exc from None
         raise
+    except RecursionError:      # a backstop: _check_depth keeps trees far below the limit
+        raise ParseError("the program is nested too deeply to read") from None
     return _Builder(items, dialect, text).program()
+
+
+MAX_DEPTH = 100     # parse-tree levels; aspml's own prints use fewer than 10
+
+
+def _check_depth(tree, text: str) -> None:
+    """Refuse a tree deeper than MAX_DEPTH before anything walks it recursively.
+
+    lark's Transformer (and the Builder after it) recurse once per level, so
+    ``f(X,((((...))))`` nested a few hundred deep would end in RecursionError.
+    """
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            line = getattr(node.meta, "line", None) if not node.meta.empty else None
+            column = getattr(node.meta, "column", 1) if line else None
+            raise ParseError(f"terms nested more than {MAX_DEPTH} levels deep; aspml programs "
+                             "never nest that deep", line, column,
+                             excerpt(text, line, column) if line else "")
+        stack.extend((child, depth + 1) for child in node.children if hasattr(child, "children"))
 
 
 _TOKEN_NAMES = {"COMMA": "','", "DOT": "'.'", "LPAR": "'('", "RPAR": "')'", "SEMICOLON": "';'",
@@ -171,12 +195,6 @@ def _unescape_prolog(body: str) -> str:
     return _PROLOG_UNESCAPE.sub(sub, body)
 
 
-def _number(text: str):
-    if re.fullmatch(r"[+-]?\d+", text):
-        return int(text)
-    return normalize_value(float(text))
-
-
 class _Syntax(Transformer):
     """Parse tree -> syntax records (terms, atoms, literals, raw rules)."""
 
@@ -184,7 +202,11 @@ class _Syntax(Transformer):
         return Var(str(items[0]))
 
     def number(self, items):
-        return Const(_number(str(items[0])), "number")
+        tok = items[0]
+        try:
+            return Const(read_number(str(tok)), "number")
+        except AspmlError as e:
+            raise ParseError(str(e), tok.line, tok.column) from None
 
     def string(self, items):
         return Const(_unescape_clingo(str(items[0])[1:-1]), "string")
@@ -252,10 +274,19 @@ class _Syntax(Transformer):
     def meta(self, items):
         tok = items[0]
         try:
-            return ("meta", json.loads(str(tok)[len("% aspml: "):]), tok.line)
+            meta = json.loads(str(tok)[len("% aspml: "):])
         except json.JSONDecodeError as e:
             raise ParseError(f"the '% aspml:' header is not valid JSON ({e.msg})",
                              tok.line, tok.column) from None
+        except RecursionError:
+            raise ParseError("the '% aspml:' header is nested too deeply to be aspml's",
+                             tok.line, tok.column) from None
+        except ValueError as e:             # a JSON integer over Python's digit limit
+            raise ParseError(f"the '% aspml:' header is malformed: {e}",
+                             tok.line, tok.column) from None
+        if not isinstance(meta, dict):
+            raise ParseError("the '% aspml:' header is not a JSON object", tok.line, tok.column)
+        return ("meta", meta, tok.line)
 
     def directive(self, items):
         return None
