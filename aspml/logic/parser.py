@@ -175,7 +175,8 @@ class RawRule:
 
 
 _CLINGO_UNESCAPE = re.compile(r'\\(["\\n])')
-_PROLOG_UNESCAPE = re.compile(r"\\x([0-9a-fA-F]+)\\|\\(.)|''")
+_PROLOG_UNESCAPE = re.compile(
+    r"\\x([0-9a-fA-F]+)\\|\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\(.)|''")
 
 
 def _unescape_clingo(body: str) -> str:
@@ -189,9 +190,12 @@ def _unescape_prolog(body: str) -> str:
     def sub(m: re.Match) -> str:
         if m.group(0) == "''":
             return "'"
-        if m.group(1) is not None:
-            return chr(int(m.group(1), 16))
-        return simple.get(m.group(2), m.group(2))
+        code = m.group(1) or m.group(2) or m.group(3)
+        if code is not None:
+            if int(code, 16) > 0x10FFFF:
+                raise AspmlError(f"the escape {m.group(0)} is no Unicode character")
+            return chr(int(code, 16))
+        return simple.get(m.group(4), m.group(4))
     return _PROLOG_UNESCAPE.sub(sub, body)
 
 
@@ -212,7 +216,11 @@ class _Syntax(Transformer):
         return Const(_unescape_clingo(str(items[0])[1:-1]), "string")
 
     def quoted(self, items):
-        return Const(_unescape_prolog(str(items[0])[1:-1]), "string")
+        tok = items[0]
+        try:
+            return Const(_unescape_prolog(str(tok)[1:-1]), "string")
+        except AspmlError as e:
+            raise ParseError(str(e), tok.line, tok.column) from None
 
     def name(self, items):
         text = str(items[0])
@@ -338,8 +346,10 @@ class _Builder:
             t = m["target"]
             self.target = Target(t["name"], t["positive"], t.get("negative"))
             self.target_pred = t["pred"]
-            for name, pred, kind, scale in m["features"]:
-                self.features.append(Feature(name, kind, scale))
+            for name, pred, kind, scale, *flags in m["features"]:
+                if any(flag != "required" for flag in flags):
+                    raise ValueError(f"feature {name!r}: unknown flags {flags}")
+                self.features.append(Feature(name, kind, scale, required=bool(flags)))
                 self.feature_of[pred] = name
             self.provenance = tuple((k, v) for k, v in m.get("provenance", []))
         except (KeyError, TypeError, ValueError) as e:

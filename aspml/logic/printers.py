@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from ..errors import DialectError, ScaleError
 from .model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule)
-from .names import (DOMAIN, clingo_string, exception_like, predicate_names, prolog_atom,
-                    text_name, text_string)
+from .names import (DOMAIN, clingo_string, exception_like, invisible, predicate_names,
+                    prolog_atom, text_name, text_string)
 from .values import Value, format_number, is_number, scaled
 
 DIALECTS = ("asp", "prolog", "scasp", "text")
@@ -65,7 +65,7 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None) -> 
         "dialect": dialect,
         "target": {"name": t.name, "pred": naming.target, "positive": t.positive,
                    "negative": t.negative},
-        "features": [[f.name, naming.preds[f.name], f.kind, f.scale]
+        "features": [[f.name, naming.preds[f.name], f.kind, f.scale] + (["required"] * f.required)
                      for f in program.schema.features],
         "provenance": [list(kv) for kv in program.provenance],
     }
@@ -255,6 +255,10 @@ class LogicPrinter:
                 lines.append("% Numbers are integers scaled per feature: " + ", ".join(scales) + ".")
             if any(f.kind == "mixed" for f in p.schema.features):
                 lines.append('% N < "" holds only for numbers (clingo orders numbers before strings).')
+            hidden = _hidden_strings(p)
+            if hidden:      # clingo strings have no escape for them: name them here
+                lines.append("% Strings with invisible characters (escaped here, raw below): "
+                             + ", ".join(text_string(s) for s in hidden) + ".")
         lines.append(META_PREFIX + json.dumps(metadata(p, self.d, self.naming), ensure_ascii=True))
         return lines
 
@@ -292,6 +296,15 @@ def _binds_x(rule: Rule) -> bool:
         if isinstance(lit, (Interval, InSet)):
             return True
     return False
+
+
+def _hidden_strings(p: Program) -> list[str]:
+    """The program's string constants that hold an invisible character, sorted."""
+    found = {p.target.positive} if isinstance(p.target.positive, str) else set()
+    for lit in p.literals:
+        values = lit.members if isinstance(lit, InSet) else (getattr(lit, "value", None),)
+        found.update(v for v in values if isinstance(v, str))
+    return sorted(s for s in found if any(invisible(ch) for ch in s))
 
 
 def _describe_target(p: Program) -> str:
