@@ -43,6 +43,9 @@ def hostile(dialect):
         cases.append(("deep header", "% aspml: " + "[" * 100_000 + "]" * 100_000
                       + "\nlabel(X) :- f(X).\n"))
         cases.append(("header not an object", "% aspml: [1]\nlabel(X) :- f(X).\n"))
+        cases.append(("header 5000 digits", '% aspml: {"aspml": ' + BIG
+                      + '}\nlabel(X) :- f(X).\n'))
+        cases.append(("escape past Unicode", "label(X) :- f(X,'\\xffffffff\\').\n"))
     return cases
 
 

@@ -95,3 +95,11 @@ def test_cli_text_export_explain_and_report(tmp_path):
     assert r.returncode == 0, r.stderr
     page = html.read_text(encoding="utf-8")
     assert seen(page) and "ro\\u200bme" in page and "ci\\u202ety" in page
+
+
+def test_error_excerpts_count_lines_as_the_parser_does():
+    # U+2028 inside a string is no line break for lark or clingo: the excerpt names line 3
+    text = 'label(X) :- f(X,"a\u2028b").\nlabel(X) :- g(X).\nlabel(X) :- h(X,N), N > .\n'
+    with pytest.raises(aspml.ParseError) as e:
+        aspml.parse(text, "asp")
+    assert e.value.line == 3 and "h(X,N)" in str(e.value)

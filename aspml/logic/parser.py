@@ -116,8 +116,8 @@ def _syntax_error(e: UnexpectedInput, text: str, dialect: str) -> ParseError:
 
 
 def excerpt(text: str, line: int, column: int) -> str:
-    lines = text.splitlines() or [""]
-    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    lines = text.split("\n")     # as lark counts lines: not at U+2028 or U+0085 in a string
+    src = lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
     return f"{src}\n{' ' * max(column - 1, 0)}^"
 
 
