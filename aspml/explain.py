@@ -27,6 +27,7 @@ from .errors import AspmlError
 from .evaluate import rule_masks, literal_mask
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare, Program,
                           Rule)
+from .logic.names import visible
 from .logic.printers import LogicPrinter, text_head, text_literal, text_value
 from .logic.values import is_number
 
@@ -208,7 +209,7 @@ def describe(check: Check) -> str:
     if isinstance(lit, NotAtom):
         return (f"there is no evidence that {lit.name} holds" if ok
                 else f"the exception {lit.name} holds")
-    name = lit.feature
+    name = visible(lit.feature)             # "ro\u200bme", not a name that reads "rome"
     if isinstance(lit, Flag):
         if lit.positive:
             return f"{name} holds" if ok else f"there is no evidence that {name} holds"
@@ -262,7 +263,7 @@ class _Words:
                           + (" because" if t.holds else ":"))
         self.atom(t, 1)
         if self.e.minimal is not None:
-            parts = [f"{k} = {_show(v)}" for k, v in self.e.minimal.items()]
+            parts = [f"{visible(k)} = {_show(v)}" for k, v in self.e.minimal.items()]
             self.lines.append("These values alone are enough for this answer: "
                               + (", ".join(parts) if parts else "none (the program always answers so)")
                               + ".")

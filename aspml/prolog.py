@@ -33,8 +33,17 @@ def swipl_path() -> str:
     return path
 
 
+# A clean SWI-Prolog, whoever runs aspml: no user init file (-f none: the user's
+# ~/.config/swi-prolog/init.pl could print lines the row reader takes for row ids,
+# or add term_expansion rules that rewrite the program), no site init file
+# (-F none), no add-on packs (their libraries could shadow the system's), and
+# no terminal control (--no-tty).
+CLEAN_OPTIONS = ("-f", "none", "-F", "none", "--no-packs", "--no-tty")
+
+
 def _run(goal: str, files: list[str]) -> subprocess.CompletedProcess:
-    cmd = [swipl_path(), "-q", "--on-error=print", "--on-warning=print", "-g", goal, "-t", "halt"]
+    cmd = [swipl_path(), *CLEAN_OPTIONS, "-q", "--on-error=print", "--on-warning=print",
+           "-g", goal, "-t", "halt"]
     return subprocess.run(cmd + files, capture_output=True, text=True, timeout=SWIPL_TIMEOUT,
                           env={**os.environ, "LANG": "C.UTF-8"})
 

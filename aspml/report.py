@@ -18,6 +18,7 @@ import pandas as pd
 
 from .evaluate import evaluate
 from .logic.model import Program
+from .logic.names import visible
 from .logic.printers import text_head, text_literal
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
@@ -40,7 +41,14 @@ code { background: #f0f0f0; padding: 0 .2em; }
 
 
 def _e(value) -> str:
-    return escape(str(value), quote=True)
+    """HTML-escaped text with invisible characters (zero-width, bidi, controls) shown as
+    ``\\u200b``: "ro\\u200bme" must not look like "rome" in the report."""
+    return escape(visible(str(value)), quote=True)
+
+
+def _pre(text: str) -> str:
+    """A multi-line text for <pre>: each line as _e shows it, the line breaks kept."""
+    return "\n".join(_e(line) for line in text.split("\n"))
 
 
 def truth_of(labels: pd.Series, positive, missing=("?",)) -> tuple[np.ndarray, np.ndarray]:
@@ -308,8 +316,8 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
                     f"{_e(r['head'])}</td><td>{r['argues']}</td><td class=n>{r['covers']}</td>"
                     f"<td class=n>{prec}</td></tr>")
     html.append("</table>")
-    html += ["<h2>The program</h2>", "<h3>As text</h3>", f"<pre>{_e(program.to_text())}</pre>",
-             "<h3>As clingo reads it (ASP)</h3>", f"<pre>{_e(program.to_asp())}</pre>"]
+    html += ["<h2>The program</h2>", "<h3>As text</h3>", f"<pre>{_pre(program.to_text())}</pre>",
+             "<h3>As clingo reads it (ASP)</h3>", f"<pre>{_pre(program.to_asp())}</pre>"]
     if bench is not None:
         html.append(bench_section(bench))
     html.append("<p class=muted>Written by aspml; this page needs no network and no "

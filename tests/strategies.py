@@ -8,11 +8,20 @@ from aspml import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
 HOSTILE = ["", "a", "Age", "x y", "it's", 'say "hi"', "back\\slash", "new\nline", "50%",
            "end.", ":- fail", "not", "row", "label", "ab1", "é€ü", "日本", "\t", "X", "_",
            "'", '"', "\\", "%", "#false", "memberchk", "is", "1", "-3.5", "inf", "a'b\"c\\d",
-           "\u2028", "\r", "aspml_cover"]
+           "\u2028", "\r", "aspml_cover",
+           # invisible and bidi characters: must print escaped for people, and round-trip
+           "ro\u200bme", "rome", "\u202egnp.exe", "\u2066x\u2069", "\u200e", "\ufeff", "\u00ad",
+           "\u0085", "\u2029", "\x7f", "\x1b", "\u00a0", "\U000e0041", "\u061c", "\ue000"]
+
+# characters a reader cannot see: controls, format (zero-width, bidi), separators
+invisible_text = st.text(st.characters(whitelist_categories=("Cc", "Cf", "Zl", "Zp", "Zs"),
+                                       blacklist_characters="\x00"), min_size=1, max_size=4)
 
 hostile_text = st.one_of(st.sampled_from(HOSTILE),
                          st.text(st.characters(blacklist_characters="\x00",
-                                               blacklist_categories=("Cs",)), max_size=6))
+                                               blacklist_categories=("Cs",)), max_size=6),
+                         st.builds(lambda a, b: a + b, st.sampled_from(["a", "rome", ""]),
+                                   invisible_text))
 
 # numbers with at most three decimals: exact in every dialect, ties at thresholds likely
 numbers = st.builds(lambda i, d: i / d if d > 1 else i,

@@ -11,7 +11,13 @@ import aspml.asp
 from aspml import Interval
 from aspml.prolog import consult_messages
 
+from aspml.logic.names import invisible
 from strategies import programs
+
+
+def _seen(text: str) -> bool:
+    """Every character of ``text`` is visible, but for the line breaks."""
+    return not any(invisible(ch) for ch in text.replace("\n", ""))
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -22,6 +28,8 @@ SETTINGS = settings(max_examples=300, deadline=None,
 def test_asp_round_trip_and_clingo_accepts(p):
     text = p.to_asp()
     assert aspml.parse(text, "asp") == p
+    # clingo strings have no escape for them: only the rules hold them raw
+    assert _seen("".join(line for line in text.split("\n") if line.startswith("%")))
     # the print is valid clingo input: it loads and grounds (no facts, so no answer)
     assert aspml.asp.solve([text, "#show."]) == [[]]
 
@@ -29,12 +37,15 @@ def test_asp_round_trip_and_clingo_accepts(p):
 @SETTINGS
 @given(programs())
 def test_prolog_round_trip(p):
-    assert aspml.parse(p.to_prolog(), "prolog") == p
+    text = p.to_prolog()
+    assert aspml.parse(text, "prolog") == p
+    assert _seen(text)              # invisible characters as \\xHH\\ escapes
 
 
 @SETTINGS
 @given(programs())
 def test_scasp_round_trip(p):
+    assert _seen(p.to_scasp())
     q = aspml.parse(p.to_scasp(), "scasp")
     # documented: a negated comparison is printed as an exception rule
     p = p.expand_negated_comparisons()
@@ -57,6 +68,7 @@ def _text_safe(p) -> bool:
 @given(programs())
 def test_text_round_trip_keeps_rules_and_target(p):
     text = p.to_text()
+    assert _seen(text)              # invisible characters as \\u escapes
     if not _text_safe(p):
         # names that text cannot tell apart: parsing may refuse, but only with ParseError
         try:

@@ -37,7 +37,7 @@ from ..data.facts import clingo_numbers, program_limits
 from ..data.table import encode
 from ..errors import AspmlError
 from ..logic.model import Feature, Program, Rule, Schema
-from ..logic.names import clingo_string
+from ..logic.names import clingo_string, visible
 from ..logic.printers import LogicPrinter, Naming, rank_tables
 from ..logic.values import is_number
 from . import _prepare, encoding
@@ -240,7 +240,7 @@ class Counterfactual:
     distance: float
 
     def to_text(self, program: Program | None = None) -> str:
-        parts = [f"{f}: {_show(o)} -> {_show(n)}" for f, (o, n) in self.changes.items()]
+        parts = [f"{visible(f)}: {_show(o)} -> {_show(n)}" for f, (o, n) in self.changes.items()]
         text = "change " + "; ".join(parts)
         if self.rule is not None and program is not None:
             from ..logic.printers import text_literal

@@ -38,7 +38,7 @@ def atoms(model) -> list[str]:
 
 
 def _error(messages: list[str], text: str, what: str, verb: str = "rejected") -> EngineError:
-    lines = text.splitlines()
+    lines = text.split("\n")     # as clingo counts lines: not at U+2028 or U+0085 in a string
     for message in messages:
         m = _LOCATION.search(message)
         if m:

@@ -390,7 +390,8 @@ class FoldSE(LogicClassifier):
                     body.append(NotAtom(ab))
                     queue.append((rule.exceptions, ab, exceptions_out))
                 out.append(Rule(head, tuple(body)))
-        return self._finish(rules_out + exceptions_out)
+        rules, required = _plain_comparisons(rules_out + exceptions_out, table)
+        return self._finish(rules, required)
 
 
 class FoldRpp(FoldSE):
@@ -421,6 +422,30 @@ def _literal(lit: _Lit, table, names: list):
     if lit.op in (NOT_LE, NOT_GT):
         return NotCompare(name, _OPS[lit.op], value)
     return Compare(name, _OPS[lit.op], value)
+
+
+def _plain_comparisons(rules: list, table) -> tuple[list, set]:
+    """``not (f > t)`` as ``f <= t`` (and ``not (f <= t)`` as ``f > t``) where that keeps the
+    meaning: f is numeric and never missing in training.  The two differ only on a row
+    without a number for f, so the program marks f *required*: such a row is refused
+    when predicting, by every engine alike.  Returns (rules, required feature names).
+
+    Where f was missing in some training row, the negated form stays: there it holds
+    on the missing values, and the learner chose it for that.
+    """
+    required: set = set()
+
+    def plain(lit):
+        if not isinstance(lit, NotCompare):
+            return lit
+        col = table[lit.feature]
+        if col.kind != "numeric" or col.missing.any():
+            return lit
+        required.add(lit.feature)
+        return Compare(lit.feature, "<=" if lit.op == ">" else ">", lit.value)
+
+    rules = [Rule(r.head, tuple(dict.fromkeys(plain(lit) for lit in r.body))) for r in rules]
+    return rules, required
 
 
 def _check_ratio(ratio) -> None:

@@ -587,12 +587,16 @@ def _runs(indices):
     return runs
 
 
-def _value_literals(name, bins, allowed, exceptions):
+def _value_literals(name, bins, allowed, exceptions, ranges=False):
     """Literals, one per alternative, for the allowed value bins (no missing bin).
 
     Allowed numeric bins that are not contiguous become their hull and an
     exception for the gaps: ``f in [lo, hi) AND NOT abK`` with ``abK`` holding
-    on each excluded run, so one boundary point stays one rule.
+    on each excluded run, so one boundary point stays one rule.  With ``ranges``
+    (MRS), a hull of every number, where ``f in (-inf, inf) AND NOT abK`` would
+    only say "f is a number, outside the gaps", becomes one alternative per
+    allowed run (``f < 22`` or ``f >= 63``), the ranges a person expects.  LIBRE
+    keeps one rule per point: its search counts rules (``_Layout.sizes``).
     """
     nums = sorted(i for i in allowed if bins[i].kind == "num")
     cats = [v for i in allowed if bins[i].kind == "cat" for v in bins[i].values()]
@@ -604,6 +608,8 @@ def _value_literals(name, bins, allowed, exceptions):
                         None if hi is None else normalize_value(hi), True, False)
         if len(runs) == 1:
             out.append([hull])
+        elif ranges and lo is None and hi is None:
+            out.extend([_range(name, bins[run[0]].lo, bins[run[-1]].hi)] for run in runs)
         else:
             present = set(nums)
             gaps = [i for i in range(runs[0][0], runs[-1][-1] + 1) if i not in present]
@@ -615,6 +621,15 @@ def _value_literals(name, bins, allowed, exceptions):
         out.append([Compare(name, "==", cats[0]) if len(cats) == 1
                     else InSet(name, frozenset(cats))])
     return out
+
+
+def _range(name, lo, hi):
+    """The literal for numbers in [lo, hi); an open end (None) as a plain comparison."""
+    if lo is None:
+        return Compare(name, "<", normalize_value(hi))
+    if hi is None:
+        return Compare(name, ">=", normalize_value(lo))
+    return Interval(name, normalize_value(lo), normalize_value(hi), True, False)
 
 
 class _Exceptions:
@@ -633,11 +648,12 @@ class _Exceptions:
         return self._names[key]
 
 
-def _conditions(name, bins, allowed, exceptions, complements=True):
+def _conditions(name, bins, allowed, exceptions, complements=True, ranges=False):
     """The alternatives (a rule per alternative, each a list of literals) for "in an
     allowed bin".  ``complements``: a condition that excludes fewer values than it
     admits may be written as ``NOT abK`` naming the excluded ones (see the module
-    notes); without it a missing or unseen value never satisfies a condition."""
+    notes); without it a missing or unseen value never satisfies a condition.
+    ``ranges``: see :func:`_value_literals`."""
     if bins[0].kind == "flag":
         (b,) = allowed
         return [[Flag(name, bins[b].value)]]
@@ -660,7 +676,7 @@ def _conditions(name, bins, allowed, exceptions, complements=True):
                     for run in _runs(excluded)]
             return [[NotAtom(exceptions.name(gaps))]]
     if missing is None or missing not in allowed:
-        return _value_literals(name, bins, values, exceptions)
+        return _value_literals(name, bins, values, exceptions, ranges)
     # missing or one of the allowed values = not (one of the excluded values)
     excluded = [i for i in range(len(bins)) if i != missing and i not in allowed]
     options = _value_literals(name, bins, excluded, exceptions)   # may name gap exceptions

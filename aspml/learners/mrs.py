@@ -11,7 +11,9 @@
    bound of Theorem 2.  Coverage is a bitset over distinct records.
 3. The program: categorical values as ``f in {v1, v2}`` (``f = v`` for one);
    adjacent bins merged into one interval ``f in [lo, hi)``; bins with gaps as
-   their hull with an exception for the gaps (``f in [lo, hi) AND NOT abK``);
+   their hull with an exception for the gaps (``f in [lo, hi) AND NOT abK``),
+   or one rule per allowed range when the hull is every number (``f < lo``,
+   ``f >= hi``, not ``f in (-inf, inf) AND NOT abK``);
    a condition holding numbers and strings of a mixed column as one rule per
    kind.  All of these are exact: the program covers precisely the rows the
    learner's bitsets cover.
@@ -263,7 +265,7 @@ class MultiValueRuleSet(LogicClassifier):
             variants = [[]]
             for j, values in rule:
                 options = _conditions(feats[j], bins[j], list(values), exceptions,
-                                      complements=False)
+                                      complements=False, ranges=True)
                 variants = [v + [o] for v in variants for o in options]
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))

@@ -82,6 +82,45 @@ def predicate_names(target_name: str, features, derived) -> tuple[str, dict[str,
     return target, chosen
 
 
+# Characters a reader cannot see or that reorder what they see: controls (Cc:
+# also U+0085), format characters (Cf: zero-width, bidi overrides, BOM, soft
+# hyphen), line and paragraph separators (Zl, Zp: U+2028, U+2029), spaces
+# other than U+0020 (Zs), and private, surrogate or unassigned code points.
+# "rome" and "ro\u200bme" must not look alike in what people read.
+_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Zs", "Co", "Cs", "Cn"})
+
+
+def invisible(ch: str) -> bool:
+    """True for a character that prints as nothing, as blank, or moves other text."""
+    return ch != " " and unicodedata.category(ch) in _INVISIBLE
+
+
+def visible(text: str, escape=None) -> str:
+    """``text`` with each invisible character written as an escape.
+
+    ``escape`` gives the escape of one character; the default is the
+    JSON/Python form ``\u200b`` (``\U000e0041`` past U+FFFF), used where
+    text is shown raw to people (explanations, the HTML report).
+    """
+    if not any(invisible(ch) for ch in text):
+        return text
+    escape = escape or _python_escape
+    return "".join(escape(ch) if invisible(ch) else ch for ch in text)
+
+
+def _python_escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000                         # JSON has only 16-bit escapes: a surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def clingo_string(text: str) -> str:
     """A clingo string constant: only backslash, quote and newline need escapes."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
@@ -91,13 +130,15 @@ _PROLOG_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\
 
 
 def prolog_atom(text: str) -> str:
-    """A quoted Prolog atom; control characters as ``\\xHH\\`` escapes."""
+    """A quoted Prolog atom; invisible characters (controls, zero-width, bidi ...) as
+    ``\\u200b`` / ``\\U000e0041`` escapes, which SWI-Prolog and s(CASP) read back as the
+    character (SWI 9.0 refuses ``\\xd8000\\``, but not ``\\U000d8000``)."""
     out = []
     for ch in text:
         if ch in _PROLOG_ESCAPES:
             out.append(_PROLOG_ESCAPES[ch])
-        elif ord(ch) < 32 or ord(ch) == 127:
-            out.append(f"\\x{ord(ch):x}\\")
+        elif invisible(ch):
+            out.append(_python_escape(ch))
         else:
             out.append(ch)
     return "'" + "".join(out) + "'"
@@ -110,8 +151,9 @@ def exception_like(name: str) -> bool:
 
 
 def text_string(text: str) -> str:
-    """A double-quoted string for the text dialect (JSON escapes)."""
-    return json.dumps(text, ensure_ascii=False)
+    """A double-quoted string for the text dialect (JSON escapes, invisible characters
+    included: ``"ro\\u200bme"``, not a string that looks like ``"rome"``)."""
+    return visible(json.dumps(text, ensure_ascii=False), _json_escape)
 
 
 TEXT_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "inf", "true"}

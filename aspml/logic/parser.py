@@ -21,7 +21,7 @@ from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, No
                     NotCompare, Program, Rule, Schema, Target, missing_tokens)
 from .names import DOMAIN, exception_like
 from .printers import DIALECTS, META_VERSION
-from .values import is_number, normalize_value, unranked, unscaled
+from .values import is_number, normalize_value, read_number, unranked, unscaled
 
 
 @lru_cache(maxsize=None)
@@ -47,6 +47,7 @@ def parse(text: str, dialect: str = "asp") -> Program:
     grammar = "text" if dialect == "text" else "logic"
     try:
         tree = _grammar(grammar).parse(text)
+        _check_depth(tree, text)
         if dialect == "text":
             from .text_parser import build_text
             return build_text(tree)
@@ -57,7 +58,30 @@ def parse(text: str, dialect: str = "asp") -> Program:
         if isinstance(e.orig_exc, ParseError):
             raise e.orig_exc from None
         raise
+    except RecursionError:      # a backstop: _check_depth keeps trees far below the limit
+        raise ParseError("the program is nested too deeply to read") from None
     return _Builder(items, dialect, text).program()
+
+
+MAX_DEPTH = 100     # parse-tree levels; aspml's own prints use fewer than 10
+
+
+def _check_depth(tree, text: str) -> None:
+    """Refuse a tree deeper than MAX_DEPTH before anything walks it recursively.
+
+    lark's Transformer (and the Builder after it) recurse once per level, so
+    ``f(X,((((...))))`` nested a few hundred deep would end in RecursionError.
+    """
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            line = getattr(node.meta, "line", None) if not node.meta.empty else None
+            column = getattr(node.meta, "column", 1) if line else None
+            raise ParseError(f"terms nested more than {MAX_DEPTH} levels deep; aspml programs "
+                             "never nest that deep", line, column,
+                             excerpt(text, line, column) if line else "")
+        stack.extend((child, depth + 1) for child in node.children if hasattr(child, "children"))
 
 
 _TOKEN_NAMES = {"COMMA": "','", "DOT": "'.'", "LPAR": "'('", "RPAR": "')'", "SEMICOLON": "';'",
@@ -92,8 +116,8 @@ def _syntax_error(e: UnexpectedInput, text: str, dialect: str) -> ParseError:
 
 
 def excerpt(text: str, line: int, column: int) -> str:
-    lines = text.splitlines() or [""]
-    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    lines = text.split("\n")     # as lark counts lines: not at U+2028 or U+0085 in a string
+    src = lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
     return f"{src}\n{' ' * max(column - 1, 0)}^"
 
 
@@ -151,7 +175,8 @@ class RawRule:
 
 
 _CLINGO_UNESCAPE = re.compile(r'\\(["\\n])')
-_PROLOG_UNESCAPE = re.compile(r"\\x([0-9a-fA-F]+)\\|\\(.)|''")
+_PROLOG_UNESCAPE = re.compile(
+    r"\\x([0-9a-fA-F]+)\\|\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\(.)|''")
 
 
 def _unescape_clingo(body: str) -> str:
@@ -165,16 +190,13 @@ def _unescape_prolog(body: str) -> str:
     def sub(m: re.Match) -> str:
         if m.group(0) == "''":
             return "'"
-        if m.group(1) is not None:
-            return chr(int(m.group(1), 16))
-        return simple.get(m.group(2), m.group(2))
+        code = m.group(1) or m.group(2) or m.group(3)
+        if code is not None:
+            if int(code, 16) > 0x10FFFF:
+                raise AspmlError(f"the escape {m.group(0)} is no Unicode character")
+            return chr(int(code, 16))
+        return simple.get(m.group(4), m.group(4))
     return _PROLOG_UNESCAPE.sub(sub, body)
-
-
-def _number(text: str):
-    if re.fullmatch(r"[+-]?\d+", text):
-        return int(text)
-    return normalize_value(float(text))
 
 
 class _Syntax(Transformer):
@@ -184,13 +206,21 @@ class _Syntax(Transformer):
         return Var(str(items[0]))
 
     def number(self, items):
-        return Const(_number(str(items[0])), "number")
+        tok = items[0]
+        try:
+            return Const(read_number(str(tok)), "number")
+        except AspmlError as e:
+            raise ParseError(str(e), tok.line, tok.column) from None
 
     def string(self, items):
         return Const(_unescape_clingo(str(items[0])[1:-1]), "string")
 
     def quoted(self, items):
-        return Const(_unescape_prolog(str(items[0])[1:-1]), "string")
+        tok = items[0]
+        try:
+            return Const(_unescape_prolog(str(tok)[1:-1]), "string")
+        except AspmlError as e:
+            raise ParseError(str(e), tok.line, tok.column) from None
 
     def name(self, items):
         text = str(items[0])
@@ -252,10 +282,19 @@ class _Syntax(Transformer):
     def meta(self, items):
         tok = items[0]
         try:
-            return ("meta", json.loads(str(tok)[len("% aspml: "):]), tok.line)
+            meta = json.loads(str(tok)[len("% aspml: "):])
         except json.JSONDecodeError as e:
             raise ParseError(f"the '% aspml:' header is not valid JSON ({e.msg})",
                              tok.line, tok.column) from None
+        except RecursionError:
+            raise ParseError("the '% aspml:' header is nested too deeply to be aspml's",
+                             tok.line, tok.column) from None
+        except ValueError as e:             # a JSON integer over Python's digit limit
+            raise ParseError(f"the '% aspml:' header is malformed: {e}",
+                             tok.line, tok.column) from None
+        if not isinstance(meta, dict):
+            raise ParseError("the '% aspml:' header is not a JSON object", tok.line, tok.column)
+        return ("meta", meta, tok.line)
 
     def directive(self, items):
         return None
@@ -313,18 +352,23 @@ class _Builder:
             self.target = Target(t["name"], t["positive"], t.get("negative"))
             self.target_pred = t["pred"]
             for entry in m["features"]:
-                name, pred, kind, scale, *ranks = entry
-                if len(ranks) > 1:
-                    raise ValueError(f"feature entry {entry!r} has more than five elements")
+                # name, predicate, kind, scale, then the flag "required" and (asp, a
+                # ranked feature) the rank table, each at most once
+                name, pred, kind, scale, *extra = entry
+                tables = [x for x in extra if isinstance(x, list)]
+                flags = [x for x in extra if not isinstance(x, list)]
+                if len(tables) > 1 or any(flag != "required" for flag in flags) or len(flags) > 1:
+                    raise ValueError(f"feature entry {entry!r} has unknown elements after "
+                                     f"its scale")
                 if scale is not None and not power_of_ten(scale):
                     # aspml only ever saves powers of ten; any other scale is an edit
                     # that would turn age > 50 (500 at scale 10) into another number
                     raise ValueError(f"feature {name!r} has scale {scale!r}, which is not "
                                      f"a power of ten (1, 10, 100, ...)")
-                self.features.append(Feature(name, kind, scale))
+                self.features.append(Feature(name, kind, scale, required=bool(flags)))
                 self.feature_of[pred] = name
-                if ranks:
-                    self.ranks[name] = _rank_table(name, ranks[0])
+                if tables:
+                    self.ranks[name] = _rank_table(name, tables[0])
             self.provenance = tuple((k, v) for k, v in m.get("provenance", []))
             self.missing = missing_tokens(m.get("missing", DEFAULT_MISSING))
         except (KeyError, TypeError, ValueError) as e:

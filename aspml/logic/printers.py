@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from ..errors import DialectError
 from .model import (DEFAULT_MISSING, Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule)
-from .names import (DOMAIN, clingo_string, exception_like, predicate_names, prolog_atom,
-                    text_name, text_string)
+from .names import (DOMAIN, clingo_string, exception_like, invisible, predicate_names,
+                    prolog_atom, text_name, text_string)
 from .values import Value, format_number, is_number, rank_code, scaled
 
 DIALECTS = ("asp", "prolog", "scasp", "text")
@@ -80,6 +80,7 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
                    "negative": t.negative},
         "features": [[f.name, naming.preds[f.name], f.kind, f.scale]
                      + ([list(ranks[f.name])] if f.name in ranks else [])
+                     + (["required"] * f.required)
                      for f in program.schema.features],
         "provenance": [list(kv) for kv in program.provenance],
     }
@@ -306,6 +307,10 @@ class LogicPrinter:
                              f"{2 * len(table) + 1} above all).")
             if any(f.kind == "mixed" for f in p.schema.features):
                 lines.append('% N < "" holds only for numbers (clingo orders numbers before strings).')
+            hidden = _hidden_strings(p)
+            if hidden:      # clingo strings have no escape for them: name them here
+                lines.append("% Strings with invisible characters (escaped here, raw below): "
+                             + ", ".join(text_string(s) for s in hidden) + ".")
         lines.append(META_PREFIX + json.dumps(metadata(p, self.d, self.naming, self.ranks),
                                               ensure_ascii=True))
         return lines
@@ -348,6 +353,15 @@ def _binds_x(lit: Literal) -> bool:
     if isinstance(lit, Compare):
         return lit.op != "!="
     return isinstance(lit, (Interval, InSet))
+
+
+def _hidden_strings(p: Program) -> list[str]:
+    """The program's string constants that hold an invisible character, sorted."""
+    found = {p.target.positive} if isinstance(p.target.positive, str) else set()
+    for lit in p.literals:
+        values = lit.members if isinstance(lit, InSet) else (getattr(lit, "value", None),)
+        found.update(v for v in values if isinstance(v, str))
+    return sorted(s for s in found if any(invisible(ch) for ch in s))
 
 
 def _describe_target(p: Program) -> str:

@@ -9,7 +9,6 @@ else a Boolean feature; ``NOT "name"`` (quoted) is always a Boolean feature.
 from __future__ import annotations
 
 import json
-import re
 
 from lark import Transformer, v_args
 
@@ -17,7 +16,7 @@ from ..errors import AspmlError, ParseError
 from .model import (DERIVED_NAME, Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
                     Target)
 from .names import exception_like
-from .values import normalize_value
+from .values import read_number
 
 _OP = {"=": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}
 _INF = object()
@@ -33,8 +32,11 @@ class _TextSyntax(Transformer):
         return _Quoted(json.loads(str(tok))) if tok.type == "STRING" else str(tok)
 
     def number(self, items):
-        text = str(items[0])
-        return int(text) if re.fullmatch(r"[+-]?\d+", text) else normalize_value(float(text))
+        tok = items[0]
+        try:
+            return read_number(str(tok))
+        except AspmlError as e:
+            raise ParseError(str(e), tok.line, tok.column) from None
 
     def string(self, items):
         return json.loads(str(items[0]))
@@ -108,6 +110,8 @@ def build_text(tree) -> Program:
         items = _TextSyntax().transform(tree)
     except Exception as e:  # a model constructor refused a literal
         orig = getattr(e, "orig_exc", e)
+        if isinstance(orig, ParseError):
+            raise orig from None
         if isinstance(orig, AspmlError):
             raise ParseError(str(orig)) from None
         raise

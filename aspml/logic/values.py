@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
+import sys
 from decimal import Decimal
 from numbers import Integral, Real
 
@@ -35,6 +37,7 @@ Value = int | float | str
 
 INT32_MAX = 2**31 - 1
 SCALED_MAX = INT32_MAX // 4
+_LARGEST = int(sys.float_info.max)
 MAX_DECIMALS = 9
 
 
@@ -58,6 +61,9 @@ def normalize_value(value: object, what: str = "value") -> Value:
     if isinstance(value, bool) or value is None:
         raise AspmlError(f"{what} must be a number or a string, got {value!r}")
     if isinstance(value, Integral):
+        if abs(int(value)) > _LARGEST:      # the engines compare values as doubles
+            raise AspmlError(f"{what} must be within +-1.8e308 (a double), got an integer "
+                             f"of {len(str(abs(int(value))))} digits")
         return int(value)
     if isinstance(value, Real):
         f = float(value)
@@ -65,6 +71,25 @@ def normalize_value(value: object, what: str = "value") -> Value:
             raise AspmlError(f"{what} must be finite, got {value!r}")
         return int(f) if f.is_integer() else f
     raise AspmlError(f"{what} must be a number or a string, got {type(value).__name__} {value!r}")
+
+
+def read_number(text: str) -> int | float:
+    """The value of a number as program text writes it (``42``, ``-1.5``, ``2.5e3``).
+
+    Text beyond a double is refused with one message, like ``1e400`` and
+    integers longer than Python converts at all (4,300 digits).
+    """
+    shown = text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text)} characters)"
+    if re.fullmatch(r"[+-]?\d+", text):
+        try:
+            value = int(text)
+        except ValueError:              # over 4,300 digits: far beyond a double anyway
+            value = None
+    else:
+        value = float(text)
+    if value is None or abs(value) > _LARGEST:
+        raise AspmlError(f"the number {shown} is out of range (beyond +-1.8e308, a double)")
+    return normalize_value(value)
 
 
 def as_label(value) -> Value:
