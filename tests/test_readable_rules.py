@@ -2,9 +2,9 @@
 
 * FOLD-SE's ``NOT ("sepal length (cm)" > 7)`` on a numeric column that was never
   missing reads ``"sepal length (cm)" <= 7``.  The two differ only on a missing
-  value, so the schema marks the column *required* (the header keeps the flag):
-  a row without its value is refused by every engine alike, never answered with
-  another meaning.  Where the column had missing values the negated form stays.
+  value, which training never showed; there the plain comparison does not hold,
+  as no comparison holds on a missing value.  Where the column had missing
+  values the negated form stays.
 * MRS's ``campaign in (-inf, inf) AND NOT ab1`` (ab1: the excluded range) reads as
   the allowed ranges, one rule each: ``campaign < 22``, ``campaign >= 63``.
 """
@@ -42,7 +42,6 @@ def test_fold_se_writes_a_plain_comparison_on_a_complete_numeric_column(fold_se)
     text = p.to_text()
     assert "NOT (" not in text and f'"{SEPAL}" <= 7' in text
     assert not any(isinstance(lit, NotCompare) for lit in p.literals)
-    assert [f.name for f in p.schema.features if f.required] == [SEPAL]
     # the same answers as the negated form on the training rows
     negated = aspml.Program(tuple(
         aspml.Rule(r.head, tuple(NotCompare(SEPAL, ">", 7) if lit == aspml.Compare(SEPAL, "<=", 7)
@@ -52,38 +51,35 @@ def test_fold_se_writes_a_plain_comparison_on_a_complete_numeric_column(fold_se)
     assert (negated.predict(X_IRIS) == p.predict(X_IRIS)).all()
 
 
-def test_required_survives_every_logic_dialect_and_a_saved_model(fold_se, tmp_path):
+def test_the_plain_comparison_survives_every_logic_dialect_and_a_saved_model(fold_se, tmp_path):
     p = fold_se.program_
     for dialect in ("asp", "prolog", "scasp"):
         assert aspml.parse(p.print(dialect), dialect) == p
     p.save(tmp_path / "m.lp")
-    assert aspml.load(tmp_path / "m.lp").schema[SEPAL].required
+    assert aspml.load(tmp_path / "m.lp") == p
 
 
-def test_engines_agree_and_refuse_a_missing_required_value(fold_se, tmp_path, swipl):
+def test_a_missing_value_later_is_answered_alike_by_every_engine_and_door(fold_se, tmp_path,
+                                                                          swipl):
     p = fold_se.program_
     answers = engines(p, X_IRIS)
     assert answers["fast"] == answers["clingo"] == answers["prolog"]
     holes = X_IRIS.copy()
-    holes.loc[3, SEPAL] = np.nan
-    said = set()
-    for run in (aspml.evaluate.predict, aspml.asp.predict, aspml.prolog.predict):
-        with pytest.raises(aspml.AspmlError, match="requires one") as e:
-            run(p, holes)
-        said.add(str(e.value))
-    assert len(said) == 1 and "row 3" in said.pop()
-    # other columns may still be missing: they keep their usual meaning
-    other = X_IRIS.copy()
-    other.loc[3, "sepal width (cm)"] = np.nan
-    answers = engines(p, other)
+    holes.loc[::7, SEPAL] = np.nan          # never missing in training: now missing
+    holes.loc[3, "sepal width (cm)"] = np.nan
+    answers = engines(p, holes)
     assert answers["fast"] == answers["clingo"] == answers["prolog"]
+    # the comparison does not hold on a missing value, so the rule does not fire there
+    one = aspml.Program((aspml.Rule(None, (aspml.Compare(SEPAL, "<=", 7),)),), p.target)
+    assert not one.predict(holes)[holes[SEPAL].isna().to_numpy()].any()
     model, data = tmp_path / "m.lp", tmp_path / "d.csv"
     p.save(model)
     holes.to_csv(data, index=False)
+    want = ["yes" if a else "no" for a in answers["fast"]]
     for engine in ("fast", "clingo", "prolog"):
         r = run_aspml("predict", model, data, "--engine", engine)
-        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
-        assert "requires one" in r.stderr
+        assert r.returncode == 0, r.stderr
+        assert [line.split(",")[1] for line in r.stdout.splitlines()[1:]] == want
 
 
 def test_fold_se_keeps_the_negation_where_training_had_missing_values():
@@ -91,19 +87,6 @@ def test_fold_se_keeps_the_negation_where_training_had_missing_values():
     X.iloc[::15, 0] = np.nan
     p = aspml.FoldSE().fit(X, Y_IRIS).program_
     assert NotCompare(SEPAL, ">", 7) in p.literals
-    assert not any(f.required for f in p.schema.features)
-
-
-def test_header_flags():
-    text = ('% aspml: {"aspml": 1, "target": {"name": "y", "pred": "y", "positive": 1}, '
-            '"features": [["a", "a", "numeric", 1, "required"], ["b", "b", "numeric", 1]]}\n'
-            "y(X,1) :- a(X,N), N > 1, b(X,M), M > 2.\n")
-    p = aspml.parse(text, "asp")
-    assert [f.required for f in p.schema.features] == [True, False]
-    with pytest.raises(aspml.ParseError, match="unknown flags"):
-        aspml.parse(text.replace('"required"', '"often"'), "asp")
-    with pytest.raises(aspml.AspmlError, match="required"):
-        aspml.Feature("a", "numeric", 1, required="yes")
 
 
 def campaign_data(seed=0):

@@ -347,10 +347,4 @@ def encode(X: pd.DataFrame, schema: Schema, features=None, missing=DEFAULT_MISSI
         raise AspmlError(f"the data has no column(s) {absent}; the program needs "
                          f"{names}")
     columns = {f: encode_column(X[f], schema[f], missing) for f in names}
-    for f in names:
-        if schema[f].required and columns[f].missing.any():
-            row = int(np.flatnonzero(columns[f].missing)[0])
-            raise AspmlError(f"column {f!r} has no value in row {row}, but the program requires "
-                             f"one (it was never missing in the training data, and the program "
-                             f"does not say what a missing value means); fill it in")
     return Table(schema, columns, len(X))

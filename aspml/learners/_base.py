@@ -12,7 +12,6 @@ import math
 import numbers
 import shlex
 import warnings
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -219,16 +218,14 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         except (TypeError, ValueError):
             raise ValueError(message) from None
 
-    def _finish(self, rules, required=()) -> Program:
+    def _finish(self, rules) -> Program:
         """The learned rules as a Program: target labels, the schema of the features
-        they use (``required`` ones marked so), and the learner with its parameters
-        as provenance."""
+        they use, and the learner with its parameters as provenance."""
         positive = as_label(self.classes_[self.positive_index_])
         negative = as_label(self.classes_[1 - self.positive_index_])
         rules = exceptions_apart(rules, [*self.schema_.names, self.target])
         used = {f for r in rules for f in r.features}
-        schema = Schema(tuple(replace(f, required=f.name in required)
-                              for f in self.schema_.features if f.name in used))
+        schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
         params = {k: _plain(v) for k, v in self.get_params().items()
                   if k not in self._not_provenance}
         return Program(tuple(rules), Target(self.target, positive, negative), schema,

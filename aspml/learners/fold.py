@@ -390,8 +390,7 @@ class FoldSE(LogicClassifier):
                     body.append(NotAtom(ab))
                     queue.append((rule.exceptions, ab, exceptions_out))
                 out.append(Rule(head, tuple(body)))
-        rules, required = _plain_comparisons(rules_out + exceptions_out, table)
-        return self._finish(rules, required)
+        return self._finish(_plain_comparisons(rules_out + exceptions_out, table))
 
 
 class FoldRpp(FoldSE):
@@ -424,16 +423,17 @@ def _literal(lit: _Lit, table, names: list):
     return Compare(name, _OPS[lit.op], value)
 
 
-def _plain_comparisons(rules: list, table) -> tuple[list, set]:
-    """``not (f > t)`` as ``f <= t`` (and ``not (f <= t)`` as ``f > t``) where that keeps the
-    meaning: f is numeric and never missing in training.  The two differ only on a row
-    without a number for f, so the program marks f *required*: such a row is refused
-    when predicting, by every engine alike.  Returns (rules, required feature names).
+def _plain_comparisons(rules: list, table) -> list:
+    """``not (f > t)`` as ``f <= t`` (and ``not (f <= t)`` as ``f > t``) where f is numeric
+    and never missing in training: there the two hold on the same training rows, and
+    the plain comparison is the one a person reads as meant.
 
-    Where f was missing in some training row, the negated form stays: there it holds
-    on the missing values, and the learner chose it for that.
+    They differ only on a row without a number for f, which training never showed:
+    the program then says what every comparison says of a missing value, that it
+    does not hold (a rule needs a number to fire).  Where f was missing in some
+    training row, the negated form stays: it holds on the missing values, and the
+    learner chose it for that.
     """
-    required: set = set()
 
     def plain(lit):
         if not isinstance(lit, NotCompare):
@@ -441,11 +441,9 @@ def _plain_comparisons(rules: list, table) -> tuple[list, set]:
         col = table[lit.feature]
         if col.kind != "numeric" or col.missing.any():
             return lit
-        required.add(lit.feature)
         return Compare(lit.feature, "<=" if lit.op == ">" else ">", lit.value)
 
-    rules = [Rule(r.head, tuple(dict.fromkeys(plain(lit) for lit in r.body))) for r in rules]
-    return rules, required
+    return [Rule(r.head, tuple(dict.fromkeys(plain(lit) for lit in r.body))) for r in rules]
 
 
 def _check_ratio(ratio) -> None:

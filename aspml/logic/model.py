@@ -248,18 +248,11 @@ class Target:
 @dataclass(frozen=True)
 class Feature:
     """A column: its name, kind, and for numbers the scale used in clingo
-    (``None``: ranked, see :mod:`aspml.logic.values`).
-
-    ``required``: every row must have a value (predicting on a row where it is
-    missing is an error).  FOLD-SE sets it for a numeric feature that was never
-    missing in training when it writes ``not (f > t)`` as ``f <= t``: the two
-    differ only on a missing value, which a required feature never has.
-    """
+    (``None``: ranked, see :mod:`aspml.logic.values`)."""
 
     name: str
     kind: str = "numeric"
     scale: int | None = None
-    required: bool = False
 
     def __post_init__(self) -> None:
         check_string(self.name, "feature name")
@@ -270,8 +263,6 @@ class Feature:
                 raise AspmlError(f"feature {self.name!r}: scale must be a positive integer")
         if self.kind in ("categorical", "boolean"):
             object.__setattr__(self, "scale", None)
-        if not isinstance(self.required, bool):
-            raise AspmlError(f"feature {self.name!r}: required must be True or False")
 
 
 @dataclass(frozen=True)

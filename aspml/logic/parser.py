@@ -352,20 +352,16 @@ class _Builder:
             self.target = Target(t["name"], t["positive"], t.get("negative"))
             self.target_pred = t["pred"]
             for entry in m["features"]:
-                # name, predicate, kind, scale, then the flag "required" and (asp, a
-                # ranked feature) the rank table, each at most once
-                name, pred, kind, scale, *extra = entry
-                tables = [x for x in extra if isinstance(x, list)]
-                flags = [x for x in extra if not isinstance(x, list)]
-                if len(tables) > 1 or any(flag != "required" for flag in flags) or len(flags) > 1:
-                    raise ValueError(f"feature entry {entry!r} has unknown elements after "
-                                     f"its scale")
+                # name, predicate, kind, scale, and (asp, a ranked feature) the rank table
+                name, pred, kind, scale, *tables = entry
+                if len(tables) > 1:
+                    raise ValueError(f"feature entry {entry!r} has more than five elements")
                 if scale is not None and not power_of_ten(scale):
                     # aspml only ever saves powers of ten; any other scale is an edit
                     # that would turn age > 50 (500 at scale 10) into another number
                     raise ValueError(f"feature {name!r} has scale {scale!r}, which is not "
                                      f"a power of ten (1, 10, 100, ...)")
-                self.features.append(Feature(name, kind, scale, required=bool(flags)))
+                self.features.append(Feature(name, kind, scale))
                 self.feature_of[pred] = name
                 if tables:
                     self.ranks[name] = _rank_table(name, tables[0])

@@ -80,7 +80,6 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
                    "negative": t.negative},
         "features": [[f.name, naming.preds[f.name], f.kind, f.scale]
                      + ([list(ranks[f.name])] if f.name in ranks else [])
-                     + (["required"] * f.required)
                      for f in program.schema.features],
         "provenance": [list(kv) for kv in program.provenance],
     }
