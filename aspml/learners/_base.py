@@ -19,11 +19,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from ..data.table import DEFAULT_MISSING, in_memory, looks_like_identifier, schema_and_table
+from ..data.table import in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
 from ..evaluate import visit_default_rules
 from ..kernels.bitset import pack, unpack
-from ..logic.model import Program, Schema, Target, exceptions_apart
+from ..logic.model import Program, Schema, Target, exceptions_apart, missing_tokens
 from ..logic.values import as_label
 
 
@@ -155,18 +155,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         return table, y_idx == self.positive_index_
 
     def _missing(self):
-        missing = getattr(self, "missing", None)
-        if missing is None:
-            return DEFAULT_MISSING
-        tokens = (missing,) if isinstance(missing, str) else missing
-        try:
-            tokens = tuple(tokens)
-        except TypeError:
-            tokens = (missing,)
-        if not all(isinstance(t, str) for t in tokens):
-            raise TypeError(f"missing must be a string or a list of strings (the tokens that "
-                            f"stand for no value, e.g. ['?', 'NA']), got {missing!r}")
-        return tokens
+        return missing_tokens(getattr(self, "missing", None), TypeError)
 
     def fit(self, X, y, progress=None):
         """Learn the program from ``X`` and ``y``.  ``progress`` (optional) is called as

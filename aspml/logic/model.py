@@ -309,8 +309,9 @@ def _freeze_provenance(provenance) -> tuple[tuple[str, object], ...]:
     return tuple(sorted(out))
 
 
-def missing_tokens(missing) -> tuple[str, ...]:
-    """``missing`` (None, one string, or strings) as a tuple of distinct tokens."""
+def missing_tokens(missing, error=AspmlError) -> tuple[str, ...]:
+    """``missing`` (None, one string, or strings) as a tuple of distinct tokens; anything
+    else raises ``error`` (an estimator's parameter check raises TypeError)."""
     if missing is None:
         return DEFAULT_MISSING
     tokens = (missing,) if isinstance(missing, str) else missing
@@ -319,7 +320,7 @@ def missing_tokens(missing) -> tuple[str, ...]:
     except TypeError:
         tokens = (missing,)
     if not all(isinstance(t, str) for t in tokens):
-        raise AspmlError(f"missing must be a string or a list of strings (the tokens that "
+        raise error(f"missing must be a string or a list of strings (the tokens that "
                          f"stand for no value, e.g. ['?', 'NA']), got {missing!r}")
     return tuple(dict.fromkeys(check_string(t, "missing-value token") for t in tokens))
 
