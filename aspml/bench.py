@@ -83,6 +83,8 @@ def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
     """The manifest entry of one CSV file: named after the file, kinds inferred, and the
     positive value given or, for a label of two values, the second one sorted (as
     ``aspml learn`` picks it)."""
+    from .data.csvfile import check_packed
+    check_packed(path)
     try:
         labels = pd.read_csv(path, dtype=str, keep_default_na=False, usecols=[label])[label]
     except ValueError:                          # usecols names a column the file lacks
@@ -116,8 +118,10 @@ def usable(entry: dict, positive: str | None = None) -> bool:
 
 
 def load_dataset(data_dir: Path, entry: dict, positive: str | None = None) -> Dataset:
+    from .data.csvfile import check_packed
     frames = []
     for f in entry["files"].split():
+        check_packed(Path(data_dir) / f)
         try:
             frames.append(pd.read_csv(Path(data_dir) / f, dtype=str, keep_default_na=False))
         except (OSError, pd.errors.ParserError, UnicodeDecodeError) as e:

@@ -18,7 +18,9 @@ line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import sys
 import warnings
@@ -337,7 +339,7 @@ def cmd_report(args) -> int:
             bench = json.loads(Path(args.bench).read_text(encoding="utf-8"))
         except OSError as e:
             raise AspmlError(f"cannot read {args.bench}: {e.strerror or e}") from None
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # also nested too deep
             raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes") from None
         from .report import check_bench
         try:
@@ -641,8 +643,24 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+class _ClosedStdout(io.TextIOBase):
+    """Standard output when the shell closed it (``>&-``): writing is the refused system
+    call it would be on a closed descriptor, so it ends as one line and exit 2."""
+
+    def write(self, text):
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+    def flush(self):
+        pass
+
+    def fileno(self):
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if sys.stdout is None:                    # started with stdout closed (>&-)
+        sys.stdout = _ClosedStdout()
     try:
         if argv[:1] == ["--version"]:         # at once: building the parser imports the learners
             from . import __version__
@@ -713,11 +731,10 @@ def _system_error(e: OSError) -> str:
     """One line for a refused system call that reached main: the file it names, else
     (a full disk, a quota: writing the standard output, the one file aspml writes
     without naming it) the standard output."""
-    import errno
     reason = e.strerror or str(e)
     if getattr(e, "filename", None):
         return f"{e.filename}: {reason}"
-    if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+    if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF):
         return f"cannot write the standard output: {reason}"
     return reason
 

@@ -178,6 +178,14 @@ def _limit(path: str) -> int:
     return max(FLOOR, MAX_RATIO * os.path.getsize(path))
 
 
+def check_packed(path) -> None:
+    """Refuse a packed file that unpacks past the limit (see the module's docstring), for
+    the readers that take a file as pandas reads it (``bench``, ``simplify --reference``)."""
+    kind = _packing(str(path))
+    if kind is not None:
+        _check_unpacked_size(str(path), kind)
+
+
 def _check_unpacked_size(path: str, kind: str) -> None:
     """Unpack the file once without keeping anything, so that a bomb is refused before
     pandas builds a table of it."""

@@ -35,7 +35,7 @@ import pandas as pd
 from .._words import count
 from ..errors import AspmlError
 from ..logic.model import InSet, Interval
-from ..logic.store import SUFFIX_DIALECT, dumps, read_program, write_text
+from ..logic.store import dumps, read_program, suffix_dialect, write_text
 from .rules import BoxRule
 
 
@@ -87,8 +87,8 @@ def run(args) -> int:
         write_html(dm, args.html)
     if args.output:
         out = Path(args.output)
-        dialect = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp"}.get(out.suffix)
-        if dialect is not None:
+        dialect = suffix_dialect(out)
+        if dialect in ("asp", "prolog", "scasp"):
             positive = _as_label(args.positive, dm)
             program = dm.to_program(positive=positive, digits=args.digits)
             # .lp and .pl saved as `learn -o` saves them (header and checksum line),
@@ -122,6 +122,8 @@ def _as_label(text, dm):
 
 
 def read_reference(path: str) -> pd.DataFrame:
+    from ..data.csvfile import check_packed
+    check_packed(path)
     try:
         return pd.read_csv(path, na_values=["?"])
     except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
@@ -162,7 +164,7 @@ def load_model(path: str, dialect: str | None = None, allow_pickle: bool = False
         except (OSError, UnicodeDecodeError) as e:
             raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
         return rules_from_json(text, path)
-    if dialect is None and p.suffix not in SUFFIX_DIALECT:
+    if dialect is None and suffix_dialect(p) is None:
         raise AspmlError(f"cannot tell what {path} holds; use .json, .joblib, a program suffix, "
                          "or --from asp|prolog|scasp|text")
     return read_program(path, dialect), None, None
@@ -202,6 +204,9 @@ def rules_from_json(text: str, path: str = "<json>"):
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise AspmlError(f"{path}: not JSON (line {e.lineno}: {e.msg})") from None
+    except (ValueError, RecursionError) as e:   # an integer of thousands of digits, deep nesting
+        why = "nested too deeply" if isinstance(e, RecursionError) else str(e).splitlines()[0]
+        raise AspmlError(f"{path}: not a rule list ({why})") from None
     target = task = None
     if isinstance(data, dict):
         unknown = set(data) - LIST_KEYS

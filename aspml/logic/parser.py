@@ -21,7 +21,7 @@ from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, No
                     NotCompare, Program, Rule, Schema, Target, missing_tokens)
 from .names import DOMAIN, exception_like
 from .printers import DIALECTS, META_VERSION
-from .values import is_number, normalize_value, read_number, unranked, unscaled
+from .values import MAX_DECIMALS, is_number, normalize_value, read_number, unranked, unscaled
 
 
 @lru_cache(maxsize=None)
@@ -606,9 +606,9 @@ class _Builder:
 
 
 def power_of_ten(scale) -> bool:
-    """Is ``scale`` 1, 10, 100, ...: the only scales aspml saves (header check)."""
-    return (isinstance(scale, int) and not isinstance(scale, bool) and scale >= 1
-            and str(scale).rstrip("0") == "1")
+    """Is ``scale`` 1, 10, 100, ... up to 10^9: the only scales aspml saves (header check)."""
+    return (isinstance(scale, int) and not isinstance(scale, bool)
+            and 1 <= scale <= 10 ** MAX_DECIMALS and str(scale).rstrip("0") == "1")
 
 
 def _rank_table(feature: str, table) -> tuple:

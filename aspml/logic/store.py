@@ -31,7 +31,13 @@ from .parser import parse, power_of_ten
 from .printers import META_PREFIX
 
 CHECK_PREFIX = "% aspml-sha256: "
-SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".scasp": "scasp", ".txt": "text"}
+SUFFIX_DIALECT = {".lp": "asp", ".pl": "prolog", ".pro": "prolog", ".prolog": "prolog",
+                  ".scasp": "scasp", ".txt": "text"}
+
+
+def suffix_dialect(path, default=None):
+    """The dialect a file's suffix names, in any case (``m.PL`` is Prolog)."""
+    return SUFFIX_DIALECT.get(Path(path).suffix.lower(), default)
 SAVE_DIALECTS = ("asp", "prolog")
 _HEADER = re.compile("^" + re.escape(META_PREFIX) + r"(\{.*)$", re.MULTILINE)
 
@@ -42,7 +48,7 @@ def _digest(text: str) -> str:
 
 def save_dialect(path) -> str:
     """The dialect a model saved at ``path`` is written in: the one its suffix names."""
-    dialect = SUFFIX_DIALECT.get(Path(path).suffix, "asp")
+    dialect = suffix_dialect(path, "asp")
     if dialect not in SAVE_DIALECTS:
         why = ("the text print keeps no schema, scales or missing-value tokens" if dialect == "text"
                else "the s(CASP) print does not read back as the same program (an interval "
@@ -95,7 +101,7 @@ def header_dialect(text: str) -> str | None:
         return None
     try:
         dialect = json.loads(found.group(1)).get("dialect")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None                     # the parser says what is wrong with it
     return dialect if isinstance(dialect, str) else None
 
@@ -149,7 +155,7 @@ def read_program(path, dialect: str | None = None) -> Program:
     if dialect is not None and said is not None and dialect != said:
         raise AspmlError(f"{path} is in the {said} dialect (its '% aspml:' header says so), "
                          f"not {dialect}: give --from {said} or leave --from out")
-    chosen = dialect or said or SUFFIX_DIALECT.get(Path(path).suffix)
+    chosen = dialect or said or suffix_dialect(path)
     if chosen is None:
         raise AspmlError(f"cannot tell the dialect of {path}; give --from asp|prolog|scasp|text")
     try:
