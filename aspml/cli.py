@@ -48,12 +48,13 @@ MISSING_HELP = ("a cell holding TOKEN is a missing value, as an empty cell is; r
                 "(--missing NA --missing ?)")
 
 
-def _read_program(path: str, dialect: str | None, missing=None):
+def _read_program(path: str, dialect: str | None, missing=None, edited: bool = False):
     """A program file (see :func:`aspml.logic.store.read_program`: a saved model is
     checked, and read in the dialect its header names); ``missing`` (``--missing``)
-    replaces the tokens it reads as no value."""
+    replaces the tokens it reads as no value; ``edited`` (``--edited``) does not trust
+    a saved model's checksum."""
     from .logic.store import read_program
-    program = read_program(path, dialect)
+    program = read_program(path, dialect, edited)
     return program if not missing else program.with_missing(missing)
 
 
@@ -163,7 +164,7 @@ def cmd_learn(args) -> int:
 
 
 def cmd_export(args) -> int:
-    program = _read_program(args.model, args.source, args.missing)
+    program = _read_program(args.model, args.source, args.missing, args.edited)
     if not args.facts:
         sys.stdout.write(program.print(args.to))
         return 0
@@ -207,7 +208,7 @@ def _labels(program, y: np.ndarray) -> np.ndarray:
 
 
 def cmd_predict(args) -> int:
-    program = _read_program(args.model, args.source, args.missing)
+    program = _read_program(args.model, args.source, args.missing, args.edited)
     X = _read_table(args.data, args.sep)
     y = _predict(program, X, args.engine)
     out = pd.DataFrame({"row": np.arange(len(X)), program.target.name: _labels(program, y)})
@@ -234,7 +235,7 @@ def cmd_check(args) -> int:
     from . import asp
     from .evaluate import evaluate
     from .report import rule_rows, truth_of
-    program = _read_program(args.model, args.source, args.missing)
+    program = _read_program(args.model, args.source, args.missing, args.edited)
     X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
     target, cov, _ = evaluate(program, X)
@@ -272,7 +273,7 @@ def cmd_explain(args) -> int:
 
     from .asp.explain import counterfactual
     from .explain import explain
-    program = _read_program(args.model, args.source, args.missing)
+    program = _read_program(args.model, args.source, args.missing, args.edited)
     X = _read_table(args.data, args.sep)
     if not 0 <= args.row < len(X):
         raise AspmlError(f"--row {args.row} is not a row of {args.data} (0 to {len(X) - 1})")
@@ -327,7 +328,7 @@ def cmd_report(args) -> int:
     import json
 
     from .report import render
-    program = _read_program(args.model, args.source, args.missing)
+    program = _read_program(args.model, args.source, args.missing, args.edited)
     X = _read_table(args.data, args.sep)
     label = args.target or program.target.name
     if args.target and args.target not in X.columns:
@@ -458,6 +459,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "suffix says (a header that says otherwise is an error)")
         p.add_argument("--missing", action="append", metavar="TOKEN",
                        help=MISSING_HELP + "; default: the tokens saved with the model")
+        p.add_argument("--edited", action="store_true",
+                       help="MODEL is a saved model a person edited: do not trust (or require) "
+                            "its checksum line; its header still gives schema and scales")
 
     def separator(p):
         p.add_argument("--sep", metavar="CHAR",

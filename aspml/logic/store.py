@@ -116,8 +116,8 @@ def loads(text: str, source: str = "the model") -> Program:
         crlf = "\r\n" in body and _digest(body.replace("\r\n", "\n")) == tail.strip()
         why = ("its line ends were turned into \\r\\n, by an editor or git's autocrlf: "
                "restore them" if crlf else "its checksum does not match")
-        raise AspmlError(f"{source} was changed after it was saved ({why}); parse it with "
-                         "aspml.parse(text, dialect) to read it anyway")
+        raise AspmlError(f"{source} was changed after it was saved ({why}); to run an "
+                         "edited model anyway, give --edited (aspml.load(path, edited=True))")
     dialect = header_dialect(body)
     if dialect not in SAVE_DIALECTS:
         raise AspmlError(f"{source} has no '% aspml:' header naming asp or prolog: it "
@@ -133,12 +133,19 @@ def loads(text: str, source: str = "the model") -> Program:
     return program
 
 
-def load(path) -> Program:
-    """Read a model written by :meth:`Program.save`, refusing edited or truncated files."""
+def load(path, edited: bool = False) -> Program:
+    """Read a model written by :meth:`Program.save`, refusing edited or truncated files.
+
+    ``edited=True`` reads a model a person changed after it was saved: its checksum
+    line is not trusted (nor required), and its ``% aspml:`` header still gives the
+    dialect, schema, scales and missing-value tokens.
+    """
+    if edited:
+        return read_program(path, edited=True)
     return loads(read_text(path), str(path))
 
 
-def read_program(path, dialect: str | None = None) -> Program:
+def read_program(path, dialect: str | None = None, edited: bool = False) -> Program:
     """A program file: a saved model (checked as :func:`load` checks it) or program text.
 
     The dialect is the one the file's ``% aspml:`` header names, else ``dialect``
@@ -146,7 +153,8 @@ def read_program(path, dialect: str | None = None) -> Program:
     older aspml saved the asp print under any suffix); a ``dialect`` that
     contradicts the header is refused, as is an asp or prolog file with aspml's
     header but no checksum line unless ``dialect`` is given (an export; else a
-    save cut short).
+    save cut short).  ``edited`` (``--edited``) reads a saved model without trusting
+    its checksum: the text before the checksum line is parsed, header and all.
     """
     text = read_text(path)
     if not text.strip():
@@ -159,6 +167,12 @@ def read_program(path, dialect: str | None = None) -> Program:
     if chosen is None:
         raise AspmlError(f"cannot tell the dialect of {path}; give --from asp|prolog|scasp|text")
     try:
+        if edited:
+            if said not in SAVE_DIALECTS:
+                raise AspmlError(f"{path} has no '% aspml:' header naming asp or prolog: "
+                                 f"--edited reads a model saved by aspml and then edited")
+            body = text.rpartition(CHECK_PREFIX)[0] if CHECK_PREFIX in text else text
+            return parse(body, said)
         if CHECK_PREFIX in text:
             return loads(text, str(path))         # a saved model: check it was not altered
         if said in SAVE_DIALECTS and dialect is None:
