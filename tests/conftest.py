@@ -132,6 +132,31 @@ def scroll_width(page, width):
     return int(found.group(1))
 
 
+ENGINES = ("fast", "clingo", "prolog")
+
+
+def one_line_error(done, *words):
+    """A mistake told as a mistake: exit 2, one line on stderr naming ``words``, no
+    traceback and no 'bug of aspml'."""
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "bug of aspml" not in done.stderr, done.stderr
+    for w in words:
+        assert w in lines[0], done.stderr
+
+
+def predict_with_every_engine(model, data, *options) -> dict:
+    """``aspml predict MODEL DATA OPTIONS --engine E`` for each engine:
+    ``{engine: the output's lines after its header}``, each run having exited 0."""
+    out = {}
+    for engine in ENGINES:
+        done = run_aspml("predict", model, data, *options, "--engine", engine)
+        assert done.returncode == 0, (engine, done.stderr)
+        out[engine] = done.stdout.splitlines()[1:]
+    return out
+
+
 def run_aspml(*args):
     """``aspml ARGS`` in this process (imports once, unlike a subprocess):
     ``.returncode``, ``.stdout``, ``.stderr``."""

@@ -20,7 +20,7 @@ import aspml.prolog
 from aspml import (Compare, Feature, InSet, Interval, NotAtom, NotCompare, ParseError, Program,
                    Rule, Schema, Target)
 
-from conftest import run_aspml
+from conftest import predict_with_every_engine, run_aspml
 from strategies import programs_with_tables
 
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -201,11 +201,7 @@ def test_cli_learns_saves_predicts_and_checks_big_numbers(tmp_path):
     later["income"] = later["income"] * 32                 # 2^45: beyond training
     far = tmp_path / "far.csv"
     later.to_csv(far, index=False)
-    answers = {}
-    for engine in ("fast", "clingo", "prolog"):
-        r = run_aspml("predict", model, far, "--engine", engine)
-        assert r.returncode == 0, r.stderr
-        answers[engine] = r.stdout
+    answers = predict_with_every_engine(model, far)
     assert answers["fast"] == answers["clingo"] == answers["prolog"]
     r = run_aspml("check", model, data, "--target", "ok")
     assert r.returncode == 0, r.stderr

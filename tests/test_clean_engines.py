@@ -13,7 +13,7 @@ import pytest
 
 import aspml
 from aspml import prolog
-from conftest import run_aspml
+from conftest import predict_with_every_engine
 
 EVIL_INIT = """\
 :- multifile user:term_expansion/2.
@@ -54,10 +54,5 @@ def test_cli_prolog_engine_ignores_the_users_init_file(evil_home, tmp_path):
     model, data = tmp_path / "m.txt", tmp_path / "d.csv"
     model.write_text(PROGRAM)
     ROWS.to_csv(data, index=False)
-    outs = {}
-    for engine in ("fast", "clingo", "prolog"):
-        r = run_aspml("predict", model, data, "--engine", engine)
-        assert r.returncode == 0, r.stderr
-        outs[engine] = r.stdout
-    assert outs["prolog"] == outs["fast"] == outs["clingo"]
-    assert outs["prolog"].splitlines()[1:] == ["0,0", "1,0", "2,1", "3,0"]
+    outs = predict_with_every_engine(model, data)
+    assert outs["prolog"] == outs["fast"] == outs["clingo"] == ["0,0", "1,0", "2,1", "3,0"]

@@ -19,15 +19,9 @@ from aspml.data import encode
 from aspml.errors import AspmlWarning
 from aspml.data.table import infer_kind
 
-from conftest import ROOT, run_aspml
+from conftest import ROOT, one_line_error, run_aspml
 
 BIRDS = ROOT / "examples" / "birds"
-
-
-def one_line_error(out, text):
-    assert out.returncode == 2, out.stdout + out.stderr
-    assert text in out.stderr and "Traceback" not in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
 
 
 def predictions(out) -> list:

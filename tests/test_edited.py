@@ -6,10 +6,7 @@ import pandas as pd
 import pytest
 
 import aspml
-from conftest import run_aspml
-
-ENGINES = ("fast", "clingo", "prolog")
-
+from conftest import predict_with_every_engine, run_aspml
 
 @pytest.fixture
 def saved(tmp_path):
@@ -38,11 +35,8 @@ def test_an_edited_model_runs_only_with_the_flag(saved, suffix, tmp_path, swipl)
     edited = aspml.load(model, edited=True)
     want = (X["x"] > 5.5).tolist()                 # the edit, read with the header's scale
     assert edited.predict(X).tolist() == want
-    for engine in ENGINES:
-        done = run_aspml("predict", model, data, "--edited", "--engine", engine)
-        assert done.returncode == 0, done.stderr
-        got = [line.split(",")[1] == "yes" for line in done.stdout.splitlines()[1:]]
-        assert got == want, engine
+    for engine, got in predict_with_every_engine(model, data, "--edited").items():
+        assert [line.split(",")[1] == "yes" for line in got] == want, engine
     checked = run_aspml("check", model, data, "--edited")
     assert checked.returncode == 0 and "agree on every row: True" in checked.stdout
     # without its checksum line too

@@ -14,18 +14,8 @@ from hypothesis import strategies as st
 import aspml
 from aspml import AspmlError, Compare, Feature, ParseError, Program, Rule, Schema, Target
 from aspml.logic.store import CHECK_PREFIX
-from conftest import run_aspml
+from conftest import one_line_error, predict_with_every_engine, run_aspml
 from strategies import programs
-
-ENGINES = ("fast", "clingo", "prolog")
-
-
-def one_line_error(done, *words):
-    """Exit 2, one line on stderr naming ``words``, no traceback."""
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
-    for w in words:
-        assert w in done.stderr, done.stderr
 
 
 def predicted(done) -> list:
@@ -64,8 +54,7 @@ def test_saved_as_lp_and_pl_every_engine_agrees_with_python(threshold, tmp_path,
         assert text.startswith(f"% aspml program, {dialect} dialect")
         assert ("N1 > 2.5" if dialect != "asp" else "N1 > 25") in text
         assert aspml.load(model).rules == clf.program_.rules
-        for engine in ENGINES:
-            got = predicted(run_aspml("predict", model, threshold, "--engine", engine))
+        for engine, got in predict_with_every_engine(model, threshold).items():
             assert [v.split(",")[1] for v in got] == want, (suffix, engine)
     pl = tmp_path / "m.pl"                               # the .pl is a Prolog file swipl consults
     assert aspml.prolog.consult_messages([pl.read_text()]) == [""]
@@ -161,8 +150,7 @@ def test_missing_option_of_the_commands(na_table, tmp_path, swipl):
     assert done.returncode == 0, done.stderr
     assert aspml.load(model).missing == ("NA", "?")
     want = [f"{i},{v}" for i, v in enumerate(y)]
-    for engine in ENGINES:
-        assert predicted(run_aspml("predict", model, data, "--engine", engine)) == want
+    assert all(got == want for got in predict_with_every_engine(model, data).values())
     done = run_aspml("check", model, data)
     assert done.returncode == 0 and "accuracy 1.000" in done.stdout
     done = run_aspml("explain", model, data, "--row", "0")
@@ -221,8 +209,7 @@ def test_line_breaks_in_a_csv_through_learn_predict_check_explain(brk, tmp_path,
         done = run_aspml("learn", data, "--target", "y", "--positive", "yes", "-o", model)
         assert done.returncode == 0 and "saved to" in done.stdout, done.stderr
         assert aspml.load(model).schema.names == (name,)
-        for engine in ENGINES:
-            assert predicted(run_aspml("predict", model, data, "--engine", engine)) == want
+        assert all(got == want for got in predict_with_every_engine(model, data).values())
         done = run_aspml("check", model, data)
         assert done.returncode == 0 and "agree on every row: True" in done.stdout, done.stderr
         assert run_aspml("explain", model, data, "--row", "0").returncode == 0

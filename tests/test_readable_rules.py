@@ -18,7 +18,7 @@ from sklearn.datasets import load_iris
 
 import aspml
 from aspml import NotAtom, NotCompare
-from conftest import run_aspml
+from conftest import predict_with_every_engine
 
 IRIS = load_iris(as_frame=True)
 X_IRIS = IRIS.data
@@ -76,10 +76,8 @@ def test_a_missing_value_later_is_answered_alike_by_every_engine_and_door(fold_s
     p.save(model)
     holes.to_csv(data, index=False)
     want = ["yes" if a else "no" for a in answers["fast"]]
-    for engine in ("fast", "clingo", "prolog"):
-        r = run_aspml("predict", model, data, "--engine", engine)
-        assert r.returncode == 0, r.stderr
-        assert [line.split(",")[1] for line in r.stdout.splitlines()[1:]] == want
+    for engine, got in predict_with_every_engine(model, data).items():
+        assert [line.split(",")[1] for line in got] == want, engine
 
 
 def test_fold_se_keeps_the_negation_where_training_had_missing_values():

@@ -7,22 +7,14 @@ import gzip
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import aspml
 from aspml.logic.store import _digest
-from conftest import ROOT, run_aspml
+from conftest import ROOT, one_line_error, run_aspml
 
 BIRDS = ROOT / "examples" / "birds"
-
-
-def one_line_error(done, words):
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and words in lines[0], done.stderr
-    assert "bug of aspml" not in done.stderr
 
 
 @pytest.fixture(scope="module")
