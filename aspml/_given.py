@@ -11,27 +11,21 @@ from __future__ import annotations
 from .logic.model import Program
 
 
-def program_of(given, what: str, missing=None):
-    """``(program, missing)`` for ``given``: a Program or a fitted aspml estimator (its
-    ``program_``, which carries the estimator's ``missing`` tokens); ``missing`` is
-    passed through (None: the program's own tokens).  ``what`` names the function, for
-    the error."""
+def as_program(given, what: str) -> Program:
+    """The Program ``given`` is: a Program, or a fitted aspml estimator's ``program_``
+    (which carries the estimator's ``missing`` tokens).  ``what`` names the function,
+    for the error."""
     if isinstance(given, Program):
-        return given, missing
+        return given
     if _is_aspml_estimator(given):
         program = getattr(given, "program_", None)
         if not isinstance(program, Program):
             from sklearn.exceptions import NotFittedError
             raise NotFittedError(f"{what}: this {type(given).__name__} is not fitted yet; call "
                                  "fit(X, y) first")
-        return program, missing
+        return program
     raise TypeError(f"{what} takes an aspml Program or a fitted aspml estimator (FoldSE, "
                     f"FoldRpp, Libre, MultiValueRuleSet), not {type(given).__name__}")
-
-
-def as_program(given, what: str) -> Program:
-    """:func:`program_of` without the missing-value tokens."""
-    return program_of(given, what)[0]
 
 
 def _is_aspml_estimator(obj) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._given import program_of
+from ._given import as_program
 from .data.table import Column, Table, encode
 from .kernels.bitset import pack, unpack
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
@@ -121,7 +121,7 @@ def rule_masks(program: Program, table: Table, keep=None, visit=None):
 
 def evaluate(program: Program, X, missing=None):
     """``(target, coverage, derived)``: the target mask, rows x rules matrix, exception masks."""
-    program, missing = program_of(program, "aspml.evaluate.evaluate", missing)
+    program = as_program(program, "aspml.evaluate.evaluate")
     table = as_table(program, X, missing)
     masks, derived, target = rule_masks(program, table)
     cov = np.zeros((len(program.rules), table.n_rows), dtype=bool)   # rows of a rule together
@@ -132,7 +132,7 @@ def evaluate(program: Program, X, missing=None):
 
 def predict(program: Program, X, missing=None) -> np.ndarray:
     """Boolean array: True where the program derives the target for the row."""
-    program, missing = program_of(program, "aspml.evaluate.predict", missing)
+    program = as_program(program, "aspml.evaluate.predict")
     table = as_table(program, X, missing)
     return rule_masks(program, table, keep=())[2]
 
@@ -148,13 +148,12 @@ def visit_default_rules(program: Program, X, visit, missing=None) -> np.ndarray:
 
 def coverage(program: Program, X, missing=None) -> np.ndarray:
     """Rows x rules boolean matrix: True where the rule's body holds (exceptions included)."""
-    program, missing = program_of(program, "aspml.evaluate.coverage", missing)
     return evaluate(program, X, missing)[1]
 
 
 def coverage_frame(program: Program, X, missing=None) -> pd.DataFrame:
     """:func:`coverage` with columns named by rule (``r1: label``, ``r2: ab1`` ...)."""
-    program, missing = program_of(program, "aspml.evaluate.coverage_frame", missing)
+    program = as_program(program, "aspml.evaluate.coverage_frame")
     cov = coverage(program, X, missing)
     names = [f"r{i + 1}: {r.head or program.target.name}" for i, r in enumerate(program.rules)]
     return pd.DataFrame(cov, columns=names, index=getattr(X, "index", None))

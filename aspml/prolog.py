@@ -66,8 +66,8 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
           query: str = "open") -> np.ndarray:
     """Where SWI-Prolog proves the target (``atom`` None) or the derived atom
     ``atom`` (an exception such as ``ab1``), for each row; ``query`` as in :func:`predict`."""
-    from ._given import program_of
-    program, missing = program_of(program, "aspml.prolog.predict", missing)
+    from ._given import as_program
+    program = as_program(program, "aspml.prolog.predict")
     if query not in QUERIES:
         raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
     names = list(dict.fromkeys([*program.derived, *(n for r in program.rules
@@ -94,8 +94,8 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
         raise EngineError("SWI-Prolog failed: " + (result.stderr.strip() or f"exit {result.returncode}"))
     out = np.zeros(table.n_rows, dtype=bool)
     answers = result.stdout.split()
-    if not all(a.isdigit() and int(a) < table.n_rows for a in answers):
-        bad = next(a for a in answers if not (a.isdigit() and int(a) < table.n_rows))
+    bad = next((a for a in answers if not (a.isdigit() and int(a) < table.n_rows)), None)
+    if bad is not None:
         raise EngineError(f"SWI-Prolog answered {goal} with {bad}, which is not a row")
     out[[int(a) for a in answers]] = True
     return out

@@ -13,7 +13,7 @@ from importlib.resources import files
 import numpy as np
 
 from ..data.facts import clingo_facts, clingo_numbers, program_limits
-from .._given import as_program, program_of
+from .._given import as_program
 from ..errors import AspmlError
 from ..evaluate import as_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
@@ -49,7 +49,7 @@ def _prepare(program: Program, X, missing):
 
 def predict(program: Program, X, missing=None) -> np.ndarray:
     """The reference semantics: clingo's answer for every row (a boolean array)."""
-    program, missing = program_of(program, "aspml.asp.predict", missing)
+    program = as_program(program, "aspml.asp.predict")
     program, naming, table, facts = _prepare(program, X, missing)
     arity = 1 if program.target.positive is None else 2
     show = f"#show {naming.target}/{arity}."
@@ -61,7 +61,7 @@ def predict(program: Program, X, missing=None) -> np.ndarray:
 
 def coverage(program: Program, X, missing=None) -> np.ndarray:
     """Rows x rules boolean matrix from clingo: where each rule's body holds."""
-    program, missing = program_of(program, "aspml.asp.coverage", missing)
+    program = as_program(program, "aspml.asp.coverage")
     program, naming, table, facts = _prepare(program, X, missing)
     printer = LogicPrinter(program, "asp")
     cover = [printer.rule(r, head=f"{COVER}({i},X)") for i, r in enumerate(program.rules)]

@@ -34,8 +34,8 @@ import numpy as np
 import pandas as pd
 
 from ..data.facts import clingo_numbers, program_limits
-from ..data.table import encode
 from ..errors import AspmlError
+from ..evaluate import as_table
 from ..logic.model import Feature, Program, Rule, Schema
 from ..logic.names import clingo_string, visible
 from ..logic.printers import LogicPrinter, Naming, rank_tables
@@ -88,8 +88,7 @@ class _World:
                  steps=None) -> None:
         self.program = program
         self.steps = _checked_steps(steps or {})
-        table = encode(frame, program.schema, program.features_used,
-                       program.missing if missing is None else missing)
+        table = as_table(program, frame, missing)
         base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
         for name, step in self.steps.items():     # the grid holds every multiple of the step
             if name in base and step < 1:
@@ -267,11 +266,11 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     training data's.  Returns None when no change can give ``target``.
     The changed row is checked on the fast path before it is returned.
     """
-    from .._given import _is_aspml_estimator, program_of
+    from .._given import _is_aspml_estimator, as_program
     from ..explain import as_row
     if steps is None and _is_aspml_estimator(program) and hasattr(program, "schema_"):
         steps = {f.name: 1 / f.scale for f in program.schema_.features if f.scale}
-    program, missing = program_of(program, "counterfactual", missing)
+    program = as_program(program, "counterfactual")
     frame = as_row(program, row)
     target = bool(target)
     world = _World(program, frame, missing, ranges, steps)
@@ -344,8 +343,6 @@ def steps_of(X: pd.DataFrame, features=None) -> dict:
     """``{column: step}`` of the numeric columns of ``X`` (all, or ``features``): the
     coarsest power of ten that every number of the column is a multiple of (1 for whole
     numbers, 0.1 for one decimal ...); the grain :func:`counterfactual` keeps."""
-    import numpy as np
-
     from ..data.table import data_scale
     out = {}
     for f in features if features is not None else X.columns:

@@ -141,6 +141,8 @@ def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     and one by one only when pandas' C type scan finds both sorts among them.
     """
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    if pd.api.types.infer_dtype(uniques, skipna=True) == "string":
+        return codes, uniques                   # text only (C scan): no flag or 0/1 to split
     is_flag = np.array([isinstance(u, (bool, np.bool_)) for u in uniques], dtype=bool)
     suspects = [i for i, u in enumerate(uniques)
                 if is_flag[i] or (_as_number(u) is not None and not isinstance(u, str)

@@ -79,8 +79,7 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
     rate = (pos + _RATE_PRIOR_ROWS * base) / (every + _RATE_PRIOR_ROWS)
     rank = np.empty(n_categories, dtype=np.int64)
     rank[np.argsort(rate, kind="stable")] = np.arange(n_categories)
-    values = np.where(ok, rank[np.maximum(code, 0)], -1).astype(float)
-    values[~ok] = np.nan
+    values = np.where(ok, rank[np.maximum(code, 0)], np.nan)
     cuts = chimerge(values, y, threshold, max_groups)
     return bins_of(rank.astype(float), cuts)
 

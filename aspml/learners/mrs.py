@@ -207,7 +207,6 @@ class MultiValueRuleSet(LogicClassifier):
                      float(self.beta_L), float(self.theta), float(self.alpha_plus),
                      float(self.beta_plus), float(self.alpha_minus), float(self.beta_minus),
                      max(1, len(feats)), float(self.rho_min))
-        self.n_features_mined_ = len(feats)
         cap = self.max_features_mined
         if cap is not None and len(feats) > int(cap):
             keep = screen_features(codes, bins, y, h, int(cap))
@@ -218,7 +217,7 @@ class MultiValueRuleSet(LogicClassifier):
             feats = [feats[j] for j in keep]
             bins = [bins[j] for j in keep]
             codes = [codes[j] for j in keep]
-            self.n_features_mined_ = len(feats)
+        self.n_features_mined_ = len(feats)
         rng = self._rng()
         if not feats:
             warnings.warn("MultiValueRuleSet learned no rules: no feature holds two values "
