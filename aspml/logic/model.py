@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Mapping
 
 from ..errors import AspmlError
@@ -361,6 +361,19 @@ class Program:
     ``missing`` are the tokens that stand for no value in the data the program
     reads (a learner's ``missing=``): every engine and command uses them, and a
     saved model keeps them in its header.
+
+    Three fields serve programs that live in a knowledge base (issue #18); each
+    is empty by default, and an empty one leaves every print as it was:
+
+    ``background``  rules of a background theory whose heads are Boolean
+                    features the data does not hold (``elderly(X) :- ...``):
+                    every engine derives them, and the program travels with them.
+    ``expert``      indices into ``rules`` of the rules a user fixed before
+                    learning (``fit(..., fixed_rules=...)``).
+    ``prefix``      a name put in front of the exception and helper predicates
+                    in the ``asp``, ``prolog`` and ``scasp`` prints
+                    (``heart_ab1``, ``heart_row``), so that programs share one
+                    knowledge base.
     """
 
     rules: tuple[Rule, ...]
@@ -368,6 +381,9 @@ class Program:
     schema: Schema = field(default_factory=Schema)
     provenance: tuple[tuple[str, object], ...] = ()
     missing: tuple[str, ...] = DEFAULT_MISSING
+    background: tuple[Rule, ...] = ()
+    expert: tuple[int, ...] = ()
+    prefix: str | None = None
 
     def __post_init__(self) -> None:
         rules = tuple(self.rules)
@@ -375,6 +391,19 @@ class Program:
             if not isinstance(r, Rule):
                 raise AspmlError(f"program rules must be Rule objects, got {r!r}")
         object.__setattr__(self, "rules", rules)
+        background = tuple(self.background)
+        for r in background:
+            if not isinstance(r, Rule) or r.head is None:
+                raise AspmlError(f"background rules must be Rule objects with a head, got {r!r}")
+        object.__setattr__(self, "background", background)
+        expert = tuple(sorted(set(self.expert)))
+        for k in expert:
+            if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(rules):
+                raise AspmlError(f"expert rule index {k!r} is not a rule of the program "
+                                 f"(it has {len(rules)})")
+        object.__setattr__(self, "expert", expert)
+        if self.prefix is not None:
+            check_derived_name(self.prefix)
         object.__setattr__(self, "provenance", _freeze_provenance(self.provenance))
         object.__setattr__(self, "missing", missing_tokens(self.missing))
         if not isinstance(self.target, Target):
@@ -387,7 +416,7 @@ class Program:
             schema = Schema(tuple(schema))
         implied: dict[str, set] = {}
         numbers: dict[str, list] = {}
-        for r in self.rules:
+        for r in self.rules + self.background:      # background bodies read columns too
             for lit in r.body:
                 if lit.feature is None:
                     continue
@@ -554,8 +583,7 @@ class Program:
                     lit = NotAtom(f"ab{k}")
                 body.append(lit)
             rules.append(Rule(rule.head, tuple(body)))
-        return Program(tuple(rules + extra), self.target, self.schema, self.provenance,
-                       self.missing)
+        return replace(self, rules=tuple(rules + extra))
 
     def save(self, path) -> None:
         """Write the model to ``path``: the print in the dialect its suffix names (``.pl``
@@ -565,8 +593,8 @@ class Program:
         save(self, path)
 
     def with_schema(self, schema: Schema) -> "Program":
-        return Program(self.rules, self.target, schema, self.provenance, self.missing)
+        return replace(self, schema=schema)
 
     def with_missing(self, missing) -> "Program":
         """The same program reading ``missing`` (a string or strings) as no value."""
-        return Program(self.rules, self.target, self.schema, self.provenance, missing)
+        return replace(self, missing=missing)
