@@ -123,6 +123,11 @@ def cmd_learn(args) -> int:
         if "trace" not in inspect.signature(clf.fit).parameters:
             raise AspmlError(f"--trace works with fold-se and fold-rpp, not {args.learner}")
         fit_kw["trace"] = lambda event: print(L.format_step(event))
+    if args.fixed_rules:
+        if "fixed_rules" not in inspect.signature(clf.fit).parameters:
+            raise AspmlError(f"--fixed-rules works with fold-se and fold-rpp, not {args.learner}")
+        from .learners.expert import read_fixed_rules
+        fit_kw["fixed_rules"] = read_fixed_rules(Path(args.fixed_rules))
     bar = None
     if not args.quiet and not args.trace and sys.stderr.isatty() \
             and "progress" in inspect.signature(clf.fit).parameters:
@@ -259,7 +264,9 @@ def cmd_check(args) -> int:
         rows = rule_rows(program, X, known, truth)
     for i, rule in enumerate(program.rules):
         n = int(cov[:, i].sum())
-        line = f"  rule {i + 1} ({rule.head or program.target.name}): covers {n} row{'s' if n != 1 else ''}"
+        kind = ", expert" if i in program.expert else ""
+        line = (f"  rule {i + 1} ({rule.head or program.target.name}{kind}): covers {n} "
+                f"row{'s' if n != 1 else ''}")
         if labels is not None and rows[i]["precision"] is not None:
             r = rows[i]
             line += (f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']} "
@@ -502,6 +509,11 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--digits", type=int, metavar="N",
                     help="round numbers to N decimals before learning (shorter thresholds; "
                          "without it, numbers clingo's integers cannot hold are saved as ranks)")
+    le.add_argument("--fixed-rules", metavar="RULES",
+                    help="expert rules (fold-se, fold-rpp): a file of rules for the positive "
+                         "class (.lp asp, .pl prolog, .txt text); kept first in the program and "
+                         "marked, FOLD learns what they leave and exceptions where the data "
+                         "contradicts them")
     le.add_argument("--trace", action="store_true",
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")

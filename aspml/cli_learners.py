@@ -175,6 +175,11 @@ def _show(values, limit: int = 8) -> str:
     return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
 
 
+def _condition(rule) -> str:
+    from .logic.printers import text_literal
+    return "IF " + (" AND ".join(text_literal(lit) for lit in rule.body) or "TRUE")
+
+
 def format_step(event: dict) -> str:
     """One learning step of ``fit(..., trace=...)`` as a line for people."""
     from .logic.printers import text_literal
@@ -192,6 +197,9 @@ def format_step(event: dict) -> str:
         return f"{pad}  {event['fp']} wrongly covered: learn exceptions for them"
     if step == "stop":
         return f"{pad}  no literal helps: rule {'kept' if event['kept'] else 'dropped'}"
+    if step == "expert":
+        return (f"{pad}expert rule: {_condition(event['rule'])}: covers "
+                f"{event['tp']} example(s), wrongly {event['fp']}")
     if step == "covered":
         tail = "" if event["kept"] else " (too few: dropped)"
         return f"{pad}  rule done: covers {event['tp']} example(s){tail}"

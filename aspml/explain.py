@@ -275,7 +275,7 @@ class _Words:
             self.lines.append(f"{pad}no rule defines {self.head(a.name)}")
             return
         for r in (a.firing if a.holds else a.rules):
-            label = f"rule {r.index + 1}"
+            label = f"{'expert rule' if r.index in self.p.expert else 'rule'} {r.index + 1}"
             if r.fires:
                 self.lines.append(f"{pad}{label} fires: IF {_cond(r.rule)} THEN {self.head(a.name)}")
                 for c in r.checks:
@@ -312,6 +312,7 @@ def _atom_dict(a: AtomExplanation, program: Program) -> dict:
         "holds": a.holds,
         "rules": [{
             "rule": r.index + 1,
+            **({"expert": True} if r.index in program.expert else {}),
             "text": f"IF {_cond(r.rule)} THEN {text_head(program, r.rule)}",
             "fires": r.fires,
             "literals": [{

@@ -312,8 +312,9 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
              "</th><th class=n>precision</th></tr>"]
     for r in rule_rows(program, X, known, truth):
         prec = "–" if r["precision"] is None else f"{r['precision']:.3f} ({r['right']}/{r['labelled']})"
+        mark = " <em>(expert rule)</em>" if r["index"] - 1 in program.expert else ""
         html.append(f"<tr><td class=n>{r['index']}</td><td>IF {_e(r['body'])} THEN "
-                    f"{_e(r['head'])}</td><td>{r['argues']}</td><td class=n>{r['covers']}</td>"
+                    f"{_e(r['head'])}{mark}</td><td>{r['argues']}</td><td class=n>{r['covers']}</td>"
                     f"<td class=n>{prec}</td></tr>")
     html.append("</table>")
     html += ["<h2>The program</h2>", "<h3>As text</h3>", f"<pre>{_pre(program.to_text())}</pre>",

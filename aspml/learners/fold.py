@@ -20,7 +20,8 @@ The search runs in numba kernels over arrays sorted once per feature
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+import warnings
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -28,7 +29,11 @@ from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_li
                                best_literal_parallel, build_view, filter_sorted,
                                filter_sorted_parallel)
 from ..data.table import Column
-from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule
+from ..errors import AspmlWarning
+from ..evaluate import rule_masks
+from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Schema, Target
+from ..logic.values import as_label
+from . import expert
 from ..logic.values import is_number, normalize_value
 from ._base import LogicClassifier, is_real
 
@@ -46,6 +51,15 @@ class _Lit:
 @dataclass
 class _Rule:
     literals: list
+    exceptions: list = field(default_factory=list)
+
+
+@dataclass
+class _Fixed:
+    """An expert's default rule (an aspml Rule, kept as written) and the exceptions
+    (``_Rule``) the data made the learner add to it."""
+
+    rule: Rule
     exceptions: list = field(default_factory=list)
 
 
@@ -305,10 +319,16 @@ class FoldSE(LogicClassifier):
         Tokens read as missing values (default ``("?",)``).
     target : str
         Name of the target predicate in the learned program.
+    fixed_rules : Program, list of Rule, str or path, or None
+        Expert rules kept first in every program this estimator learns (see
+        :meth:`fit`, whose ``fixed_rules`` replaces this one when given).
     """
 
+    _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
+
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
-                 max_depth=None, positive=None, kinds=None, missing=None, target="label"):
+                 max_depth=None, positive=None, kinds=None, missing=None, target="label",
+                 fixed_rules=None):
         self.ratio = ratio
         self.tail = tail
         self.heuristic = heuristic
@@ -318,6 +338,7 @@ class FoldSE(LogicClassifier):
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.fixed_rules = fixed_rules
 
     def _settings(self):
         """(heuristic code, negated comparisons, tail), checked."""
@@ -328,8 +349,20 @@ class FoldSE(LogicClassifier):
             raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
-    def fit(self, X, y, trace=None, progress=None):
+    def fit(self, X, y, trace=None, progress=None, fixed_rules=None):
         """Learn the program; ``trace`` (optional) is called with one dict per learning step.
+
+        ``fixed_rules`` (else the constructor's): expert rules for the positive
+        class, a Program, a list of Rules, program text (``asp``, ``prolog`` or
+        ``text`` dialect) or a file path.  They come first in the program,
+        marked (``program_.expert``) and never changed but for an appended
+        ``not abK``: the positives they cover leave the training set before
+        FOLD's loop, and where they cover negatives FOLD learns exceptions to
+        them as to its own rules.  ``expert_report_`` says, per expert rule,
+        the rows and negatives it covers and the exception added; a rule the data
+        disputes (no row, negatives, no new positive) is kept and also told as an
+        AspmlWarning.  Their target must be the learner's (name and positive
+        class) and their features columns of ``X``.
 
         Steps, each with ``step``, ``depth`` (0: default rules, 1: their
         exceptions, ...) and the rule's current true/false positives ``tp``,
@@ -340,13 +373,18 @@ class FoldSE(LogicClassifier):
         literal; ``kept`` says whether the rule stays), ``covered`` (the
         finished rule covers ``tp`` positives; ``kept``: enough to keep it).
         ``progress(done, total, note)`` hears how many positives the default
-        rules cover so far.  The learner itself never prints.
+        rules cover so far.  The learner itself never prints.  With fixed rules,
+        an ``expert`` step (``rule``: the expert's Rule, ``tp``, ``fp``) comes
+        first for each of them.
         """
+        given = self.fixed_rules if fixed_rules is None else fixed_rules
+        self._fixed = expert.read_fixed_rules(given)    # unreadable text: an error before fitting
         self._trace = trace
         try:
             return super().fit(X, y, progress=progress)
         finally:
             self._trace = None
+            self._fixed = None
 
     def _learn(self, table, y):
         heuristic, negated, tail = self._settings()
@@ -367,10 +405,62 @@ class FoldSE(LogicClassifier):
                 user(event)
         search = _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
                          self.max_depth, trace)
-        learned = search.learn_rule_set(y.copy(), ~y, [], 0)
-        return self._program(learned, table, names)
+        pos, fixed, found = y.copy(), [], []
+        given = getattr(self, "_fixed", None)
+        if given is not None:
+            fixed, found = self._learn_exceptions_to_fixed(given, search, table, pos, ~y)
+        learned = search.learn_rule_set(pos, ~y, [], 0)
+        program = self._program(fixed + learned, table, names)
+        self.expert_report_ = expert.report(program, found)
+        for note in expert.notes(self.expert_report_):
+            warnings.warn(note, AspmlWarning, stacklevel=4)
+        return program
+
+    def _learn_exceptions_to_fixed(self, given, search: "_Search", table, pos, neg):
+        """The expert's rules in order, each as FOLD finishes a rule of its own: where it
+        covers negatives, its exceptions are learned (unless ``max_depth`` is 0); the
+        positives it then covers leave ``pos`` (changed in place).  Returns the
+        ``_Fixed`` default rules followed by the expert's own exception rules, and per
+        default rule the counts :func:`expert.report` words."""
+        target = Target(self.target, as_label(self.classes_[self.positive_index_]))
+        rules = expert.fixed_rules_for(given, target, self.schema_)
+        used = {f for r in rules for f in r.features}
+        schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
+        masks = rule_masks(Program(rules, target, schema), table)[0]
+        fixed, found = [], []
+        for i, rule in enumerate(rules):
+            if rule.head is not None:
+                continue
+            tp, fp = masks[i] & pos, masks[i] & neg
+            if search.trace:
+                search._step("expert", 0, rule=rule, tp=int(tp.sum()), fp=int(fp.sum()))
+            exceptions = []
+            if fp.any() and (self.max_depth is None or self.max_depth > 0):
+                used = [u for u in (_search_literal(lit, search) for lit in rule.body) if u]
+                exceptions = search.learn_rule_set(fp, tp, used, 1,
+                                                   _narrow(search.view, tp | fp))
+            holds = masks[i].copy()
+            for exc in exceptions:
+                holds &= ~search.rule_mask(exc)
+            covered = holds & pos
+            if search.trace:
+                search._step("covered", 0, tp=int(covered.sum()), kept=True)
+            found.append({"covers": int(masks[i].sum()), "positives": int((masks[i] & ~neg).sum()),
+                          "negatives": int((masks[i] & neg).sum()), "new_positives": int(tp.sum()),
+                          "negatives_left": int((holds & neg).sum()),
+                          "exception": bool(exceptions)})
+            pos &= ~covered
+            fixed.append(_Fixed(rule, exceptions))
+        return fixed + [r for r in rules if r.head is not None], found
 
     def _program(self, learned: list, table, names: list) -> Program:
+        """The Program of the learned rules (``_Rule``), after the expert's (``_Fixed``
+        default rules, then their own exception rules as ``Rule``), which stay as
+        written and are marked in ``Program.expert``."""
+        fixed = [r for r in learned if isinstance(r, _Fixed)]
+        own = [r for r in learned if isinstance(r, Rule)]                 # expert exceptions
+        learned = [r for r in learned if isinstance(r, _Rule)]
+        taken = {r.head for r in own} | {n for r in own for n in r.exceptions}
         rules_out: list = []
         exceptions_out: list = []
         counter = [0]   # exceptions named so far
@@ -378,32 +468,46 @@ class FoldSE(LogicClassifier):
         def literal(lit: _Lit):
             return _literal(lit, table, names)
 
+        def name() -> str:
+            counter[0] += 1
+            while f"ab{counter[0]}" in taken:      # the expert's own exceptions keep theirs
+                counter[0] += 1
+            return f"ab{counter[0]}"
+
         # breadth first: the rules of one head together, exceptions numbered in printing order
-        queue = [([_fold_single_literal_exceptions(r) for r in learned], None, rules_out)]
+        queue = [(fixed + [_fold_single_literal_exceptions(r) for r in learned], None, rules_out)]
         while queue:
             group, head, out = queue.pop(0)
             for rule in group:
-                body = _simplify([literal(lit) for lit in rule.literals])
+                if isinstance(rule, _Fixed):
+                    body = list(rule.rule.body)
+                    rule = _Rule([], [_fold_single_literal_exceptions(e) for e in rule.exceptions])
+                else:
+                    body = _simplify([literal(lit) for lit in rule.literals])
                 if rule.exceptions:
-                    counter[0] += 1
-                    ab = f"ab{counter[0]}"
+                    ab = name()
                     body.append(NotAtom(ab))
                     queue.append((rule.exceptions, ab, exceptions_out))
                 out.append(Rule(head, tuple(body)))
-        return self._finish(_plain_comparisons(rules_out + exceptions_out, table))
+        rules = rules_out[:len(fixed)] + own + rules_out[len(fixed):] + exceptions_out
+        marked = list(range(len(fixed) + len(own)))
+        plain = _plain_comparisons(rules, table)        # the expert's literals stay as written
+        rules = [rules[i] if i < len(marked) else r for i, r in enumerate(plain)]
+        return replace(self._finish(rules), expert=tuple(marked))
 
 
 class FoldRpp(FoldSE):
     """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
-                 target="label"):
+                 target="label", fixed_rules=None):
         self.ratio = ratio
         self.max_depth = max_depth
         self.positive = positive
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.fixed_rules = fixed_rules
 
     def _settings(self):
         _check_ratio(self.ratio)
@@ -421,6 +525,27 @@ def _literal(lit: _Lit, table, names: list):
     if lit.op in (NOT_LE, NOT_GT):
         return NotCompare(name, _OPS[lit.op], value)
     return Compare(name, _OPS[lit.op], value)
+
+
+def _search_literal(lit, search: _Search) -> _Lit | None:
+    """The search literal of an aspml literal (:func:`_literal` read backwards), or None
+    for one the search never proposes (intervals, value sets, ``<``, ``>=``, ``not abK``).
+    An expert rule's literals are banned from its exceptions, as a rule's own are."""
+    if lit.feature is None or lit.feature not in search.names:
+        return None
+    j = search.names.index(lit.feature)
+    col = search.cols[j]
+    if isinstance(lit, Flag):
+        return _Lit(j, EQ if lit.positive else NE, 0.0)
+    if isinstance(lit, NotCompare):
+        return _Lit(j, NOT_LE if lit.op == "<=" else NOT_GT, float(lit.value))
+    if not isinstance(lit, Compare):
+        return None
+    if lit.op in ("==", "!="):
+        code = col.code_of(lit.value) if isinstance(lit.value, str) else -1
+        return _Lit(j, EQ if lit.op == "==" else NE, float(code)) if code >= 0 else None
+    ops = {"<=": LE, ">": GT}
+    return _Lit(j, ops[lit.op], float(lit.value)) if lit.op in ops else None
 
 
 def _plain_comparisons(rules: list, table) -> list:

@@ -50,7 +50,7 @@ def parse(text: str, dialect: str = "asp") -> Program:
         _check_depth(tree, text)
         if dialect == "text":
             from .text_parser import build_text
-            return build_text(tree)
+            return build_text(tree, text)
         items = _Syntax().transform(tree)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, dialect) from None
@@ -339,6 +339,7 @@ class _Builder:
         self.target = None
         self.provenance = ()
         self.missing = DEFAULT_MISSING
+        self.expert: tuple = ()                    # indices of the expert's rules
         if self.meta is None:
             return
         m = self.meta
@@ -367,6 +368,7 @@ class _Builder:
                     self.ranks[name] = _rank_table(name, tables[0])
             self.provenance = tuple((k, v) for k, v in m.get("provenance", []))
             self.missing = missing_tokens(m.get("missing", DEFAULT_MISSING))
+            self.expert = _indices(m.get("expert", []))
         except (KeyError, TypeError, ValueError) as e:
             raise ParseError(f"the '% aspml:' header is malformed: {e}", self.meta_line, 1) from None
         if said != self.dialect:
@@ -450,7 +452,7 @@ class _Builder:
             self.target = Target(self.target_pred, positive)
         try:
             return Program(tuple(rules), self.target, Schema(tuple(self.features)),
-                           self.provenance, self.missing)
+                           self.provenance, self.missing, expert=self.expert)
         except AspmlError as e:
             raise ParseError(str(e), 1, 1) from None
 
@@ -603,6 +605,14 @@ class _Builder:
         if len(found) != 1 or not isinstance(found[0], Compare) or found[0].op not in ("<=", ">"):
             raise self.error(shape, where)
         return NotCompare(found[0].feature, found[0].op, found[0].value)
+
+
+def _indices(items) -> tuple:
+    """The header's ``expert``: a list of rule indices (the Program checks their range)."""
+    if not isinstance(items, list) or not all(
+            isinstance(k, int) and not isinstance(k, bool) for k in items):
+        raise ValueError(f"expert must be a list of rule indices, got {items!r}")
+    return tuple(items)
 
 
 def power_of_ten(scale) -> bool:

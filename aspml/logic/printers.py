@@ -85,7 +85,13 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
     }
     if program.missing != DEFAULT_MISSING:      # the default leaves the header as it was
         meta["missing"] = list(program.missing)
+    if program.expert:                          # likewise: only a program with expert rules
+        meta["expert"] = list(program.expert)
     return meta
+
+
+EXPERT_COMMENT = "% expert rule"       # asp, prolog, scasp: the line before each expert rule
+EXPERT_TEXT = "  # expert"             # text: after each expert rule (the text parser reads it)
 
 
 def rank_tables(program: Program) -> dict:
@@ -337,7 +343,10 @@ class LogicPrinter:
 
     def program(self) -> str:
         lines = self.header() + self.declarations() + [""]
-        lines += [self.rule(r) for r in self.p.rules]
+        expert = set(self.p.expert)
+        for i, r in enumerate(self.p.rules):
+            lines += [EXPERT_COMMENT] if i in expert else []
+            lines.append(self.rule(r))
         return "\n".join(lines) + "\n"
 
 
@@ -412,9 +421,11 @@ def text_head(program: Program, rule: Rule) -> str:
 
 def _print_text(program: Program) -> str:
     lines = []
-    for rule in program.rules:
+    expert = set(program.expert)
+    for i, rule in enumerate(program.rules):
         cond = " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE"
-        lines.append(f"IF {cond} THEN {text_head(program, rule)}")
+        lines.append(f"IF {cond} THEN {text_head(program, rule)}"
+                     + (EXPERT_TEXT if i in expert else ""))
     t = program.target
     name = text_name(t.name)
     if t.negative is not None:

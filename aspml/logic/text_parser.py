@@ -4,11 +4,14 @@ Text carries the rules and the target but not the schema's scales or the
 provenance; a feature's kind is inferred from its literals.  ``NOT name`` is an
 exception when some rule derives ``name`` (or it is named like FOLD's ``abN``),
 else a Boolean feature; ``NOT "name"`` (quoted) is always a Boolean feature.
+A rule whose line ends with the comment ``# expert`` is one of the expert's
+rules (``Program.expert``); any other ``#`` comment is ignored.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from lark import Transformer, v_args
 
@@ -89,7 +92,7 @@ class _TextSyntax(Transformer):
 
     @v_args(meta=True)
     def rule(self, meta, items):
-        return ("rule", items[0], items[1], meta.line)
+        return ("rule", items[0], items[1], meta.line, meta.end_line)
 
     def else_label(self, items):
         name, op, value = items
@@ -105,7 +108,19 @@ class _TextSyntax(Transformer):
         return items
 
 
-def build_text(tree) -> Program:
+_STRING = re.compile(r'"(\\.|[^"\\\n])*"')
+_EXPERT = re.compile(r"#\s*expert\b")
+
+
+def _marked(lines: list[str], line: int) -> bool:
+    """Does source line ``line`` end with the comment ``# expert`` (outside strings)?"""
+    if not 0 < line <= len(lines):
+        return False
+    code = _STRING.sub('""', lines[line - 1])
+    return "#" in code and bool(_EXPERT.match(code[code.index("#"):]))
+
+
+def build_text(tree, text: str = "") -> Program:
     try:
         items = _TextSyntax().transform(tree)
     except Exception as e:  # a model constructor refused a literal
@@ -131,7 +146,9 @@ def build_text(tree) -> Program:
     elif elses and elses[0][2] == "positive" and positive is None:
         positive = elses[0][3]
     out = []
-    for _, conds, (head, value), line in rules:
+    source = text.split("\n")
+    expert = tuple(k for k, r in enumerate(rules) if _marked(source, r[4]))
+    for _, conds, (head, value), line, _end in rules:
         if head != target_name and value is not None:
             raise ParseError(f"only the target ({target_name}) takes a value; {head} is an "
                              f"exception, written THEN {head}", line, 1)
@@ -156,6 +173,6 @@ def build_text(tree) -> Program:
         except AspmlError as e:
             raise ParseError(str(e), line, 1) from None
     try:
-        return Program(tuple(out), Target(target_name, positive, negative))
+        return Program(tuple(out), Target(target_name, positive, negative), expert=expert)
     except AspmlError as e:
         raise ParseError(str(e)) from None
