@@ -32,6 +32,11 @@ round-trips every program without intervals or negated comparisons; an
 interval comes back as its two comparisons, a negated comparison as an
 exception rule (same meaning).  ``text`` carries the rules and the target but not
 scales or provenance.
+
+The rules an expert fixed before learning (``Program.expert``) are marked: a
+``% expert rule`` line before each in ``asp``, ``prolog`` and ``scasp`` (and
+their indices in the header, only when there are some), ``  # expert`` after
+each in ``text``; the parsers read the marks back.
 """
 
 from __future__ import annotations
