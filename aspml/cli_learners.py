@@ -198,7 +198,7 @@ def format_step(event: dict) -> str:
     if step == "stop":
         return f"{pad}  no literal helps: rule {'kept' if event['kept'] else 'dropped'}"
     if step == "expert":
-        return (f"{pad}expert rule: {_condition(event['rule'])}: covers "
+        return (f"{pad}keep the expert's rule {_condition(event['rule'])}: covers "
                 f"{event['tp']} example(s), wrongly {event['fp']}")
     if step == "covered":
         tail = "" if event["kept"] else " (too few: dropped)"

@@ -156,6 +156,25 @@ def test_an_expert_rule_equal_to_folds_first_rule_gives_folds_program_marked(cls
     assert expert == replace(plain, expert=(0,))
 
 
+def test_the_trace_tells_the_expert_rules_first(tmp_path):
+    X, y = table()
+    events = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        FoldSE(positive="yes").fit(X, y, trace=events.append, fixed_rules=[RULE])
+    holds = (X["a"] > 60).to_numpy()
+    assert events[0] == {"step": "expert", "depth": 0, "rule": RULE,
+                         "tp": int((holds & (y == "yes")).sum()),
+                         "fp": int((holds & (y == "no")).sum())}
+    assert events[1]["step"] == "rule" and events[1]["depth"] == 1     # its exceptions
+    data = tmp_path / "d.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    (tmp_path / "r.txt").write_text(RULE_TEXT, encoding="utf-8")
+    done = run_aspml("learn", data, "--target", "label", "--positive", "yes", "--fixed-rules",
+                     tmp_path / "r.txt", "--trace")
+    assert done.stdout.startswith("keep the expert's rule IF a > 60: covers ")
+
+
 def test_the_positives_an_expert_rule_covers_are_not_learned_again():
     X, y = table(noise=0)
     rule = Rule(None, (Compare("c", "<=", 10),))        # only positives: no exception needed
@@ -319,3 +338,29 @@ def test_other_learners_refuse_fixed_rules():
     for cls in (aspml.Libre, aspml.MultiValueRuleSet):
         with pytest.raises(TypeError, match="fixed_rules"):
             cls().fit(X, y, fixed_rules=RULE_TEXT)
+
+
+# -- random programs: the marks survive every print -------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from strategies import programs  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(programs(), st.data())
+def test_random_programs_keep_their_expert_marks_in_every_dialect(p, data):
+    marked = data.draw(st.sets(st.integers(0, p.n_rules - 1)) if p.rules else st.just(set()))
+    p = replace(p, expert=tuple(marked))
+    for dialect in ("asp", "prolog"):
+        assert aspml.parse(p.print(dialect), dialect) == p
+    assert aspml.parse(p.to_scasp(), "scasp").expert == p.expert
+    assert p.to_asp().count("\n% expert rule\n") == len(marked)
+    try:
+        back = aspml.parse(p.to_text(), "text")
+    except ParseError:          # text cannot carry every program (see test_roundtrip)
+        return
+    if back.rules == p.rules:
+        assert back.expert == p.expert
