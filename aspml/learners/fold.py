@@ -32,9 +32,8 @@ from ..data.table import Column
 from ..errors import AspmlWarning
 from ..evaluate import rule_masks
 from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Schema, Target
-from ..logic.values import as_label
+from ..logic.values import as_label, is_number, normalize_value
 from . import expert
-from ..logic.values import is_number, normalize_value
 from ._base import LogicClassifier, is_real
 
 PARALLEL_ROWS = 20_000     # views over at least this many rows search features in parallel
@@ -436,8 +435,8 @@ class FoldSE(LogicClassifier):
                 search._step("expert", 0, rule=rule, tp=int(tp.sum()), fp=int(fp.sum()))
             exceptions = []
             if fp.any() and (self.max_depth is None or self.max_depth > 0):
-                used = [u for u in (_search_literal(lit, search) for lit in rule.body) if u]
-                exceptions = search.learn_rule_set(fp, tp, used, 1,
+                banned = [u for u in (_search_literal(lit, search) for lit in rule.body) if u]
+                exceptions = search.learn_rule_set(fp, tp, banned, 1,
                                                    _narrow(search.view, tp | fp))
             holds = masks[i].copy()
             for exc in exceptions:
