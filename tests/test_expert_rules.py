@@ -348,7 +348,7 @@ from hypothesis import strategies as st  # noqa: E402
 from strategies import programs  # noqa: E402
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(programs(), st.data())
 def test_random_programs_keep_their_expert_marks_in_every_dialect(p, data):
