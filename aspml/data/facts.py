@@ -32,13 +32,13 @@ from ..logic.names import DOMAIN, clingo_string, prolog_atom, text_string
 from ..logic.values import INT32_MAX, format_number
 from .table import Column, Table, _is_missing_scalar, category_text
 
-_PLAIN_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)\Z")
+_PLAIN_INTEGER = re.compile(r"(0|-?[1-9][0-9]*)\Z")
 
 
 def entity_keys(values, dialect: str, missing=(), column: str = "key") -> list[str]:
     """The term naming each row in facts, from the values of a key column.
 
-    A value whose text is a plain integer (``17``, ``-3``: no sign ``+``, no
+    A value whose text is a plain integer (``17``, ``-3``: no sign ``+``, no ``-0``, no
     leading zero, no spaces) within clingo's 32-bit range is that integer, in
     both dialects; any other value is its text as a clingo string (``asp``)
     or a quoted Prolog atom (``prolog``), so ``"017"`` and ``17`` are two keys.
