@@ -208,14 +208,14 @@ DATASETS = ["titanic", "voting", "heart", "kidney", "credit", "autism", "cars", 
 
 
 def _dataset(data_dir, name, n=200):
-    """``n`` rows of a shared dataset (a fixed sample), without its ``id`` or ``Name`` column (a
-    learner would only learn row numbers from it), and the labels."""
+    """``n`` rows of a shared dataset (a fixed sample), without its identifier columns (``id``,
+    ``Name``: a learner would only learn row numbers from them), and the labels."""
     m = {r["name"]: r for r in csv.DictReader(open(data_dir / "MANIFEST.tsv"), delimiter="\t")}[name]
     df = pd.read_csv(data_dir / m["files"].split()[0], dtype=str, keep_default_na=False,
                      na_values=[""])
     df = df.sample(n=min(n, len(df)), random_state=0).reset_index(drop=True)
     y = (df[m["label_column"]] == m["positive_value"]).to_numpy()
-    ids = [c for c in ("id", "Name") if c in df.columns]    # identifiers, not features
+    ids = [c for c in df.columns if c.lower() in ("id", "name")]    # identifiers, not features
     return df.drop(columns=[m["label_column"], *ids]), y
 
 
