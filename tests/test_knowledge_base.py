@@ -7,6 +7,7 @@ loaded into one SWI-Prolog session and one clingo run, and must answer every ope
 """
 
 import csv
+import json
 import re
 import subprocess
 
@@ -78,7 +79,7 @@ def swipl_keys(files, goals: dict) -> dict:
     for line in result.stdout.splitlines():
         i, kind, *rest = line.split(" ", 2)
         assert kind in ("i", "s"), f"an answer that is not a key: {line}"
-        value = int(rest[0]) if kind == "i" else "".join(map(chr, eval(rest[0])))
+        value = int(rest[0]) if kind == "i" else "".join(map(chr, json.loads(rest[0])))
         out[keys[int(i)]].add(value)
     return out
 
