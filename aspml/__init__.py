@@ -18,6 +18,7 @@ _WHERE = {
     **dict.fromkeys(["Compare", "Feature", "Flag", "InSet", "Interval", "Literal", "NotAtom",
                      "NotCompare", "Program", "Rule", "Schema", "Target", "parse"], ".logic"),
     "load": ".logic.store",
+    "export": ".export",
     **dict.fromkeys(["FoldRpp", "FoldSE", "Libre", "MultiValueRuleSet"], ".learners"),
     **dict.fromkeys(["Explanation", "explain"], ".explain"),
     **dict.fromkeys(["Counterfactual", "counterfactual"], ".asp.explain"),
@@ -25,7 +26,7 @@ _WHERE = {
 }
 _SUBMODULES = ("asp", "data", "evaluate", "prolog")      # reached as aspml.asp ...
 
-__all__ = ["load", "DescriptiveModel", "generalize", "rules_from_sklearn", "Counterfactual",
+__all__ = ["load", "export", "DescriptiveModel", "generalize", "rules_from_sklearn", "Counterfactual",
            "Explanation", "counterfactual", "explain", "FoldRpp", "FoldSE", "Libre",
            "MultiValueRuleSet", "AspmlError", "Compare", "DialectError", "EngineError",
            "Feature", "Flag", "InSet",

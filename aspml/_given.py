@@ -28,5 +28,14 @@ def as_program(given, what: str) -> Program:
                     f"FoldRpp, Libre, MultiValueRuleSet), not {type(given).__name__}")
 
 
+def engine_program(given, what: str) -> Program:
+    """The program an engine runs: :func:`as_program`, without its prefix.  The prefix
+    names the exception and helper predicates of a print that lives in a knowledge base
+    (``heart_ab1``, ``heart_row``); the engines write their own facts and ask for the
+    program's own names (``ab1``), so a prefixed program answers as the unprefixed one."""
+    program = as_program(given, what)
+    return program if program.prefix is None else program.with_prefix(None)
+
+
 def _is_aspml_estimator(obj) -> bool:
     return type(obj).__module__.startswith("aspml.learners") and hasattr(obj, "get_params")

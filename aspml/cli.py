@@ -1,7 +1,8 @@
 """aspml: logic programs with default exceptions as classifiers.
 
   aspml learn   DATA.csv --target COL [--positive VAL] [--learner NAME] [-o MODEL.lp]
-  aspml export  MODEL [--from DIALECT] --to asp|prolog|scasp|text
+  aspml export  MODEL [--from DIALECT] --to asp|prolog|scasp|text [--facts DATA.csv [--key COL]]
+                [--prefix NAME] [--names]
   aspml predict MODEL DATA.csv [--engine fast|clingo|prolog] [-o OUT.csv]
   aspml check   MODEL DATA.csv
   aspml explain MODEL DATA.csv --row N [--minimal] [--counterfactual] [--json]
@@ -169,24 +170,25 @@ def cmd_learn(args) -> int:
 
 
 def cmd_export(args) -> int:
-    program = _read_program(args.model, args.source, args.missing, args.edited)
-    if not args.facts:
-        sys.stdout.write(program.print(args.to))
-        return 0
-    X = _read_table(args.facts, args.sep)
-    if args.to == "asp":
-        from .asp import _prepare
-        program, _, _, facts = _prepare(program, X, None)       # the program's missing tokens
-        sys.stdout.write(program.to_asp() + "\n% rows of " + Path(args.facts).name + "\n" + facts)
-    elif args.to == "prolog":
-        from .data.facts import prolog_facts
-        from .evaluate import as_table
-        from .logic.printers import Naming
-        facts = prolog_facts(as_table(program, X), Naming.of(program).preds)
-        sys.stdout.write(program.to_prolog() + "\n% rows of " + Path(args.facts).name + "\n"
-                         + facts)
-    else:
+    from .export import export, names
+    from .logic.names import text_string
+    if args.key is not None and not args.facts:
+        raise AspmlError("--key names a column of the rows: give --facts DATA.csv too")
+    if args.facts and args.to not in ("asp", "prolog"):
         raise AspmlError("--facts goes with --to asp or --to prolog")
+    if args.names and args.facts:
+        raise AspmlError("--names lists the predicates instead of printing: leave out --facts")
+    program = _read_program(args.model, args.source, args.missing, args.edited)
+    if args.prefix is not None:
+        program = program.with_prefix(args.prefix)
+    if args.names:
+        for kind, name, pred in names(program, args.to):
+            print(f"{kind}\t{text_string(name)}\t{pred}")
+        return 0
+    X = _read_table(args.facts, args.sep) if args.facts else None
+    # the program's missing tokens (--missing replaced them) read the rows
+    sys.stdout.write(export(program, args.to, X, args.key,
+                            source=Path(args.facts).name if args.facts else None))
     return 0
 
 
@@ -531,12 +533,26 @@ def build_parser() -> argparse.ArgumentParser:
                               "  aspml export examples/birds/birds.lp --to prolog\n"
                               "  aspml export examples/birds/birds.lp --to prolog --facts "
                               "examples/birds/birds.csv > birds.pl\n"
-                              "  swipl -q -g \"forall(flies(R), writeln(R))\" -t halt birds.pl")
+                              "  swipl -q -g \"forall(flies(R), writeln(R))\" -t halt birds.pl\n"
+                              "  aspml export examples/birds/birds.lp --to prolog --facts "
+                              "examples/birds/birds.csv --key name --prefix birds\n"
+                              "  aspml export examples/birds/birds.lp --to prolog --names")
     common(e)
     e.add_argument("--to", required=True, choices=["asp", "prolog", "scasp", "text"])
     e.add_argument("--facts", metavar="DATA.csv",
                    help="append the rows of DATA.csv as facts (asp, prolog): a file clingo or "
                         "swipl runs alone; row ids count from 0")
+    e.add_argument("--key", metavar="COLUMN",
+                   help="with --facts: name each row by its value in COLUMN instead of its "
+                        "number (an integer stays one, any other value is a string or quoted "
+                        "atom); every row needs a key of its own")
+    e.add_argument("--prefix", metavar="NAME",
+                   help="put NAME_ in front of the exception and helper predicates "
+                        "(NAME_ab1, NAME_row), so programs share one knowledge base; feature "
+                        "and target predicates are not prefixed")
+    e.add_argument("--names", action="store_true",
+                   help="list the predicates of the print instead: kind, name (JSON), "
+                        "predicate/arity, one per line, tab-separated")
     separator(e)
     e.set_defaults(run=cmd_export)
 

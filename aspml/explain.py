@@ -141,8 +141,8 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     one-row program instead of the fast path; the two explanations are equal.
     ``minimal=True`` adds a minimal sufficient reason (clingo).
     """
-    from ._given import as_program
-    program = as_program(program, "explain")
+    from ._given import engine_program
+    program = engine_program(program, "explain")
     frame = as_row(program, row)
     missing = program.missing if missing is None else missing
     table = encode(frame, program.schema, program.features_used, missing)

@@ -66,12 +66,16 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
           query: str = "open") -> np.ndarray:
     """Where SWI-Prolog proves the target (``atom`` None) or the derived atom
     ``atom`` (an exception such as ``ab1``), for each row; ``query`` as in :func:`predict`."""
-    from ._given import as_program
-    program = as_program(program, "aspml.prolog.predict")
+    from ._given import engine_program
+    given = program
+    program = engine_program(program, "aspml.prolog.predict")
     if query not in QUERIES:
         raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
     names = list(dict.fromkeys([*program.derived, *(n for r in program.rules
                                                     for n in r.exceptions)]))
+    prefix = getattr(given, "prefix", None)
+    if atom is not None and prefix and atom.startswith(prefix + "_") and atom not in names:
+        atom = atom[len(prefix) + 1:]          # heart_ab1, as the print names it: ab1
     if atom is not None and atom not in names:
         raise AspmlError(f"{atom!r} is not a derived atom of the program; it has {names}")
     table = as_table(program, X, missing)

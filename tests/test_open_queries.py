@@ -201,22 +201,29 @@ LEARNERS = {
     "Libre": lambda: aspml.Libre(random_state=0),
     "MultiValueRuleSet": lambda: aspml.MultiValueRuleSet(random_state=0),
 }
-# titanic and voting: FOLD and LIBRE learn rules that start with a negation there
-DATASETS = ["titanic", "voting"]
+# eight shared datasets, 200 rows each (the issue asks for six): titanic, voting, cars and
+# acute, where FOLD and LIBRE learn rules that start with a negation; heart and credit
+# (numbers, categories); kidney (missing values, mixed columns); autism (many categories)
+DATASETS = ["titanic", "voting", "heart", "kidney", "credit", "autism", "cars", "acute"]
 
 
-def _dataset(data_dir, name, n=250):
+def _dataset(data_dir, name, n=200):
+    """``n`` rows of a shared dataset (a fixed sample), without its identifier columns (``id``,
+    ``Name``: a learner would only learn row numbers from them), and the labels."""
     m = {r["name"]: r for r in csv.DictReader(open(data_dir / "MANIFEST.tsv"), delimiter="\t")}[name]
     df = pd.read_csv(data_dir / m["files"].split()[0], dtype=str, keep_default_na=False,
                      na_values=[""])
     df = df.sample(n=min(n, len(df)), random_state=0).reset_index(drop=True)
     y = (df[m["label_column"]] == m["positive_value"]).to_numpy()
-    return df.drop(columns=[m["label_column"]]), y
+    ids = [c for c in df.columns if c.lower() in ("id", "name")]    # identifiers, not features
+    return df.drop(columns=[m["label_column"], *ids]), y
 
 
 @pytest.mark.parametrize("learner", sorted(LEARNERS))
 def test_open_queries_on_learned_programs(data_dir, swipl, tmp_path, learner):
     for name in DATASETS:
+        if not (data_dir / name).is_dir():
+            continue                        # a partial copy of the shared data
         X, y = _dataset(data_dir, name)
         p = LEARNERS[learner]().fit(X, y).program_
         path = tmp_path / f"{name}.pl"

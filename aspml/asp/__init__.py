@@ -13,7 +13,7 @@ from importlib.resources import files
 import numpy as np
 
 from ..data.facts import clingo_facts, clingo_numbers, program_limits
-from .._given import as_program
+from .._given import as_program, engine_program
 from ..errors import AspmlError
 from ..evaluate import as_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
@@ -34,8 +34,9 @@ def encoding(name: str) -> str:
     return files("aspml.encodings").joinpath(f"{name}.lp").read_text()
 
 
-def _prepare(program: Program, X, missing):
-    """Facts for the rows, and the program at the scales those facts need."""
+def _prepare(program: Program, X, missing, ids=None):
+    """Facts for the rows, and the program at the scales those facts need; ``ids`` the
+    rows' terms (default their numbers, see :func:`aspml.data.facts.clingo_facts`)."""
     table = as_table(program, X, missing)
     scales = {f.name: f.scale or 1 for f in program.schema.features}
     numbers = clingo_numbers(table, scales, program_limits(program), rank_tables(program))
@@ -44,12 +45,12 @@ def _prepare(program: Program, X, missing):
                          if f.name in numbers else f for f in program.schema.features)
         program = program.with_schema(Schema(features))
     naming = Naming.of(program)
-    return program, naming, table, clingo_facts(table, naming.preds, numbers)
+    return program, naming, table, clingo_facts(table, naming.preds, numbers, ids, naming.domain)
 
 
 def predict(program: Program, X, missing=None) -> np.ndarray:
     """The reference semantics: clingo's answer for every row (a boolean array)."""
-    program = as_program(program, "aspml.asp.predict")
+    program = engine_program(program, "aspml.asp.predict")
     program, naming, table, facts = _prepare(program, X, missing)
     arity = 1 if program.target.positive is None else 2
     show = f"#show {naming.target}/{arity}."
@@ -61,7 +62,7 @@ def predict(program: Program, X, missing=None) -> np.ndarray:
 
 def coverage(program: Program, X, missing=None) -> np.ndarray:
     """Rows x rules boolean matrix from clingo: where each rule's body holds."""
-    program = as_program(program, "aspml.asp.coverage")
+    program = engine_program(program, "aspml.asp.coverage")
     program, naming, table, facts = _prepare(program, X, missing)
     printer = LogicPrinter(program, "asp")
     cover = [printer.rule(r, head=f"{COVER}({i},X)") for i, r in enumerate(program.rules)]

@@ -54,6 +54,7 @@ def _holding_atoms(model, naming: Naming, program: Program) -> list[str]:
 
 def literal_truth(program: Program, frame: pd.DataFrame, missing=None):
     """Truth of every body literal and every atom for a one-row frame, read from clingo."""
+    program = program.with_prefix(None)          # the engines run the program's own names
     program2, naming, table, facts = _prepare(program, frame, missing)
     printer = LogicPrinter(program2, "asp")
     extra = []
@@ -86,6 +87,7 @@ class _Domain:
 class _World:
     def __init__(self, program: Program, frame: pd.DataFrame, missing, ranges=None,
                  steps=None) -> None:
+        program = program.with_prefix(None)      # the engines run the program's own names
         self.program = program
         self.steps = _checked_steps(steps or {})
         table = as_table(program, frame, missing)
@@ -266,11 +268,11 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     training data's.  Returns None when no change can give ``target``.
     The changed row is checked on the fast path before it is returned.
     """
-    from .._given import _is_aspml_estimator, as_program
+    from .._given import _is_aspml_estimator, engine_program
     from ..explain import as_row
     if steps is None and _is_aspml_estimator(program) and hasattr(program, "schema_"):
         steps = {f.name: 1 / f.scale for f in program.schema_.features if f.scale}
-    program = as_program(program, "counterfactual")
+    program = engine_program(program, "counterfactual")
     frame = as_row(program, row)
     target = bool(target)
     world = _World(program, frame, missing, ranges, steps)

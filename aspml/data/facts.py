@@ -13,18 +13,59 @@ value as its rank among the program's constants of that feature: the even
 rank of the constant it equals, else the odd rank of the gap it falls in.
 Any number has a rank, however large (``2**45`` when training stopped at
 ``2**40``) or fine, so a ranked feature never raises ScaleError.
+
+Rows are named by their numbers (``age(17,52)``), or by the values of a key
+column (:func:`entity_keys`): a key that is a plain integer in clingo's range
+stays an integer (``age(17,52)``), any other is a clingo string or a quoted
+Prolog atom (``age("P-17",52)``, ``age('P-17',52)``), so any text is safe.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 
 import numpy as np
 
-from ..errors import ScaleError
-from ..logic.names import DOMAIN, clingo_string, prolog_atom
+from ..errors import AspmlError, ScaleError
+from ..logic.names import DOMAIN, clingo_string, prolog_atom, text_string
 from ..logic.values import INT32_MAX, format_number
-from .table import Column, Table
+from .table import Column, Table, _is_missing_scalar, category_text
+
+_PLAIN_INTEGER = re.compile(r"(0|-?[1-9][0-9]*)\Z")
+
+
+def entity_keys(values, dialect: str, missing=(), column: str = "key") -> list[str]:
+    """The term naming each row in facts, from the values of a key column.
+
+    A value whose text is a plain integer (``17``, ``-3``: no sign ``+``, no ``-0``, no
+    leading zero, no spaces) within clingo's 32-bit range is that integer, in
+    both dialects; any other value is its text as a clingo string (``asp``)
+    or a quoted Prolog atom (``prolog``), so ``"017"`` and ``17`` are two keys.
+    Numbers that are not text (a DataFrame's int or float column) are read as
+    their text (``17.0`` is ``17``).  A missing value (empty, NaN, or one of
+    ``missing``) or a value met twice is an error: a key names one row.
+    """
+    if dialect not in ("asp", "prolog"):
+        raise AspmlError(f"facts are written for asp or prolog, not {dialect!r}")
+    quote = clingo_string if dialect == "asp" else prolog_atom
+    terms, seen = [], {}
+    for i, u in enumerate(values):
+        if _is_missing_scalar(u, missing) or (isinstance(u, str) and not u.strip()):
+            raise AspmlError(f"key column {column!r} has no value in row {i} (0 is the first "
+                             "row): every row needs a key")
+        text = u if isinstance(u, str) else category_text(u)
+        if "\x00" in text:
+            raise AspmlError(f"key column {column!r}: the key in row {i} contains a NUL "
+                             "character, which clingo cannot carry")
+        plain = _PLAIN_INTEGER.match(text) and abs(int(text)) <= INT32_MAX
+        term = text if plain else quote(text)
+        if term in seen:
+            raise AspmlError(f"key column {column!r} holds {text_string(text)} twice (rows "
+                             f"{seen[term]} and {i}, 0 is the first): a key names one row")
+        seen[term] = i
+        terms.append(term)
+    return terms
 
 
 def scaled_values(col: Column, scale: int, limits=None) -> tuple[np.ndarray, int]:
@@ -98,34 +139,47 @@ def program_limits(program) -> dict:
     return out
 
 
-def clingo_facts(table: Table, preds: dict, numbers: dict) -> str:
+def clingo_facts(table: Table, preds: dict, numbers: dict, ids=None, domain: str = DOMAIN) -> str:
     """``row(i).`` for every row and ``pred(i,v).`` for every known value.
 
     ``numbers`` comes from :func:`clingo_numbers`: exact integers, so no float
-    reaches clingo; categories are clingo strings.
+    reaches clingo; categories are clingo strings.  ``ids`` are the rows' terms
+    (:func:`entity_keys`; default the row numbers), ``domain`` the name of the
+    row predicate (``heart_row`` for a prefixed program).
     """
-    rows = "".join(f"row({i}).\n" for i in range(table.n_rows))
-    return rows + _facts(table, preds, lambda name, col: numbers[name][0].tolist(), clingo_string)
+    ids = _ids(table, ids)
+    rows = "".join(f"{domain}({i}).\n" for i in ids.tolist())
+    return rows + _facts(table, preds, lambda name, col: numbers[name][0].tolist(),
+                         clingo_string, ids)
 
 
 def _prolog_number(x: float) -> str:
     return format_number(int(x)) if x.is_integer() else format_number(x)
 
 
-def prolog_facts(table: Table, preds: dict) -> str:
+def prolog_facts(table: Table, preds: dict, ids=None, domain: str = DOMAIN) -> str:
     """``row(i).`` for every row, then the values: numbers as shortest exact decimals,
     categories as quoted atoms.  A printed rule with no positive literal first
-    starts with ``row(X)``, so an open query (``label(R, V)``) meets only rows."""
-    rows = "".join(f"{DOMAIN}({i}).\n" for i in range(table.n_rows))
+    starts with ``row(X)``, so an open query (``label(R, V)``) meets only rows.
+    ``ids`` and ``domain`` as in :func:`clingo_facts`."""
+    ids = _ids(table, ids)
+    rows = "".join(f"{domain}({i}).\n" for i in ids.tolist())
     return rows + _facts(table, preds,
                          lambda name, col: [_prolog_number(x)
                                             for x in col.num[col.is_num].tolist()],
-                         prolog_atom)
+                         prolog_atom, ids)
 
 
-def _facts(table: Table, preds: dict, number_texts, quote) -> str:
+def _ids(table: Table, ids) -> np.ndarray:
+    if ids is None:
+        return np.arange(table.n_rows)
+    if len(ids) != table.n_rows:
+        raise AspmlError(f"{len(ids)} row ids for {table.n_rows} rows")
+    return np.array(list(ids), dtype=object)
+
+
+def _facts(table: Table, preds: dict, number_texts, quote, ids) -> str:
     """One fact per known value: ``flag(i).``, ``pred(i,number).``, ``pred(i,category).``"""
-    ids = np.arange(table.n_rows)
     parts = []
     for name, col in table.columns.items():
         pred = preds[name]

@@ -172,6 +172,21 @@ def check_derived_name(name: str) -> str:
     return name
 
 
+def _check_prefix(prefix: str, names) -> None:
+    """A prefix is an identifier, and each name it makes (``heart_ab1``, ``heart_row``)
+    is one no engine reserves."""
+    from .names import prefixed
+    if not isinstance(prefix, str) or not DERIVED_NAME.match(prefix):
+        raise AspmlError(f"prefix {prefix!r} must be a lower-case identifier "
+                         "([a-z][A-Za-z0-9_]*), such as heart")
+    from .names import is_reserved
+    for name in names:
+        made = prefixed(prefix, name)
+        if is_reserved(made):
+            raise AspmlError(f"prefix {prefix!r} makes {made!r}, a name reserved by clingo, "
+                             "SWI-Prolog or aspml itself; choose another prefix")
+
+
 @dataclass(frozen=True)
 class Rule:
     """``head :- body``.  ``head`` is ``None`` for the target, else a derived atom name."""
@@ -373,7 +388,10 @@ class Program:
     ``prefix``      a name put in front of the exception and helper predicates
                     in the ``asp``, ``prolog`` and ``scasp`` prints
                     (``heart_ab1``, ``heart_row``), so that programs share one
-                    knowledge base.
+                    knowledge base.  Feature predicates and the target are not
+                    prefixed: they are the knowledge base's shared facts and the
+                    program's answer.  Inside the model the names stay ``ab1``;
+                    the ``text`` print, explanations and the engines use them.
     """
 
     rules: tuple[Rule, ...]
@@ -403,7 +421,7 @@ class Program:
                                  f"(it has {len(rules)})")
         object.__setattr__(self, "expert", expert)
         if self.prefix is not None:
-            check_derived_name(self.prefix)
+            _check_prefix(self.prefix, self._helper_names())
         object.__setattr__(self, "provenance", _freeze_provenance(self.provenance))
         object.__setattr__(self, "missing", missing_tokens(self.missing))
         if not isinstance(self.target, Target):
@@ -594,6 +612,24 @@ class Program:
 
     def with_schema(self, schema: Schema) -> "Program":
         return replace(self, schema=schema)
+
+    def with_prefix(self, prefix: str | None) -> "Program":
+        """The same program printing its exception and helper predicates as
+        ``{prefix}_ab1``, ``{prefix}_row`` (``None``: unprefixed)."""
+        return replace(self, prefix=prefix)
+
+    @property
+    def predicates(self) -> dict[str, str]:
+        """``{column: predicate}``: the predicate each feature of the schema is printed
+        as in the ``asp`` and ``prolog`` prints (and in the facts aspml writes); see
+        :func:`aspml.logic.names.predicate_names` for the rule."""
+        from .printers import Naming
+        return dict(Naming.of(self).preds)
+
+    def _helper_names(self) -> list[str]:
+        from .names import DOMAIN
+        return list(dict.fromkeys([DOMAIN, *self.derived,
+                                   *(n for r in self.rules for n in r.exceptions)]))
 
     def with_missing(self, missing) -> "Program":
         """The same program reading ``missing`` (a string or strings) as no value."""

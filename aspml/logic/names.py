@@ -55,8 +55,25 @@ def _identifier(name: str) -> str:
     return base
 
 
+def prefixed(prefix: str | None, name: str) -> str:
+    """The printed name of an exception or helper predicate: ``heart_ab1`` for prefix
+    ``heart`` and ``ab1``; the name itself when there is no prefix."""
+    return name if prefix is None else f"{prefix}_{name}"
+
+
 def predicate_names(target_name: str, features, derived) -> tuple[str, dict[str, str]]:
     """Predicate identifiers for the target and each feature, none clashing.
+
+    The rule (the README's "Column names and predicates"): a name that is
+    already an identifier (``[a-z][A-Za-z0-9_]*``) is used as it is, unless it
+    is taken; any other is folded to lower-case ASCII, accents dropped and
+    every run of other characters made ``_`` (``"Capital Gain"`` ->
+    ``capital_gain``, ``"Ünï"`` -> ``uni``), with ``f_`` in front when it would
+    not start with a letter.  Taken names are the engines' built-ins, ``row``,
+    aspml's ``aspml_...``, the ``derived`` names (exceptions, and with a prefix
+    their printed ``heart_ab1`` and ``heart_row``) and the names already
+    chosen, target first, then the features in column order: a clash gets
+    ``_2``, ``_3`` ...
 
     Returns ``(target_predicate, {feature name: predicate})``.
     """

@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, VisitError
 from ..errors import AspmlError, ParseError
 from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, NotAtom,
                     NotCompare, Program, Rule, Schema, Target, missing_tokens)
-from .names import DOMAIN, exception_like
+from .names import DOMAIN, exception_like, prefixed
 from .printers import DIALECTS, META_VERSION
 from .values import MAX_DECIMALS, is_number, normalize_value, read_number, unranked, unscaled
 
@@ -340,6 +340,8 @@ class _Builder:
         self.provenance = ()
         self.missing = DEFAULT_MISSING
         self.expert: tuple = ()                    # indices of the expert's rules
+        self.prefix = None                         # a knowledge base's name for the program
+        self.domain = DOMAIN
         if self.meta is None:
             return
         m = self.meta
@@ -369,6 +371,10 @@ class _Builder:
             self.provenance = tuple((k, v) for k, v in m.get("provenance", []))
             self.missing = missing_tokens(m.get("missing", DEFAULT_MISSING))
             self.expert = _indices(m.get("expert", []))
+            self.prefix = m.get("prefix")
+            if self.prefix is not None and not isinstance(self.prefix, str):
+                raise ValueError(f"prefix {self.prefix!r} is not a name")
+            self.domain = prefixed(self.prefix, DOMAIN)
         except (KeyError, TypeError, ValueError) as e:
             raise ParseError(f"the '% aspml:' header is malformed: {e}", self.meta_line, 1) from None
         if said != self.dialect:
@@ -444,15 +450,17 @@ class _Builder:
                 rules.append(Rule(None, self.body(raw)))
             else:
                 body = self.body(raw)
+                name = self.internal(head.name, head)
                 try:
-                    rules.append(Rule(head.name, body))
+                    rules.append(Rule(name, body))
                 except AspmlError as e:
                     raise self.error(str(e), head) from None
         if self.target is None:
             self.target = Target(self.target_pred, positive)
         try:
             return Program(tuple(rules), self.target, Schema(tuple(self.features)),
-                           self.provenance, self.missing, expert=self.expert)
+                           self.provenance, self.missing, expert=self.expert,
+                           prefix=self.prefix)
         except AspmlError as e:
             raise ParseError(str(e), 1, 1) from None
 
@@ -485,7 +493,7 @@ class _Builder:
 
     def positive(self, atom: Atom, env: dict, where) -> list:
         name, args = atom.name, atom.args
-        if name == DOMAIN and len(args) == 1 and name not in self.feature_of:
+        if name == self.domain and len(args) == 1 and name not in self.feature_of:
             return []
         if name == "number" and len(args) == 1 and isinstance(args[0], Var):
             return []                                           # type guard
@@ -521,7 +529,7 @@ class _Builder:
         if name == self.target_pred:
             raise self.error(f"the target {name} cannot appear in a rule body", where)
         if name in self.derived or (len(args) == 1 and self._undefined_exception(name)):
-            return [NotAtom(name)]
+            return [NotAtom(self.internal(name, where))]
         feature = self.feature(name)
         if len(args) == 1:
             return [Flag(feature, False)]
@@ -529,6 +537,17 @@ class _Builder:
             return [Compare(feature, "!=", self.value(args[1], feature, where))]
         raise self.error(f"cannot read 'not {name}(...)': expected not {name}(X) or "
                          f"not {name}(X,value)", where)
+
+    def internal(self, name: str, where) -> str:
+        """The model's name of a printed exception atom: ``heart_ab1`` -> ``ab1`` when the
+        header names the prefix ``heart``."""
+        if self.prefix is None:
+            return name
+        head = self.prefix + "_"
+        if not name.startswith(head) or name == head:
+            raise self.error(f"{name} is not an exception of this program: with the prefix "
+                             f"{self.prefix!r} its exceptions are named {head}...", where)
+        return name[len(head):]
 
     def _undefined_exception(self, name: str) -> bool:
         """``not name(X)`` with no rule for name: an exception that never holds?

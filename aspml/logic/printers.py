@@ -25,6 +25,12 @@ Four dialects (DESIGN §3):
             ``abK(X) :- f(X,N), N =< t`` (see ``expand_negated_comparisons``).
 ``text``    for people: ``IF age in [30, 50) AND NOT ab1 THEN label = "yes"``.
 
+A program's ``prefix`` (``heart``) names its exception and helper atoms
+``heart_ab1`` and its domain ``heart_row`` in ``asp``, ``prolog`` and
+``scasp``; the ``prolog`` print then also declares the feature predicates
+``multifile``, so several programs' files, each with its facts, load into one
+session and add to the same facts.  ``text`` prints the names without it.
+
 ``asp``, ``prolog`` and ``scasp`` start with a ``% aspml: {...}`` comment that
 records the exact target, schema (names, kinds, scales) and provenance, so
 ``parse(p.to_asp(), "asp") == p`` and likewise for ``prolog``.  ``scasp``
@@ -48,7 +54,7 @@ from ..errors import DialectError
 from .model import (DEFAULT_MISSING, Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                     Program, Rule)
 from .names import (DOMAIN, clingo_string, exception_like, invisible, predicate_names,
-                    prolog_atom, text_name, text_string)
+                    prefixed, prolog_atom, text_name, text_string)
 from .values import Value, format_number, is_number, rank_code, scaled
 
 DIALECTS = ("asp", "prolog", "scasp", "text")
@@ -92,6 +98,8 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
         meta["missing"] = list(program.missing)
     if program.expert:                          # likewise: only a program with expert rules
         meta["expert"] = list(program.expert)
+    if program.prefix is not None:
+        meta["prefix"] = program.prefix
     return meta
 
 
@@ -112,14 +120,29 @@ def rank_tables(program: Program) -> dict:
 
 @dataclass(frozen=True)
 class Naming:
+    """The printed predicate names: the target's, each feature's (``preds``), each
+    exception's (``derived``: ``ab1`` -> ``heart_ab1`` with prefix ``heart``) and the
+    domain's (``row``, ``heart_row``).  Feature predicates avoid the exception names
+    both ways, so a column's predicate does not change when a prefix is set, except
+    for a column named like a prefixed name (``heart_ab1`` gets ``heart_ab1_2``)."""
+
     target: str
     preds: dict
+    derived: dict = field(default_factory=dict)
+    domain: str = DOMAIN
 
     @staticmethod
     def of(program: Program) -> "Naming":
-        derived = set(program.derived) | {n for r in program.rules for n in r.exceptions}
-        target, preds = predicate_names(program.target.name, program.schema.names, derived)
-        return Naming(target, preds)
+        names = dict.fromkeys([*program.derived, *(n for r in program.rules for n in r.exceptions)])
+        derived = {n: prefixed(program.prefix, n) for n in names}
+        domain = prefixed(program.prefix, DOMAIN)
+        taken = set(derived) | set(derived.values()) | {domain}
+        target, preds = predicate_names(program.target.name, program.schema.names, taken)
+        return Naming(target, preds, derived, domain)
+
+    def atom(self, name: str) -> str:
+        """The printed name of the derived atom ``name``."""
+        return self.derived.get(name, name)
 
 
 # ---------------------------------------------------------------------------
@@ -171,7 +194,7 @@ class LogicPrinter:
     # -- atoms ---------------------------------------------------------
     def head(self, rule: Rule, var: str = "X") -> str:
         if rule.head is not None:
-            return f"{rule.head}({var})"
+            return f"{self.naming.atom(rule.head)}({var})"
         t = self.p.target
         if t.positive is None:
             return f"{self.naming.target}({var})"
@@ -208,7 +231,7 @@ class LogicPrinter:
     def literal(self, lit: Literal, ctx: _RuleContext) -> list[str]:
         out: list[str] = []
         if isinstance(lit, NotAtom):
-            out.append(f"{self.neg}{lit.name}(X)")
+            out.append(f"{self.neg}{self.naming.atom(lit.name)}(X)")
         elif isinstance(lit, Flag):
             out.append(("" if lit.positive else self.neg) + f"{self.pred(lit.feature)}(X)")
         elif isinstance(lit, Compare) and lit.op in ("==", "!="):
@@ -272,7 +295,7 @@ class LogicPrinter:
         ctx = _RuleContext()
         body = [", ".join(self.literal(lit, ctx)) for lit in rule.body]
         if self.needs_domain(rule):
-            body.insert(0, f"{DOMAIN}(X)")
+            body.insert(0, f"{self.naming.domain}(X)")
         head = head or self.head(rule)
         text = ""
         for i, part in enumerate(body):
@@ -305,7 +328,8 @@ class LogicPrinter:
         p = self.p
         lines = [f"% aspml program, {self.d} dialect: {_describe_target(p)}"]
         if self.d == "asp":
-            lines.append("% Input: row(X) for each row X, and pred(X,Value) for each known value.")
+            lines.append(f"% Input: {self.naming.domain}(X) for each row X, and pred(X,Value) "
+                         "for each known value.")
             scales = [f"{json.dumps(f.name)} x{f.scale}" for f in p.schema.features
                       if f.kind in ("numeric", "mixed") and f.scale not in (None, 1)]
             if scales:
@@ -332,17 +356,22 @@ class LogicPrinter:
         for f in self.p.schema.features:
             arity = 1 if f.kind == "boolean" else 2
             indicators.append(f"{self.pred(f.name)}/{arity}")
-        names = dict.fromkeys(list(self.p.derived) + [n for r in self.p.rules for n in r.exceptions])
-        indicators += [f"{n}/1" for n in names]
+        shared = list(indicators)              # the feature facts
+        indicators += [f"{n}/1" for n in self.naming.derived.values()]
         if self.uses_domain():
-            indicators.append(f"{DOMAIN}/1")   # a program without row facts loads and answers no
+            indicators.append(f"{self.naming.domain}/1")   # without row facts: loads, answers no
         target_arity = 1 if self.p.target.positive is None else 2
         if not self.p.default_rules:
             indicators.append(f"{self.naming.target}/{target_arity}")
-        heads = [f"{self.naming.target}/{target_arity}"] + [f"{n}/1" for n in self.p.derived]
+        heads = ([f"{self.naming.target}/{target_arity}"]
+                 + [f"{self.naming.atom(n)}/1" for n in self.p.derived])
         lines = [":- encoding(utf8)."]
         if indicators:
             lines.append(":- dynamic " + ", ".join(indicators) + ".")
+        if self.p.prefix is not None and shared:
+            # programs of one knowledge base share the feature facts: each file adds to
+            # them (without multifile, consulting the second file would wipe the first's)
+            lines.append(":- multifile " + ", ".join(shared) + ".")
         lines.append(":- discontiguous " + ", ".join(heads) + ".")
         return lines
 

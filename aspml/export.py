@@ -1,0 +1,88 @@
+"""A program as a file for a knowledge base: its print, and the facts of a table's rows.
+
+``aspml.export(program, "prolog", X, key="name", prefix="heart")`` is what
+``aspml export MODEL --to prolog --facts DATA.csv --key name --prefix heart``
+writes: the program's print, then ``heart_row(K).`` for every row and one fact
+per known value, each row named by its key (:func:`aspml.data.facts.entity_keys`:
+plain integers stay integers, any other key is a string or quoted atom) or,
+without a key, by its number.  The facts use the predicates of the print
+(``Program.predicates``) and, in ``asp``, its scales: a number finer than the
+program's scale doubles the scale of the printed program, so the two always
+go together.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._given import as_program
+from .errors import AspmlError
+from .logic.names import visible
+from .logic.printers import DIALECTS, Naming
+
+FACT_DIALECTS = ("asp", "prolog")
+
+
+def export(program, dialect: str = "prolog", X=None, key: str | None = None,
+           prefix: str | None = None, missing=None, source: str | None = None) -> str:
+    """The print of ``program`` in ``dialect``, followed by the facts of the rows of ``X``.
+
+    ``program`` is a Program or a fitted aspml estimator.  ``X`` (a DataFrame;
+    ``asp`` or ``prolog`` only) adds the facts; ``key`` names the column whose
+    values name the rows (default: row numbers, 0 the first); ``prefix`` sets
+    the program's prefix (``heart``: ``heart_ab1``, ``heart_row``; None keeps
+    the program's own); ``missing`` the tokens read as no value (default the
+    program's); ``source`` names the data in the comment before the facts.
+    """
+    program = as_program(program, "aspml.export")
+    if dialect not in DIALECTS:
+        raise AspmlError(f"unknown dialect {dialect!r}; use one of {DIALECTS}")
+    if prefix is not None:
+        program = program.with_prefix(prefix)
+    if X is None:
+        if key is not None:
+            raise AspmlError("a key names a column of the rows: give the rows too "
+                             "(aspml export --facts DATA.csv --key COLUMN)")
+        return program.print(dialect)
+    if dialect not in FACT_DIALECTS:
+        raise AspmlError(f"facts are written for asp or prolog, not {dialect}")
+    ids = None
+    if key is not None:
+        from .data.facts import entity_keys
+        if not isinstance(X, pd.DataFrame):
+            raise AspmlError(f"key {key!r} names a column: the rows must be a DataFrame")
+        if key not in X.columns:
+            from .data.csvfile import show_names
+            raise AspmlError(f"the data has no key column {key!r}; its columns are "
+                             f"{show_names(list(X.columns))}")
+        ids = entity_keys(X[key].tolist(), dialect,
+                          program.missing if missing is None else missing, key)
+    comment = "% rows" if source is None else "% rows of " + visible(source)
+    if dialect == "asp":
+        from .asp import _prepare
+        program, _, _, facts = _prepare(program, X, missing, ids)
+        return program.to_asp() + "\n" + comment + "\n" + facts
+    from .data.facts import prolog_facts
+    from .evaluate import as_table
+    naming = Naming.of(program)
+    facts = prolog_facts(as_table(program, X, missing), naming.preds, ids, naming.domain)
+    return program.to_prolog() + "\n" + comment + "\n" + facts
+
+
+def names(program, dialect: str = "prolog") -> list[tuple[str, str, str]]:
+    """``(kind, name, predicate/arity)`` for every predicate of the print in ``dialect``:
+    each column (``column``), the target (``target``), each exception or helper atom
+    (``exception``) and the rows (``rows``), as ``aspml export --names`` lists them."""
+    program = as_program(program, "aspml.export.names")
+    if dialect == "text":
+        raise AspmlError("the text print names no predicates; ask for asp, prolog or scasp")
+    if dialect == "scasp":
+        program = program.expand_negated_comparisons()      # its helper atoms, as printed
+    naming = Naming.of(program)
+    out = [("column", f.name, f"{naming.preds[f.name]}/{1 if f.kind == 'boolean' else 2}")
+           for f in program.schema.features]
+    out.append(("target", program.target.name,
+                f"{naming.target}/{1 if program.target.positive is None else 2}"))
+    out += [("exception", n, f"{p}/1") for n, p in naming.derived.items()]
+    out.append(("rows", "row", f"{naming.domain}/1"))
+    return out
