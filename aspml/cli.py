@@ -175,9 +175,9 @@ def cmd_export(args) -> int:
         sys.stdout.write(program.to_asp() + "\n% rows of " + Path(args.facts).name + "\n" + facts)
     elif args.to == "prolog":
         from .data.facts import prolog_facts
-        from .evaluate import as_table
+        from .evaluate import data_table
         from .logic.printers import Naming
-        facts = prolog_facts(as_table(program, X), Naming.of(program).preds)
+        facts = prolog_facts(data_table(program, X), Naming.of(program).preds)
         sys.stdout.write(program.to_prolog() + "\n% rows of " + Path(args.facts).name + "\n"
                          + facts)
     else:

@@ -85,6 +85,8 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
     }
     if program.missing != DEFAULT_MISSING:      # the default leaves the header as it was
         meta["missing"] = list(program.missing)
+    if program.background:                      # which Boolean features the rules below derive
+        meta["background"] = list(program.background_atoms)
     return meta
 
 
@@ -288,7 +290,7 @@ class LogicPrinter:
         return not rule.body or not _binds_x(rule.body[0])
 
     def uses_domain(self) -> bool:
-        return any(self.needs_domain(r) for r in self.p.rules)
+        return any(self.needs_domain(r) for r in self.p.rules + self.p.background)
 
     def header(self) -> list[str]:
         p = self.p
@@ -338,7 +340,16 @@ class LogicPrinter:
     def program(self) -> str:
         lines = self.header() + self.declarations() + [""]
         lines += [self.rule(r) for r in self.p.rules]
+        lines += self.background()
         return "\n".join(lines) + "\n"
+
+    def background(self) -> list[str]:
+        """The background rules after the learned ones, under a comment: the program
+        derives its Boolean background atoms itself, from the data's facts."""
+        if not self.p.background:
+            return []
+        return ["", "% background knowledge"] + [
+            self.rule(r, head=f"{self.pred(r.head)}(X)") for r in self.p.background]
 
 
 def _binds_x(lit: Literal) -> bool:
@@ -423,4 +434,9 @@ def _print_text(program: Program) -> str:
         lines.append(f"ELSE {name} != {text_value(t.positive)}")
     else:
         lines.append(f"ELSE NOT {name}")
+    if program.background:
+        lines.append("# background knowledge")
+        lines += [f"WHERE {text_name(r.head)} IF "
+                  + (" AND ".join(text_literal(lit) for lit in r.body) or "TRUE")
+                  for r in program.background]
     return "\n".join(lines) + "\n"
