@@ -305,10 +305,14 @@ class FoldSE(LogicClassifier):
         Tokens read as missing values (default ``("?",)``).
     target : str
         Name of the target predicate in the learned program.
+    background : str, path, Program, list of Rule or None
+        A background theory (see :mod:`aspml.logic.background`): its atoms become
+        Boolean features the rules may use, and ``program_`` carries its rules.
     """
 
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
-                 max_depth=None, positive=None, kinds=None, missing=None, target="label"):
+                 max_depth=None, positive=None, kinds=None, missing=None, target="label",
+                 background=None):
         self.ratio = ratio
         self.tail = tail
         self.heuristic = heuristic
@@ -318,6 +322,7 @@ class FoldSE(LogicClassifier):
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.background = background
 
     def _settings(self):
         """(heuristic code, negated comparisons, tail), checked."""
@@ -397,13 +402,14 @@ class FoldRpp(FoldSE):
     """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
-                 target="label"):
+                 target="label", background=None):
         self.ratio = ratio
         self.max_depth = max_depth
         self.positive = positive
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.background = background
 
     def _settings(self):
         _check_ratio(self.ratio)

@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 
 from ..errors import AspmlError, ParseError
-from .model import Flag, Program, Rule
+from .model import Compare, Flag, InSet, Program, Rule
 from .names import predicate_names
 from .parser import _Builder, _read, parse
 from .printers import META_PREFIX
@@ -70,16 +70,22 @@ def background_order(rules) -> list[str]:
     return order
 
 
-def read_background(given, columns, target: str = "label") -> tuple[Rule, ...]:
-    """The background rules ``given`` as theory text, a path to a theory file (``.pl``:
-    the prolog dialect), a Program (its background), or Rules; checked against the
-    data's ``columns`` (their names) and the ``target`` name."""
+def read_background(given, columns, target: str = "label", schema=None) -> tuple[Rule, ...]:
+    """The background rules ``given`` as theory text, a path to a theory file, a Program
+    (its background), or Rules; checked against the data's ``columns`` (their names)
+    and the ``target`` name.  With the data's ``schema``, a number compared with a
+    categorical column (``sex(X,1)``) is the category ``"1"``, as the data reads it."""
     columns = [str(c) for c in columns]
     if isinstance(given, Program):
         rules = given.background
     elif isinstance(given, (str, os.PathLike)):
         text, dialect = _theory_text(given)
-        rules = parse_theory(text, columns, target, dialect)
+        try:
+            rules = parse_theory(text, columns, target, dialect)
+        except ParseError as e:           # say which text the line and column are of
+            where = "" if text is given else f" {str(given)}"
+            raise ParseError(f"in the background theory{where}: {e.message}", e.line,
+                             e.column, e.excerpt) from None
     else:
         try:
             rules = tuple(given)
@@ -92,7 +98,21 @@ def read_background(given, columns, target: str = "label") -> tuple[Rule, ...]:
     if not rules:
         raise AspmlError("the background theory has no rules")
     check_background(rules, columns, target)
-    return rules
+    return rules if schema is None else tuple(_as_categories(r, schema) for r in rules)
+
+
+def _as_categories(rule: Rule, schema) -> Rule:
+    from ..data.table import category_text
+    body = []
+    for lit in rule.body:
+        f = schema.get(lit.feature) if lit.feature is not None else None
+        if f is not None and f.kind == "categorical":
+            if isinstance(lit, Compare) and lit.op in ("==", "!="):
+                lit = Compare(lit.feature, lit.op, category_text(lit.value))
+            elif isinstance(lit, InSet):
+                lit = InSet(lit.feature, frozenset(category_text(v) for v in lit.members))
+        body.append(lit)
+    return Rule(rule.head, tuple(body))
 
 
 def _theory_text(given) -> tuple[str, str]:
