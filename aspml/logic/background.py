@@ -84,8 +84,11 @@ def read_background(given, columns, target: str = "label", schema=None) -> tuple
             rules = parse_theory(text, columns, target, dialect)
         except ParseError as e:           # say which text the line and column are of
             where = "" if text is given else f" {str(given)}"
-            raise ParseError(f"in the background theory{where}: {e.message}", e.line,
-                             e.column, e.excerpt) from None
+            at = f", line {e.line}, column {e.column}" if e.line is not None else ""
+            error = ParseError(e.message, e.line, e.column, e.excerpt)
+            error.args = (f"background theory{where}{at}: {e.message}"
+                          + (f"\n{e.excerpt}" if e.excerpt else ""),)
+            raise error from None
     else:
         try:
             rules = tuple(given)

@@ -32,6 +32,11 @@ round-trips every program without intervals or negated comparisons; an
 interval comes back as its two comparisons, a negated comparison as an
 exception rule (same meaning).  ``text`` carries the rules and the target but not
 scales or provenance.
+
+A program with background knowledge (``Program.background``) prints its
+background rules after the learned ones, under ``% background knowledge``
+(``text``: ``WHERE elderly IF age >= 65``), and its header lists the derived
+atoms (``"background": [...]``, only then, so every other print is unchanged).
 """
 
 from __future__ import annotations
