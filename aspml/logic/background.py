@@ -119,8 +119,9 @@ def _as_categories(rule: Rule, schema) -> Rule:
 
 
 def _theory_text(given) -> tuple[str, str]:
-    """(text, dialect): a path is read; text is any string with a parenthesis in it."""
-    if isinstance(given, str) and "(" in given:
+    """(text, dialect): a path is read; a string that names no file and holds a
+    parenthesis is the theory's text."""
+    if isinstance(given, str) and "(" in given and ("\n" in given or not os.path.isfile(given)):
         return given, "prolog"
     path = Path(given)
     try:
