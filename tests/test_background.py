@@ -254,6 +254,8 @@ def test_cli_learn_with_background(tmp_path, data, swipl):
         row = int(np.flatnonzero(pd.to_numeric(X["age"], errors="coerce") >= 65)[0])
         done = run_aspml("explain", model, csv, "--row", row, "--minimal")
         assert done.returncode == 0 and "(background knowledge)" in done.stdout, done.stdout
+    done = run_aspml("report", model, csv, "-o", tmp_path / "r.html")
+    assert done.returncode == 0 and "% background knowledge" in (tmp_path / "r.html").read_text()
 
 
 BAD = [
