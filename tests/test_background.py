@@ -306,6 +306,9 @@ def test_an_atom_that_never_or_always_holds_is_a_note(data, tmp_path):
     theory = THEORY + "ancient(X) :- age(X,A), A > 500.\n"
     with pytest.warns(AspmlWarning, match="ancient holds for no training row"):
         aspml.FoldSE(background=theory, target="sick").fit(X, y)
+    with pytest.warns(AspmlWarning, match="weighed holds for every training row"):
+        aspml.FoldSE(background=THEORY + "weighed(X) :- body_mass(X,B), B > -1.\n",
+                     target="sick").fit(X, y)
     csv, bk = tmp_path / "d.csv", tmp_path / "bk.lp"
     X.assign(sick=y).to_csv(csv, index=False)
     bk.write_text(theory)
