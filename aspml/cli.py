@@ -119,6 +119,8 @@ def cmd_learn(args) -> int:
         X = _rounded(X, args.digits)
     options = {o: getattr(args, o) for o in L.OPTIONS}
     clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
+    if args.background is not None:           # a path; the learner reads and checks it in fit
+        clf.set_params(background=Path(args.background))
     fit_kw = {}
     if args.trace:
         if "trace" not in inspect.signature(clf.fit).parameters:
@@ -157,7 +159,9 @@ def cmd_learn(args) -> int:
     tp = int(np.sum(hit & truth))
     f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
     print(f"{args.learner}: {_count(program.n_rules, 'rule')}, "
-          f"{_count(program.n_literals, 'literal')} from {_count(len(X), 'row')}; "
+          f"{_count(program.n_literals, 'literal')} from {_count(len(X), 'row')}"
+          + (f" (and {_count(len(program.background), 'background rule')})"
+             if program.background else "") + "; "
           f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}")
     sys.stdout.write(program.to_text())
     if args.output:                           # any learned program saves: clingo ranks big numbers
@@ -286,10 +290,10 @@ def cmd_explain(args) -> int:
     X = _read_table(args.data, args.sep)
     if not 0 <= args.row < len(X):
         raise AspmlError(f"--row {args.row} is not a row of {args.data} (0 to {len(X) - 1})")
-    absent = [f for f in program.features_used if f not in X.columns]
+    absent = [f for f in program.columns_used if f not in X.columns]
     if absent:
         raise AspmlError(f"{args.data} has no column(s) {absent}; the program needs "
-                         f"{list(program.features_used)}")
+                         f"{list(program.columns_used)}")
     row = X.iloc[args.row]
     e = explain(program, row, minimal=args.minimal)
     cf = None
@@ -297,7 +301,7 @@ def cmd_explain(args) -> int:
         from .asp.explain import steps_of
         cf = counterfactual(program, row, target=not e.prediction,
                             immutable=tuple(args.immutable or ()), ranges=_ranges(program, X),
-                            steps=steps_of(X, program.features_used))   # 0 -> 10, not 9.5
+                            steps=steps_of(X, program.columns_used))   # 0 -> 10, not 9.5
     if args.json:
         out = e.to_dict()
         if args.counterfactual:
@@ -321,7 +325,7 @@ def cmd_simplify(args) -> int:
 def _ranges(program, X) -> dict:
     """Each numeric feature's range in the data: the scale of a counterfactual's distance."""
     out = {}
-    for f in program.features_used:
+    for f in program.columns_used:
         if f in X.columns:
             v = pd.to_numeric(X[f], errors="coerce")
             if v.notna().any() and v.max() > v.min():
@@ -508,6 +512,10 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--missing", action="append", metavar="TOKEN",
                     help=MISSING_HELP + "; default: ?; saved with the model, so predict, "
                          "check and explain read the data the same way")
+    le.add_argument("--background", metavar="THEORY.lp",
+                    help="a background theory: rules such as 'elderly(X) :- age(X,A), A >= 65.' "
+                         "whose atoms the rules may use as Boolean features; the learned "
+                         "program carries them")
     le.add_argument("--digits", type=int, metavar="N",
                     help="round numbers to N decimals before learning (shorter thresholds; "
                          "without it, numbers clingo's integers cannot hold are saved as ranks)")

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ._given import as_program
+from .errors import AspmlError
 from .data.table import Column, Table, encode
 from .kernels.bitset import pack, unpack
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
@@ -25,11 +26,50 @@ _ORDER = {"<=": np.less_equal, ">": np.greater, "<": np.less, ">=": np.greater_e
 
 def as_table(program: Program, X, missing=None) -> Table:
     """The rows of ``X`` encoded for ``program``; ``missing`` (the tokens that stand for
-    no value) defaults to the program's own, those its learner was given."""
+    no value) defaults to the program's own, those its learner was given.  The
+    background atoms (``program.background``) are derived as Boolean columns."""
     if isinstance(X, Table):
-        return X
-    return encode(X, program.schema, program.features_used,
+        return with_background(program, X)
+    return with_background(program, data_table(program, X, missing))
+
+
+def data_table(program: Program, X, missing=None) -> Table:
+    """The data columns of ``X`` the program reads, without the background atoms: the
+    facts clingo and SWI-Prolog get, which derive the atoms with the printed rules."""
+    atoms = set(program.background_atoms)
+    if isinstance(X, Table):
+        if not atoms & set(X.columns):
+            return X
+        return Table(X.schema, {k: c for k, c in X.columns.items() if k not in atoms}, X.n_rows)
+    if atoms and hasattr(X, "columns"):
+        clash = [c for c in X.columns if c in atoms]
+        if clash:
+            raise AspmlError(f"the data has a column {clash[0]!r}, which the program's background "
+                             "knowledge derives; drop or rename the column")
+    return encode(X, program.schema, program.columns_used,
                   program.missing if missing is None else missing)
+
+
+def with_background(program: Program, table: Table) -> Table:
+    """``table`` with each background atom as a Boolean column, derived from the background
+    rules in dependency order (an atom holds where one of its rules' bodies holds)."""
+    if not program.background or all(a in table.columns for a in program.background_atoms):
+        return table
+    from .logic.background import background_order
+    columns = dict(table.columns)
+    n = table.n_rows
+    for head in background_order(program.background):
+        holds = np.zeros(n, dtype=bool)
+        view = Table(table.schema, columns, n)
+        for r in program.background:
+            if r.head == head:
+                mask = np.ones(n, dtype=bool)
+                for lit in r.body:
+                    mask &= literal_mask(lit, view, {})
+                holds |= mask
+        columns[head] = Column(head, "boolean", holds.astype(np.float64), np.ones(n, dtype=bool),
+                               np.full(n, -1, np.int32), (), np.zeros(n, dtype=bool))
+    return Table(table.schema, columns, n)
 
 
 def _equals(col: Column, value) -> np.ndarray:

@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .data.table import encode
 from .errors import AspmlError
-from .evaluate import rule_masks, literal_mask
+from .evaluate import as_table, rule_masks, literal_mask
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare, Program,
                           Rule)
 from .logic.names import visible
@@ -115,7 +114,7 @@ def as_row(program: Program, row) -> pd.DataFrame:
     else:
         raise AspmlError(f"a row is a pandas Series, a dict or a one-row DataFrame, "
                          f"not {type(row).__name__}")
-    for f in program.features_used:
+    for f in program.columns_used:          # background atoms are derived, not given
         if f not in frame.columns:
             frame[f] = np.nan
     return frame
@@ -145,7 +144,7 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     program = engine_program(program, "explain")
     frame = as_row(program, row)
     missing = program.missing if missing is None else missing
-    table = encode(frame, program.schema, program.features_used, missing)
+    table = as_table(program, frame, missing)          # background atoms derived
     if engine == "fast":
         truth, holds, atoms = _fast_truth(program, table)
     elif engine == "clingo":
@@ -154,17 +153,23 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     else:
         raise AspmlError(f"engine must be 'fast' or 'clingo', got {engine!r}")
     values = {f: _value(table, f) for f in program.features_used}
+    values.update({f: _value(table, f) for f in program.columns_used})
     built: dict = {}
+    background = set(program.background_atoms)
+    every = program.rules + program.background      # background rules numbered after the rules
 
     def atom(name):
         if name not in built:
             rules = []
-            for i, r in enumerate(program.rules):
-                if r.head != name:
+            for i, r in enumerate(every):
+                if r.head != name or (i >= len(program.rules)) != (name in background):
                     continue
                 checks = []
                 for j, lit in enumerate(r.body):
-                    exc = atom(lit.name) if isinstance(lit, NotAtom) else None
+                    # a background atom is explained like an exception: by its rules
+                    exc = (atom(lit.name) if isinstance(lit, NotAtom) else
+                           atom(lit.feature) if isinstance(lit, Flag) and lit.feature in background
+                           else None)
                     checks.append(Check(lit, bool(truth[i][j]),
                                         values.get(lit.feature) if lit.feature is not None else None,
                                         exc))
@@ -184,8 +189,9 @@ def _fast_truth(program: Program, table):
     """Truth of every literal (rule index -> list) and of every atom, from numpy masks."""
     _, derived, target = rule_masks(program, table)     # every exception finished
     truth = {i: [bool(literal_mask(lit, table, derived)[0]) for lit in r.body]
-             for i, r in enumerate(program.rules)}
-    holds = {None: bool(target[0]), **{d: bool(m[0]) for d, m in derived.items()}}
+             for i, r in enumerate(program.rules + program.background)}
+    holds = {None: bool(target[0]), **{d: bool(m[0]) for d, m in derived.items()},
+             **{a: bool(table[a].num[0] == 1.0) for a in program.background_atoms}}
     printer = LogicPrinter(program, "asp")
     atoms = sorted(printer.head(Rule(h, ()), var="0") for h, v in holds.items() if v)
     return truth, holds, atoms
@@ -291,6 +297,14 @@ class _Words:
                 self.lines.append(f"{pad}there is no evidence that {c.literal.name} holds:")
             else:
                 self.lines.append(f"{pad}the exception {c.literal.name} holds because")
+            self.atom(c.exception, depth + 1)
+            return
+        if isinstance(c.literal, Flag) and c.exception is not None:     # a background atom
+            name = visible(c.literal.feature)
+            self.lines.append(f"{pad}{name} holds (background knowledge) because"
+                              if c.exception.holds else
+                              f"{pad}there is no evidence that {name} holds (background "
+                              "knowledge):")
             self.atom(c.exception, depth + 1)
             return
         self.lines.append(f"{pad}{describe(c)}")

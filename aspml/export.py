@@ -63,15 +63,15 @@ def export(program, dialect: str = "prolog", X=None, key: str | None = None,
         program, _, _, facts = _prepare(program, X, missing, ids)
         return program.to_asp() + "\n" + comment + "\n" + facts
     from .data.facts import prolog_facts
-    from .evaluate import as_table
-    naming = Naming.of(program)
-    facts = prolog_facts(as_table(program, X, missing), naming.preds, ids, naming.domain)
+    from .evaluate import data_table
+    naming = Naming.of(program)         # facts of the data's columns: the rules derive the rest
+    facts = prolog_facts(data_table(program, X, missing), naming.preds, ids, naming.domain)
     return program.to_prolog() + "\n" + comment + "\n" + facts
 
 
 def names(program, dialect: str = "prolog") -> list[tuple[str, str, str]]:
     """``(kind, name, predicate/arity)`` for every predicate of the print in ``dialect``:
-    each column (``column``), the target (``target``), each exception or helper atom
+    each column (``column``), each background atom (``background``), the target (``target``), each exception or helper atom
     (``exception``) and the rows (``rows``), as ``aspml export --names`` lists them."""
     program = as_program(program, "aspml.export.names")
     if dialect == "text":
@@ -79,7 +79,9 @@ def names(program, dialect: str = "prolog") -> list[tuple[str, str, str]]:
     if dialect == "scasp":
         program = program.expand_negated_comparisons()      # its helper atoms, as printed
     naming = Naming.of(program)
-    out = [("column", f.name, f"{naming.preds[f.name]}/{1 if f.kind == 'boolean' else 2}")
+    derived = set(program.background_atoms)
+    out = [("background" if f.name in derived else "column", f.name,
+            f"{naming.preds[f.name]}/{1 if f.kind == 'boolean' else 2}")
            for f in program.schema.features]
     out.append(("target", program.target.name,
                 f"{naming.target}/{1 if program.target.positive is None else 2}"))

@@ -17,7 +17,7 @@ import numpy as np
 
 from .data.facts import prolog_facts
 from .errors import AspmlError, EngineError
-from .evaluate import as_table
+from .evaluate import data_table
 from .logic.model import Program, Rule
 from .logic.names import prolog_atom
 from .logic.printers import LogicPrinter, Naming
@@ -65,23 +65,25 @@ def predict(program: Program, X, missing=None, query: str = "open") -> np.ndarra
 def holds(program: Program, X, atom: str | None = None, missing=None,
           query: str = "open") -> np.ndarray:
     """Where SWI-Prolog proves the target (``atom`` None) or the derived atom
-    ``atom`` (an exception such as ``ab1``), for each row; ``query`` as in :func:`predict`."""
+    ``atom`` (an exception such as ``ab1``, or a background atom), for each row; ``query``
+    as in :func:`predict`."""
     from ._given import engine_program
     given = program
     program = engine_program(program, "aspml.prolog.predict")
     if query not in QUERIES:
         raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
     names = list(dict.fromkeys([*program.derived, *(n for r in program.rules
-                                                    for n in r.exceptions)]))
+                                                    for n in r.exceptions),
+                                *program.background_atoms]))
     prefix = getattr(given, "prefix", None)
     if atom is not None and prefix and atom.startswith(prefix + "_") and atom not in names:
         atom = atom[len(prefix) + 1:]          # heart_ab1, as the print names it: ab1
     if atom is not None and atom not in names:
         raise AspmlError(f"{atom!r} is not a derived atom of the program; it has {names}")
-    table = as_table(program, X, missing)
+    table = data_table(program, X, missing)     # the printed background rules derive the rest
     naming = Naming.of(program)
     goal = (LogicPrinter(program, "prolog").head(Rule(None, ()), var="R") if atom is None
-            else f"{atom}(R)")
+            else f"{naming.preds.get(atom, atom) if atom in program.background_atoms else atom}(R)")
     if query == "open":
         ask = f"findall(R, {goal}, Rs), sort(Rs, S), forall(member(R, S), format('~q~n', [R]))"
     else:

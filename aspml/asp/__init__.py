@@ -15,7 +15,7 @@ import numpy as np
 from ..data.facts import clingo_facts, clingo_numbers, program_limits
 from .._given import as_program, engine_program
 from ..errors import AspmlError
-from ..evaluate import as_table
+from ..evaluate import data_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
                            Program, Rule, Schema)
 from ..logic.names import clingo_string
@@ -23,7 +23,7 @@ from ..logic.printers import LogicPrinter, Naming, rank_tables, text_literal
 from ..logic.values import is_number, scale_for, scaled
 from .solve import atoms, solve
 
-__all__ = ["predict", "coverage", "subsumption", "is_stratified", "check_stratified",
+__all__ = ["predict", "derive", "coverage", "subsumption", "is_stratified", "check_stratified",
            "encoding", "solve", "atoms"]
 
 COVER = "aspml_cover"
@@ -37,7 +37,7 @@ def encoding(name: str) -> str:
 def _prepare(program: Program, X, missing, ids=None):
     """Facts for the rows, and the program at the scales those facts need; ``ids`` the
     rows' terms (default their numbers, see :func:`aspml.data.facts.clingo_facts`)."""
-    table = as_table(program, X, missing)
+    table = data_table(program, X, missing)     # clingo derives the background atoms itself
     scales = {f.name: f.scale or 1 for f in program.schema.features}
     numbers = clingo_numbers(table, scales, program_limits(program), rank_tables(program))
     if any(factor != 1 for _, factor in numbers.values()):      # never a ranked feature's
@@ -57,6 +57,20 @@ def predict(program: Program, X, missing=None) -> np.ndarray:
     out = np.zeros(table.n_rows, dtype=bool)
     for sym in solve([program.to_asp(), facts, show], program_part=0)[0]:
         out[sym.arguments[0].number] = True
+    return out
+
+
+def derive(program: Program, X, missing=None) -> dict:
+    """``{atom: boolean array}``: where clingo derives each background atom of ``program``
+    from the rows' facts and the printed background rules."""
+    program = as_program(program, "aspml.asp.derive")
+    program, naming, table, facts = _prepare(program, X, missing)
+    atoms = program.background_atoms
+    show = "".join(f"#show {naming.preds[a]}/1." for a in atoms)
+    out = {a: np.zeros(table.n_rows, dtype=bool) for a in atoms}
+    feature_of = {naming.preds[a]: a for a in atoms}
+    for sym in solve([program.to_asp(), facts, show], program_part=0)[0]:
+        out[feature_of[sym.name]][sym.arguments[0].number] = True
     return out
 
 

@@ -48,7 +48,8 @@ COST_SCALE = 1000
 
 
 def _holding_atoms(model, naming: Naming, program: Program) -> list[str]:
-    heads = {naming.target} | set(program.derived)
+    heads = ({naming.target} | set(program.derived)
+             | {naming.preds[a] for a in program.background_atoms})
     return sorted(str(s) for s in model if s.name in heads)
 
 
@@ -58,17 +59,20 @@ def literal_truth(program: Program, frame: pd.DataFrame, missing=None):
     program2, naming, table, facts = _prepare(program, frame, missing)
     printer = LogicPrinter(program2, "asp")
     extra = []
-    for i, r in enumerate(program2.rules):
+    every = program2.rules + program2.background    # background rules numbered after the rules
+    for i, r in enumerate(every):
         for j, lit in enumerate(r.body):
             extra.append(printer.rule(Rule(None, (lit,)), head=f"aspml_lit({i},{j},X)"))
+    atoms = {naming.preds[a]: a for a in program.background_atoms}
     shows = [f"#show {naming.target}/{1 if program.target.positive is None else 2}.",
-             "#show aspml_lit/3."] + [f"#show {d}/1." for d in program.derived]
+             "#show aspml_lit/3."] + [f"#show {d}/1." for d in [*program.derived, *atoms]]
     model = solve([program2.to_asp(), facts, "\n".join(extra), "\n".join(shows)], program_part=0)[0]
     lit_true = {(s.arguments[0].number, s.arguments[1].number) for s in model
                 if s.name == "aspml_lit"}
-    truth = {i: [(i, j) in lit_true for j in range(len(r.body))] for i, r in enumerate(program.rules)}
+    truth = {i: [(i, j) in lit_true for j in range(len(r.body))] for i, r in enumerate(every)}
     names = {s.name for s in model}
-    holds = {None: naming.target in names, **{d: d in names for d in program.derived}}
+    holds = {None: naming.target in names, **{d: d in names for d in program.derived},
+             **{a: p in names for p, a in atoms.items()}}
     return truth, holds, _holding_atoms(model, naming, program)
 
 
@@ -104,7 +108,8 @@ class _World:
         self.naming = Naming.of(self.p2)
         self.table = table
         self.ranges = ranges or {}
-        self.domains = [self._domain(f, numbers.get(f)) for f in program.features_used]
+        # the data's columns vary; the printed background rules derive the atoms from them
+        self.domains = [self._domain(f, numbers.get(f)) for f in program.columns_used]
 
     def _constants(self, feature: str):
         return [v for lit in self.program.literals if lit.feature == feature for v in lit.values()]

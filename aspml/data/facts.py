@@ -132,7 +132,7 @@ def program_limits(program) -> dict:
     """``{feature: (smallest, largest) number its literals use}``, ``(None, None)`` if none."""
     from ..logic.values import is_number
     out = {}
-    for f in program.features_used:
+    for f in dict.fromkeys(program.features_used + program.columns_used):   # background's too
         nums = [v for lit in program.literals if lit.feature == f for v in lit.values()
                 if is_number(v)]
         out[f] = (min(nums), max(nums)) if nums else (None, None)

@@ -12,6 +12,7 @@ import math
 import numbers
 import shlex
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -152,7 +153,41 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.schema_, table = schema_and_table(frame, kinds=getattr(self, "kinds", None),
                                                missing=self._missing())
+        self.background_ = ()
+        if getattr(self, "background", None) is not None:
+            table = self._with_background(table)
         return table, y_idx == self.positive_index_
+
+    def _with_background(self, table):
+        """The training table with a Boolean column per background atom, as clingo derives
+        it from the rows' facts and the theory; ``schema_`` gains the atoms."""
+        from ..asp import derive
+        from ..data.table import Column, Table
+        from ..logic.background import read_background
+        from ..logic.model import Feature
+        rules = read_background(self.background, self.schema_.names, self.target, self.schema_)
+        probe = Program((), Target(self.target), self.schema_, (), self._missing(),
+                        background=rules)
+        data = Table(table.schema, {k: table[k] for k in probe.columns_used}, table.n_rows)
+        probe = replace(probe, schema=Schema(tuple(
+            f for f in self.schema_.features if f.name in probe.columns_used)))
+        holds = derive(probe, data)
+        if not any(m.any() for m in holds.values()):
+            raise AspmlError(f"the background theory grounds to nothing: none of its atoms "
+                             f"({', '.join(holds)}) holds for any training row")
+        n = table.n_rows
+        columns = dict(table.columns)
+        for name, mask in holds.items():
+            if mask.all() or not mask.any():
+                warnings.warn(f"the background atom {name} holds for {'every' if mask.any() else 'no'} "
+                              f"training row: it cannot tell the classes apart", AspmlWarning,
+                              stacklevel=5)
+            columns[name] = Column(name, "boolean", mask.astype(np.float64), np.ones(n, bool),
+                                   np.full(n, -1, np.int32), (), np.zeros(n, bool))
+        self.background_ = rules
+        self.schema_ = Schema(self.schema_.features
+                              + tuple(Feature(a, "boolean") for a in holds))
+        return Table(self.schema_, columns, n)
 
     def _missing(self):
         return missing_tokens(getattr(self, "missing", None), TypeError)
@@ -213,12 +248,14 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         positive = as_label(self.classes_[self.positive_index_])
         negative = as_label(self.classes_[1 - self.positive_index_])
         rules = exceptions_apart(rules, [*self.schema_.names, self.target])
-        used = {f for r in rules for f in r.features}
+        background = getattr(self, "background_", ())      # travels with the program
+        used = {f for r in (*rules, *background) for f in (*r.features, r.head)}
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
         params = {k: _plain(v) for k, v in self.get_params().items()
-                  if k not in self._not_provenance}
+                  if k not in self._not_provenance and k != "background"}
         return Program(tuple(rules), Target(self.target, positive, negative), schema,
-                       {"learner": type(self).__name__, **params}, self._missing())
+                       {"learner": type(self).__name__, **params}, self._missing(),
+                       background=background)
 
     def _fit_probabilities(self, X, target) -> None:
         """Smoothed training precision of each default rule, and of 'no rule fires'."""

@@ -321,13 +321,16 @@ class FoldSE(LogicClassifier):
     fixed_rules : Program, list of Rule, str or path, or None
         Expert rules kept first in every program this estimator learns (see
         :meth:`fit`, whose ``fixed_rules`` replaces this one when given).
+    background : str, path, Program, list of Rule or None
+        A background theory (see :mod:`aspml.logic.background`): its atoms become
+        Boolean features the rules may use, and ``program_`` carries its rules.
     """
 
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
 
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
                  max_depth=None, positive=None, kinds=None, missing=None, target="label",
-                 fixed_rules=None):
+                 fixed_rules=None, background=None):
         self.ratio = ratio
         self.tail = tail
         self.heuristic = heuristic
@@ -338,6 +341,7 @@ class FoldSE(LogicClassifier):
         self.missing = missing
         self.target = target
         self.fixed_rules = fixed_rules
+        self.background = background
 
     def _settings(self):
         """(heuristic code, negated comparisons, tail), checked."""
@@ -499,7 +503,7 @@ class FoldRpp(FoldSE):
     """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
-                 target="label", fixed_rules=None):
+                 target="label", fixed_rules=None, background=None):
         self.ratio = ratio
         self.max_depth = max_depth
         self.positive = positive
@@ -507,6 +511,7 @@ class FoldRpp(FoldSE):
         self.missing = missing
         self.target = target
         self.fixed_rules = fixed_rules
+        self.background = background
 
     def _settings(self):
         _check_ratio(self.ratio)

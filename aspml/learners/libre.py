@@ -210,7 +210,8 @@ class Libre(LogicClassifier):
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
                  random_state=None, max_bins=10, early_stopping="cv", cut_points=None,
-                 positive=None, kinds=None, missing=None, target="label", max_categories=64):
+                 positive=None, kinds=None, missing=None, target="label", max_categories=64,
+                 background=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.heuristic = heuristic
@@ -228,6 +229,7 @@ class Libre(LogicClassifier):
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.background = background
 
     def _check(self):
         if self.heuristic not in ("H1", "H2"):

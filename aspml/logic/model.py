@@ -413,7 +413,18 @@ class Program:
         for r in background:
             if not isinstance(r, Rule) or r.head is None:
                 raise AspmlError(f"background rules must be Rule objects with a head, got {r!r}")
+            if any(isinstance(lit, NotAtom) for lit in r.body):
+                raise AspmlError(f"background rule for {r.head}: its body reads other background "
+                                 "atoms as Flag literals, not exceptions (not ab(X))")
         object.__setattr__(self, "background", background)
+        if background:
+            from .background import background_order
+            background_order(background)        # stratified, not recursive: else one error
+            clash = set(self.background_atoms) & (set(self.derived) | {
+                n for r in rules for n in r.exceptions})
+            if clash:
+                raise AspmlError(f"{sorted(clash)[0]!r} is both a background atom and an "
+                                 "exception of the learned rules")
         expert = tuple(sorted(set(self.expert)))
         for k in expert:
             if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(rules):
@@ -434,6 +445,8 @@ class Program:
             schema = Schema(tuple(schema))
         implied: dict[str, set] = {}
         numbers: dict[str, list] = {}
+        for name in self.background_atoms:             # derived Boolean features
+            implied.setdefault(name, set()).add("boolean")
         for r in self.rules + self.background:      # background bodies read columns too
             for lit in r.body:
                 if lit.feature is None:
@@ -487,7 +500,8 @@ class Program:
 
     @property
     def n_rules(self) -> int:
-        """Number of rules, exception rules included."""
+        """Number of learned rules, exception rules included; background rules are not
+        counted (``len(program.background)``)."""
         return len(self.rules)
 
     @property
@@ -497,11 +511,28 @@ class Program:
 
     @property
     def literals(self) -> tuple[Literal, ...]:
-        return tuple(lit for r in self.rules for lit in r.body)
+        """Every body literal, of the learned rules and then of the background rules (so
+        scales, rank tables and a row's world hold the background's constants too)."""
+        return tuple(lit for r in self.rules + self.background for lit in r.body)
 
     @property
     def features_used(self) -> tuple[str, ...]:
+        """The features the learned rules read (background atoms such as ``elderly`` included)."""
         return tuple(dict.fromkeys(f for r in self.rules for f in r.features))
+
+    @property
+    def background_atoms(self) -> tuple[str, ...]:
+        """The atoms the background rules derive, in order of first definition."""
+        return tuple(dict.fromkeys(r.head for r in self.background))
+
+    @property
+    def columns_used(self) -> tuple[str, ...]:
+        """The columns the data must hold: what the learned and the background rules read,
+        less the background atoms (every engine derives those).  Without background
+        knowledge, :attr:`features_used`."""
+        atoms = set(self.background_atoms)
+        return tuple(dict.fromkeys(f for r in self.rules + self.background for f in r.features
+                                   if f not in atoms))
 
     @property
     def derived(self) -> tuple[str, ...]:

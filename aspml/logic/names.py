@@ -173,7 +173,7 @@ def text_string(text: str) -> str:
     return visible(json.dumps(text, ensure_ascii=False), _json_escape)
 
 
-TEXT_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "inf", "true"}
+TEXT_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "inf", "true", "where"}
 
 
 def text_name(name: str) -> str:

@@ -44,6 +44,13 @@ def parse(text: str, dialect: str = "asp") -> Program:
         raise ParseError(f"unknown dialect {dialect!r}; use one of {DIALECTS}")
     if not isinstance(text, str):
         raise ParseError(f"program text must be a string, got {type(text).__name__}")
+    if dialect == "text":
+        return _read(text, dialect)
+    return _Builder(_read(text, dialect), dialect, text).program()
+
+
+def _read(text: str, dialect: str):
+    """The syntax records of a logic text (or the Program of a text-dialect one)."""
     grammar = "text" if dialect == "text" else "logic"
     try:
         tree = _grammar(grammar).parse(text)
@@ -51,7 +58,7 @@ def parse(text: str, dialect: str = "asp") -> Program:
         if dialect == "text":
             from .text_parser import build_text
             return build_text(tree, text)
-        items = _Syntax().transform(tree)
+        return _Syntax().transform(tree)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, dialect) from None
     except VisitError as e:
@@ -60,7 +67,6 @@ def parse(text: str, dialect: str = "asp") -> Program:
         raise
     except RecursionError:      # a backstop: _check_depth keeps trees far below the limit
         raise ParseError("the program is nested too deeply to read") from None
-    return _Builder(items, dialect, text).program()
 
 
 MAX_DEPTH = 100     # parse-tree levels; aspml's own prints use fewer than 10
@@ -342,6 +348,7 @@ class _Builder:
         self.expert: tuple = ()                    # indices of the expert's rules
         self.prefix = None                         # a knowledge base's name for the program
         self.domain = DOMAIN
+        self.background: tuple = ()                # names of the background atoms
         if self.meta is None:
             return
         m = self.meta
@@ -375,6 +382,7 @@ class _Builder:
             if self.prefix is not None and not isinstance(self.prefix, str):
                 raise ValueError(f"prefix {self.prefix!r} is not a name")
             self.domain = prefixed(self.prefix, DOMAIN)
+            self.background = _background_names(m.get("background", []), self.features)
         except (KeyError, TypeError, ValueError) as e:
             raise ParseError(f"the '% aspml:' header is malformed: {e}", self.meta_line, 1) from None
         if said != self.dialect:
@@ -430,15 +438,21 @@ class _Builder:
                 raise self.error("cannot tell the target predicate: every head is used "
                                  "as an exception", self.rules[0].head)
             self.target_pred = candidates[0] if candidates else "label"
-        self.derived = {h for h in heads if h != self.target_pred}
-        rules = []
+        background_preds = {p for p, name in self.feature_of.items() if name in self.background}
+        self.derived = {h for h in heads if h != self.target_pred and h not in background_preds}
+        rules, background = [], []
         positive = None
         for raw in self.rules:
             head = raw.head
             if not head.args or not isinstance(head.args[0], Var):
                 raise self.error(f"the head {head.name} must have the row variable as "
                                  "first argument", head)
-            if head.name == self.target_pred:
+            if head.name in background_preds:
+                if len(head.args) != 1:
+                    raise self.error(f"the background atom {head.name} takes one argument, "
+                                     "the row", head)
+                background.append(Rule(self.feature_of[head.name], self.body(raw)))
+            elif head.name == self.target_pred:
                 if len(head.args) > 2:
                     raise self.error(f"the head {head.name} has too many arguments", head)
                 if len(head.args) == 2:
@@ -460,7 +474,7 @@ class _Builder:
         try:
             return Program(tuple(rules), self.target, Schema(tuple(self.features)),
                            self.provenance, self.missing, expert=self.expert,
-                           prefix=self.prefix)
+                           prefix=self.prefix, background=tuple(background))
         except AspmlError as e:
             raise ParseError(str(e), 1, 1) from None
 
@@ -632,6 +646,17 @@ def _indices(items) -> tuple:
             isinstance(k, int) and not isinstance(k, bool) for k in items):
         raise ValueError(f"expert must be a list of rule indices, got {items!r}")
     return tuple(items)
+
+
+def _background_names(names, features) -> tuple:
+    """The header's ``background`` entry: names of Boolean features of the header."""
+    kinds = {f.name: f.kind for f in features}
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValueError("'background' is not a list of names")
+    odd = [n for n in names if kinds.get(n) != "boolean"]
+    if odd:
+        raise ValueError(f"the background atom {odd[0]!r} is not a Boolean feature of the header")
+    return tuple(names)
 
 
 def power_of_ten(scale) -> bool:

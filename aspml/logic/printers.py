@@ -43,6 +43,11 @@ The rules an expert fixed before learning (``Program.expert``) are marked: a
 ``% expert rule`` line before each in ``asp``, ``prolog`` and ``scasp`` (and
 their indices in the header, only when there are some), ``  # expert`` after
 each in ``text``; the parsers read the marks back.
+
+A program with background knowledge (``Program.background``) prints its
+background rules after the learned ones, under ``% background knowledge``
+(``text``: ``WHERE elderly IF age >= 65``), and its header lists the derived
+atoms (``"background": [...]``, only then, so every other print is unchanged).
 """
 
 from __future__ import annotations
@@ -100,6 +105,8 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
         meta["expert"] = list(program.expert)
     if program.prefix is not None:
         meta["prefix"] = program.prefix
+    if program.background:                      # which Boolean features the rules below derive
+        meta["background"] = list(program.background_atoms)
     return meta
 
 
@@ -322,7 +329,7 @@ class LogicPrinter:
         return not rule.body or not _binds_x(rule.body[0])
 
     def uses_domain(self) -> bool:
-        return any(self.needs_domain(r) for r in self.p.rules)
+        return any(self.needs_domain(r) for r in self.p.rules + self.p.background)
 
     def header(self) -> list[str]:
         p = self.p
@@ -381,7 +388,16 @@ class LogicPrinter:
         for i, r in enumerate(self.p.rules):
             lines += [EXPERT_COMMENT] if i in expert else []
             lines.append(self.rule(r))
+        lines += self.background()
         return "\n".join(lines) + "\n"
+
+    def background(self) -> list[str]:
+        """The background rules after the learned ones, under a comment: the program
+        derives its Boolean background atoms itself, from the data's facts."""
+        if not self.p.background:
+            return []
+        return ["", "% background knowledge"] + [
+            self.rule(r, head=f"{self.pred(r.head)}(X)") for r in self.p.background]
 
 
 def _binds_x(lit: Literal) -> bool:
@@ -468,4 +484,9 @@ def _print_text(program: Program) -> str:
         lines.append(f"ELSE {name} != {text_value(t.positive)}")
     else:
         lines.append(f"ELSE NOT {name}")
+    if program.background:
+        lines.append("# background knowledge")
+        lines += [f"WHERE {text_name(r.head)} IF "
+                  + (" AND ".join(text_literal(lit) for lit in r.body) or "TRUE")
+                  for r in program.background]
     return "\n".join(lines) + "\n"

@@ -104,6 +104,10 @@ class _TextSyntax(Transformer):
     def else_plain(self, items):
         return ("else", items[0], None, None)
 
+    @v_args(meta=True)
+    def background(self, meta, items):
+        return ("background", items[0], items[1], meta.line)
+
     def start(self, items):
         return items
 
@@ -172,7 +176,16 @@ def build_text(tree, text: str = "") -> Program:
             raise
         except AspmlError as e:
             raise ParseError(str(e), line, 1) from None
+    background = []
+    for _, name, conds, line in (i for i in items if i[0] == "background"):
+        try:                    # a background body reads other atoms as Boolean features
+            background.append(Rule(name, tuple(
+                payload if kind == "lit" else Flag(payload, kind == "flag")
+                for kind, payload in conds)))
+        except AspmlError as e:
+            raise ParseError(str(e), line, 1) from None
     try:
-        return Program(tuple(out), Target(target_name, positive, negative), expert=expert)
+        return Program(tuple(out), Target(target_name, positive, negative), expert=expert,
+                       background=tuple(background))
     except AspmlError as e:
         raise ParseError(str(e)) from None
