@@ -508,7 +508,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="any other parameter of the learner (repeatable), e.g. heuristic=ig")
     le.add_argument("--kind", action="append", metavar="COLUMN=KIND",
                     help="read a column as numeric, categorical, mixed or boolean (repeatable)")
-    le.add_argument("--ignore", nargs="+", metavar="COLUMN", help="columns that are not features")
+    le.add_argument("--ignore", nargs="+", action="extend", metavar="COLUMN",
+                    help="columns that are not features (repeatable: --ignore a --ignore b)")
     le.add_argument("--missing", action="append", metavar="TOKEN",
                     help=MISSING_HELP + "; default: ?; saved with the model, so predict, "
                          "check and explain read the data the same way")
@@ -593,7 +594,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also a minimal set of the row's values that forces the answer")
     x.add_argument("--counterfactual", action="store_true",
                    help="also the fewest changes that give the other answer")
-    x.add_argument("--immutable", nargs="+", metavar="FEATURE",
+    x.add_argument("--immutable", nargs="+", action="extend", metavar="FEATURE",
                    help="features a counterfactual may not change")
     x.add_argument("--json", action="store_true", help="print JSON instead of text")
     separator(x)

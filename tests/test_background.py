@@ -314,3 +314,14 @@ def test_an_atom_that_never_or_always_holds_is_a_note(data, tmp_path):
     bk.write_text(theory)
     done = run_aspml("learn", csv, "--target", "sick", "--background", bk)
     assert done.returncode == 0 and "note: the background atom ancient holds for no" in done.stderr
+
+
+def test_on_a_tie_the_rule_reads_in_the_theorys_words():
+    """``age > 60`` and ``elderly`` (age >= 65) cover the same rows when no one is 61-64:
+    the learner takes the theory's atom, which reads better and means what the expert
+    wrote (the atoms come before the data's columns in the search)."""
+    ages = np.array([30, 40, 50, 55, 60, 65, 70, 75, 80, 85] * 6)
+    X = pd.DataFrame({"age": ages})
+    y = np.where(ages >= 65, "yes", "no")
+    clf = aspml.FoldSE(positive="yes", background="old(X) :- age(X,A), A >= 65.").fit(X, y)
+    assert clf.program_.to_text().splitlines()[0] == 'IF old THEN label = "yes"'

@@ -502,3 +502,22 @@ def test_learn_checks_where_it_writes_before_learning(capsys, tmp_path):
                          (str(tmp_path), "it is a directory")):
         code, printed, err = run_main(capsys, *LEARN, "-o", out)
         assert code == 2 and printed == "" and message in err
+
+
+def test_ignore_and_immutable_add_up_when_repeated(capsys, tmp_path):
+    """``--ignore a --ignore b`` leaves out both columns (argparse's plain nargs kept only
+    the last), as ``--ignore a b`` does."""
+    frame = pd.DataFrame({"a": [1, 2, 3, 4] * 5, "b": ["x", "y"] * 10, "c": [0, 1] * 10})
+    frame["y"] = np.where(frame.a > 2, "yes", "no")
+    data = tmp_path / "t.csv"
+    frame.to_csv(data, index=False)
+    for ignore in (["--ignore", "a", "--ignore", "c"], ["--ignore", "a", "c"]):
+        code, out, err = run_main(capsys, "learn", data, "--target", "y", "--positive", "yes",
+                                  *ignore)
+        assert code == 0, err
+        rules = out.split("\n", 1)[1]
+        assert "IF a " not in rules and "AND a " not in rules and "c " not in rules, rules
+    parser = pkg.cli.build_parser()
+    args = parser.parse_args(["explain", "m.lp", "d.csv", "--row", "0", "--immutable", "a",
+                              "--immutable", "b", "c"])
+    assert args.immutable == ["a", "b", "c"]

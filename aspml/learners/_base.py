@@ -176,7 +176,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             raise AspmlError(f"the background theory grounds to nothing: none of its atoms "
                              f"({', '.join(holds)}) holds for any training row")
         n = table.n_rows
-        columns = dict(table.columns)
+        columns = {}        # the atoms first: on a tie, a rule reads in the theory's words
         for name, mask in holds.items():
             if mask.all() or not mask.any():
                 warnings.warn(f"the background atom {name} holds for {'every' if mask.any() else 'no'} "
@@ -184,9 +184,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                               stacklevel=5)
             columns[name] = Column(name, "boolean", mask.astype(np.float64), np.ones(n, bool),
                                    np.full(n, -1, np.int32), (), np.zeros(n, bool))
+        columns.update(table.columns)
         self.background_ = rules
-        self.schema_ = Schema(self.schema_.features
-                              + tuple(Feature(a, "boolean") for a in holds))
+        self.schema_ = Schema(tuple(Feature(a, "boolean") for a in holds)
+                              + self.schema_.features)
         return Table(self.schema_, columns, n)
 
     def _missing(self):
