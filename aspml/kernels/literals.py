@@ -6,6 +6,10 @@ feature is sorted once (:func:`build_view`); a search scans that order once,
 so it is O(M) per feature for M rows however many distinct values there are,
 and :func:`filter_sorted` narrows the order to the active rows as they shrink.
 
+Counts are weighted when the rows carry weights (``weights``, float64 > 0, a
+row of weight 2 counting as two copies of it); an empty ``weights`` counts each
+row once, and then every count is an integer held in a float, exactly.
+
 Literal codes: 0 ``x <= v``, 1 ``x > v``, 2 ``not (x <= v)``, 3 ``not (x > v)``,
 4 ``x == c``, 5 ``x != c``.  Heuristic codes: 0 information gain (FOLD-R++),
 1 Magic Gini Impurity (FOLD-SE).  A literal is valid when it covers at least
@@ -81,36 +85,45 @@ def _banned(f, op, value, banned_features, banned_ops, banned_values):
 
 @numba.njit(cache=True)
 def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-                     active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features,
-                     banned_ops, banned_values):
+                     active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+                     banned_features, banned_ops, banned_values):
     best = NEG_INF
     best_op = -1
     best_value = 0.0
+    weighted = weights.shape[0] > 0
     lo = offsets[f]
     hi = offsets[f + 1]
     if hi > lo:
-        num_pos = 0
-        num_neg = 0
+        # tp, fp: (weighted) counts for the heuristic and min_tp; *_rows: rows, for
+        # "excludes at least one negative", which must not hang on rounding
+        num_pos = 0.0
+        num_neg = 0.0
+        num_neg_rows = 0
         for i in range(lo, hi):
-            s = state[rows[i]]
+            r = rows[i]
+            s = state[r]
             if s == 1:
-                num_pos += 1
+                num_pos += weights[r] if weighted else 1.0
             elif s == 2:
-                num_neg += 1
+                num_neg += weights[r] if weighted else 1.0
+                num_neg_rows += 1
         n_ops = 4 if negated else 2
-        cum_pos = 0
-        cum_neg = 0
+        cum_pos = 0.0
+        cum_neg = 0.0
+        cum_neg_rows = 0
         i = lo
         while i < hi:
             g = groups[i]
             seen = False
             while i < hi and groups[i] == g:
-                s = state[rows[i]]
+                r = rows[i]
+                s = state[r]
                 if s == 1:
-                    cum_pos += 1
+                    cum_pos += weights[r] if weighted else 1.0
                     seen = True
                 elif s == 2:
-                    cum_neg += 1
+                    cum_neg += weights[r] if weighted else 1.0
+                    cum_neg_rows += 1
                     seen = True
                 i += 1
             if not seen:
@@ -120,16 +133,20 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                 if op == LE:
                     tp = cum_pos
                     fp = cum_neg
+                    fp_rows = cum_neg_rows
                 elif op == GT:
                     tp = num_pos - cum_pos
                     fp = num_neg - cum_neg
+                    fp_rows = num_neg_rows - cum_neg_rows
                 elif op == NOT_LE:
                     tp = n_pos - cum_pos
                     fp = n_neg - cum_neg
+                    fp_rows = n_neg_rows - cum_neg_rows
                 else:
                     tp = n_pos - (num_pos - cum_pos)
                     fp = n_neg - (num_neg - cum_neg)
-                if tp < min_tp or fp >= n_neg:
+                    fp_rows = n_neg_rows - (num_neg_rows - cum_neg_rows)
+                if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
                 score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
                 if score > best and not _banned(f, op, v, banned_features, banned_ops,
@@ -139,29 +156,35 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                     best_value = v
     nc = n_codes[f]
     if nc > 0:
-        pos = np.zeros(nc, dtype=np.int64)
-        neg = np.zeros(nc, dtype=np.int64)
+        pos = np.zeros(nc)
+        neg = np.zeros(nc)
+        neg_rows = np.zeros(nc, dtype=np.int64)
+        seen_code = np.zeros(nc, dtype=np.bool_)
         row_codes = codes[f]
         for k in range(active_rows.shape[0]):
             r = active_rows[k]
             c = row_codes[r]
             if c < 0:
                 continue
+            seen_code[c] = True
             if state[r] == 1:
-                pos[c] += 1
+                pos[c] += weights[r] if weighted else 1.0
             else:
-                neg[c] += 1
+                neg[c] += weights[r] if weighted else 1.0
+                neg_rows[c] += 1
         for c in range(nc):
-            if pos[c] + neg[c] == 0:
+            if not seen_code[c]:
                 continue
             for op in (EQ, NE):
                 if op == EQ:
                     tp = pos[c]
                     fp = neg[c]
+                    fp_rows = neg_rows[c]
                 else:
                     tp = n_pos - pos[c]
                     fp = n_neg - neg[c]
-                if tp < min_tp or fp >= n_neg:
+                    fp_rows = n_neg_rows - neg_rows[c]
+                if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
                 score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
                 if score > best and not _banned(f, op, float(c), banned_features, banned_ops,
@@ -187,8 +210,8 @@ def _pick(scores, ops, values):
 
 @numba.njit(cache=True)
 def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-                 active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
-                 banned_values):
+                 active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+                 banned_features, banned_ops, banned_values):
     """Best valid literal over every feature in one call.
 
     Parameters
@@ -209,10 +232,15 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
         0 inactive, 1 active positive, 2 active negative.
     active_rows : int64[A]
         The active rows (state != 0); categories are counted over them only.
-    n_pos, n_neg : int
-        Active positives / negatives.
-    kind, negated, min_tp : int, bool, int
-        Heuristic code, whether to consider negated comparisons, fewest positives.
+    weights : float64[M] or float64[0]
+        Each row's weight (all > 0), or empty: every row counts 1 (unweighted).
+    n_pos, n_neg : float
+        Active positives / negatives (their weights when weighted).
+    n_neg_rows : int
+        Active negative rows: a literal must leave one of them out.
+    kind, negated, min_tp : int, bool, float
+        Heuristic code, whether to consider negated comparisons, fewest positives
+        (weighted) a literal must cover.
     banned_features, banned_ops, banned_values
         Literals already in the rule (not chosen again).
 
@@ -232,15 +260,15 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
     for f in range(n_features):
         scores[f], ops[f], values[f] = _best_on_feature(
             f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-            active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
-            banned_values)
+            active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+            banned_features, banned_ops, banned_values)
     return _pick(scores, ops, values)
 
 
 @numba.njit(cache=True, parallel=True)
 def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-                          active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features,
-                          banned_ops, banned_values):
+                          active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+                          banned_features, banned_ops, banned_values):
     """:func:`best_literal` with the features searched in parallel (same answer)."""
     n_features = offsets.shape[0] - 1
     scores = np.empty(n_features)
@@ -249,8 +277,8 @@ def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, cod
     for f in numba.prange(n_features):
         scores[f], ops[f], values[f] = _best_on_feature(
             f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-            active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
-            banned_values)
+            active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+            banned_features, banned_ops, banned_values)
     return _pick(scores, ops, values)
 
 

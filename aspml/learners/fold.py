@@ -53,14 +53,20 @@ class _Search:
     """The FOLD recursion over one encoded training table."""
 
     def __init__(self, table, names, heuristic: int, negated: bool, ratio: float,
-                 min_tp: int, min_rule: int, max_depth: int | None, trace=None) -> None:
+                 min_tp: int, min_rule: int, max_depth: int | None, trace=None,
+                 weights: np.ndarray | None = None) -> None:
         self.names = names
+        # each row's weight (float64, all > 0) or None: every row counts once, in integers
+        self.weights = weights
+        self._weights_arg = np.empty(0) if weights is None else np.ascontiguousarray(weights,
+                                                                                     dtype=float)
         self.trace = trace            # None, or a callable that receives one dict per step
         self.heuristic = heuristic
         self.negated = negated
         self.ratio = ratio
         self.min_tp = min_tp          # fewest positives a literal may cover
         self.min_rule = max(1, min_rule)  # fewest examples a rule or exception must cover
+        self._min_weight = min_rule       # weighted: the weight it must cover (and one row)
         self.max_depth = max_depth
         self.cols = [_searchable(table[n]) for n in names]
         self.n = table.n_rows
@@ -107,12 +113,24 @@ class _Search:
         b_vals = np.array([u.value for u in used], dtype=np.float64)
         search = best_literal_parallel if view[3] >= PARALLEL_ROWS else best_literal
         score, f, op, value = search(*view[:3], self.distinct, self.distinct_offsets,
-                                           self.codes, self.n_codes, state, active_rows,
-                                           int(pos.sum()), int(neg.sum()), self.heuristic,
-                                           self.negated, self.min_tp, b_feat, b_ops, b_vals)
+                                     self.codes, self.n_codes, state, active_rows,
+                                     self._weights_arg, float(self.total(pos)),
+                                     float(self.total(neg)), int(neg.sum()), self.heuristic,
+                                     self.negated, float(self.min_tp), b_feat, b_ops, b_vals)
         if score == -np.inf:
             return None, score
         return _Lit(int(f), int(op), float(value)), float(score)
+
+    def total(self, rows: np.ndarray):
+        """How many rows of the mask: their number, or their weight when weighted."""
+        return int(rows.sum()) if self.weights is None else float(self.weights[rows].sum())
+
+    def enough(self, rows: np.ndarray) -> bool:
+        """Whether a rule covering these rows is large enough to keep (``tail``): at
+        least ``min_rule`` rows, or when weighted at least one row and that weight."""
+        if self.weights is None:
+            return int(rows.sum()) >= self.min_rule
+        return bool(rows.any()) and self.total(rows) >= self._min_weight
 
     # -- rules ----------------------------------------------------------
     def rule_mask(self, rule: _Rule) -> np.ndarray:
@@ -128,15 +146,14 @@ class _Search:
         rules = []
         pos = pos.copy()
         view = self.view if view is None else view
-        least = self.min_rule
-        while pos.sum() >= least:
+        while self.enough(pos):
             rule = self.learn_rule(pos, neg, used, depth, view)
             if rule is None:
                 break
             covered = self.rule_mask(rule) & pos
             if self.trace:
-                self._step("covered", depth, tp=int(covered.sum()), kept=bool(covered.sum() >= least))
-            if covered.sum() < least:
+                self._step("covered", depth, tp=int(covered.sum()), kept=self.enough(covered))
+            if not self.enough(covered):
                 break
             pos &= ~covered
             rules.append(rule)
@@ -166,7 +183,7 @@ class _Search:
                 self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
                            fp=int(neg.sum()))
             view = _narrow(view, pos | neg)
-            if neg.sum() < self.ratio * pos.sum():
+            if self.total(neg) < self.ratio * self.total(pos):
                 break
         rule = _Rule(literals)
         if neg.any() and (self.max_depth is None or depth < self.max_depth):
@@ -305,10 +322,17 @@ class FoldSE(LogicClassifier):
         Tokens read as missing values (default ``("?",)``).
     target : str
         Name of the target predicate in the learned program.
+    class_weight : None, "balanced" or dict, default None
+        Weights of the classes, scikit-learn's convention: ``"balanced"`` gives
+        each class ``n_samples / (n_classes * its count)``; a dict maps a class
+        to its weight (others 1).  A row counts with its class weight times its
+        ``sample_weight`` (``fit``), as that many copies of it would.
+        FOLD's heuristic, the ``ratio`` and the ``tail`` then count weights.
     """
 
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
-                 max_depth=None, positive=None, kinds=None, missing=None, target="label"):
+                 max_depth=None, positive=None, kinds=None, missing=None, target="label",
+                 class_weight=None):
         self.ratio = ratio
         self.tail = tail
         self.heuristic = heuristic
@@ -318,6 +342,7 @@ class FoldSE(LogicClassifier):
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.class_weight = class_weight
 
     def _settings(self):
         """(heuristic code, negated comparisons, tail), checked."""
@@ -328,8 +353,10 @@ class FoldSE(LogicClassifier):
             raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
-    def fit(self, X, y, trace=None, progress=None):
-        """Learn the program; ``trace`` (optional) is called with one dict per learning step.
+    def fit(self, X, y, sample_weight=None, trace=None, progress=None):
+        """Learn the program; ``sample_weight`` as for every aspml learner (see
+        :meth:`LogicClassifier.fit`); ``trace`` (optional) is called with one dict per
+        learning step.
 
         Steps, each with ``step``, ``depth`` (0: default rules, 1: their
         exceptions, ...) and the rule's current true/false positives ``tp``,
@@ -344,14 +371,16 @@ class FoldSE(LogicClassifier):
         """
         self._trace = trace
         try:
-            return super().fit(X, y, progress=progress)
+            return super().fit(X, y, sample_weight=sample_weight, progress=progress)
         finally:
             self._trace = None
 
     def _learn(self, table, y):
         heuristic, negated, tail = self._settings()
         names = list(self.schema_.names)
-        min_tp = math.ceil(tail * table.n_rows)
+        weights = getattr(self, "_weight", None)
+        # tail: a share of the rows, or of their total weight (copies counted as rows)
+        min_tp = math.ceil(tail * (table.n_rows if weights is None else float(weights.sum())))
         trace = getattr(self, "_trace", None)
         if trace is not None or getattr(self, "_progress", None) is not None:
             user, total, done = trace, int(y.sum()), [0]
@@ -366,7 +395,7 @@ class FoldSE(LogicClassifier):
                     event = {**event, "literal": _literal(event["literal"], table, names)}
                 user(event)
         search = _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
-                         self.max_depth, trace)
+                         self.max_depth, trace, weights)
         learned = search.learn_rule_set(y.copy(), ~y, [], 0)
         return self._program(learned, table, names)
 
@@ -397,13 +426,14 @@ class FoldRpp(FoldSE):
     """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
-                 target="label"):
+                 target="label", class_weight=None):
         self.ratio = ratio
         self.max_depth = max_depth
         self.positive = positive
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.class_weight = class_weight
 
     def _settings(self):
         _check_ratio(self.ratio)

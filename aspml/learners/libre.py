@@ -194,6 +194,13 @@ class Libre(LogicClassifier):
     positive, kinds, missing, target : as for every aspml learner (see ``FoldSE``):
         the class the rules describe, column kinds, missing-value tokens, the
         target predicate's name.
+    class_weight : None, "balanced" or dict, default None
+        Weights of the classes, scikit-learn's convention: ``"balanced"`` gives
+        each class ``n_samples / (n_classes * its count)``; a dict maps a class
+        to its weight (others 1).  A row counts with its class weight times its
+        ``sample_weight`` (``fit``), as that many copies of it would.
+        Weighted rows weigh in ChiMerge, the weak learners' records, the set
+        cover and its stopping F1.
 
     Attributes
     ----------
@@ -210,7 +217,8 @@ class Libre(LogicClassifier):
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
                  random_state=None, max_bins=10, early_stopping="cv", cut_points=None,
-                 positive=None, kinds=None, missing=None, target="label", max_categories=64):
+                 positive=None, kinds=None, missing=None, target="label", max_categories=64,
+                 class_weight=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.heuristic = heuristic
@@ -228,6 +236,7 @@ class Libre(LogicClassifier):
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.class_weight = class_weight
 
     def _check(self):
         if self.heuristic not in ("H1", "H2"):

@@ -126,7 +126,7 @@ class MultiValueRuleSet(LogicClassifier):
                  alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
                  n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, random_state=None,
                  positive=None, kinds=None, missing=None, target="label",
-                 max_features_mined=100):
+                 max_features_mined=100, class_weight=None):
         self.n_iter = n_iter
         self.n_bins = n_bins
         self.binning = binning
@@ -152,6 +152,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.kinds = kinds
         self.missing = missing
         self.target = target
+        self.class_weight = class_weight
 
     def _check(self):
         for name in ("n_iter", "n_bins", "max_length", "n_candidates", "n_chains"):
