@@ -395,6 +395,8 @@ def cmd_bench(args) -> int:
                          f"(it has: {', '.join(manifest)})")
     have = B.learners_available()
     learners = args.learners or B.default_learners()
+    if args.class_weight:
+        learners = B.with_class_weight(learners, args.class_weight)
     missing = [x for x in learners if B.parse_learner(x)[0] not in have]
     if missing:
         raise AspmlError(f"learner {missing[0]!r} is not available (available: {', '.join(have)})")
@@ -634,6 +636,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default: every available one (fold-se fold-rpp libre mrs, and "
                         "foldrpp ripper tree when installed) and libre:max_rules=3; "
                         "NAME:KEY=VALUE,... sets parameters of an aspml learner")
+    b.add_argument("--class-weight", choices=["balanced"],
+                   help="also run each learner that takes a class weight (aspml's, tree) with "
+                        "class_weight=balanced, as its own column NAME:balanced")
     b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
     b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
