@@ -93,6 +93,36 @@ def _kinds(items) -> dict:
     return out
 
 
+def _class_weight(text: str):
+    """``--class-weight``: ``balanced``, ``CLASS=W,CLASS=W`` or a JSON object ``{"CLASS": W}``."""
+    import json
+    text = text.strip()
+    if text == "balanced":
+        return "balanced"
+    if text.startswith("{"):
+        try:
+            given = json.loads(text)
+        except ValueError:
+            raise AspmlError(f"--class-weight {text!r}: not a JSON object; write "
+                             "'{\"CLASS\": WEIGHT}' or CLASS=WEIGHT,CLASS=WEIGHT") from None
+        pairs = given.items() if isinstance(given, dict) else [(None, None)]
+    else:
+        pairs = [item.rpartition("=")[::2] if "=" in item else (None, None)
+                 for item in text.split(",")]
+    weights = {}
+    for cls, w in pairs:
+        if isinstance(w, str):
+            try:
+                w = float(w)
+            except ValueError:
+                w = None
+        if not cls or isinstance(w, bool) or not isinstance(w, (int, float)):
+            raise AspmlError(f"--class-weight {text!r}: write balanced, CLASS=WEIGHT,CLASS=WEIGHT "
+                             "or '{\"CLASS\": WEIGHT}' with numbers as weights")
+        weights[cls] = w
+    return weights
+
+
 def cmd_learn(args) -> int:
     import inspect
 
@@ -118,6 +148,8 @@ def cmd_learn(args) -> int:
         X = _rounded(X, args.digits)
     options = {o: getattr(args, o) for o in L.OPTIONS}
     clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
+    if args.class_weight is not None:
+        clf.set_params(class_weight=_class_weight(args.class_weight))
     fit_kw = {}
     if args.trace:
         if "trace" not in inspect.signature(clf.fit).parameters:
@@ -504,6 +536,9 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--digits", type=int, metavar="N",
                     help="round numbers to N decimals before learning (shorter thresholds; "
                          "without it, numbers clingo's integers cannot hold are saved as ranks)")
+    le.add_argument("--class-weight", metavar="WEIGHTS",
+                    help="weigh the classes: 'balanced' (each class n_rows / (2 x its rows)), "
+                         "or CLASS=W,CLASS=W or a JSON object {\"CLASS\": W} (others weigh 1)")
     le.add_argument("--trace", action="store_true",
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")

@@ -205,10 +205,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             if (given < 0).any():
                 raise ValueError(f"sample_weight holds negative weights (the first at row "
                                  f"{int(np.flatnonzero(given < 0)[0])}); weights must be >= 0")
-            weight = weight * _check_sample_weight(given, np.empty((len(y_idx), 0)),
-                                                   ensure_non_negative=True)
+            if (weight * given).sum() > 0:             # else the one message below
+                weight = weight * _check_sample_weight(given, np.empty((len(y_idx), 0)),
+                                                       ensure_non_negative=True)
+            else:
+                weight = weight * given
         if not weight.sum() > 0:
-            raise ValueError("every row has weight 0 (class_weight times sample_weight): "
+            raise ValueError("every row has weight zero (class_weight times sample_weight): "
                              "nothing to learn from")
         return weight
 
