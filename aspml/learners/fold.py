@@ -58,7 +58,7 @@ class _Search:
         self.names = names
         # each row's weight (float64, all > 0) or None: every row counts once, in integers
         self.weights = weights
-        self._weights_arg = np.empty(0) if weights is None else np.ascontiguousarray(weights,
+        self._weights_arg = None if weights is None else np.ascontiguousarray(weights,
                                                                                      dtype=float)
         self.trace = trace            # None, or a callable that receives one dict per step
         self.heuristic = heuristic
