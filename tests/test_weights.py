@@ -183,7 +183,7 @@ def slow_weighted_best(num, is_num, codes, state, w, kind, negated, min_tp):
     return best
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(search_inputs(), st.sampled_from([0, 1]), st.booleans(), st.sampled_from([0.0, 1.5, 4.0]),
        st.data())
 def test_weighted_best_literal_matches_slow_search(inputs, kind, negated, min_tp, data):
@@ -350,3 +350,16 @@ def test_bench_class_weight_column(tmp_path):
     assert "bal. acc." in done.stdout and "recall" in done.stdout
     # recall of the rare class rises with the weights
     assert float(rows["fold-se:balanced"][4]) > float(rows["fold-se"][4])
+
+
+def test_report_reads_results_with_and_without_the_new_measures():
+    from aspml.report import check_bench
+    fold = {"acc": .8, "f1": .5, "rules": 2, "literals": 3, "train_s": .1}
+    new = {**fold, "bal_acc": .7, "precision": .6, "recall": .4}
+    for f in (fold, new):
+        check_bench({"settings": {"folds": 2, "seed": 0},
+                     "results": [{"data": "d", "learner": "fold-se:balanced", **f,
+                                  "folds": [f, f]}]})
+    with pytest.raises(aspml.AspmlError, match=r"results\[0\]\.bal_acc: 1\.5"):
+        check_bench({"settings": {"folds": 2, "seed": 0},
+                     "results": [{"data": "d", "learner": "x", **new, "bal_acc": 1.5}]})
