@@ -647,8 +647,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "table: accuracy, F1, rules, literals, training seconds. "
                                    "The exit status is 1 when a run failed. "
                                    "Besides aspml's learners: foldrpp (reference FOLD-R++), "
-                                   "ripper (wittgenstein) and tree (scikit-learn, depth 5) when "
-                                   "installed.",
+                                   "ripper (wittgenstein), tree (scikit-learn, depth 5; "
+                                   "tree:max_depth=N) and figs (imodels' FIGS) when installed. "
+                                   "Scores: accuracy, the positive class's F1, precision and "
+                                   "recall, balanced accuracy. NAME:balanced runs a learner with "
+                                   "class_weight=balanced.",
                        epilog="examples:\n"
                               "  python examples/breast_cancer/make_data.py breast_cancer.csv\n"
                               "  aspml bench breast_cancer.csv --target diagnosis --positive "
@@ -669,11 +672,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "of the learners' tables: " + " ".join(ISSUE_VARIANTS) + ")")
     b.add_argument("--learners", nargs="+", metavar="NAME",
                    help="default: every available one (fold-se fold-rpp libre mrs, and "
-                        "foldrpp ripper tree when installed) and libre:max_rules=3; "
-                        "NAME:KEY=VALUE,... sets parameters of an aspml learner")
+                        "foldrpp ripper tree figs when installed) and libre:max_rules=3; "
+                        "NAME:KEY=VALUE,... sets parameters of an aspml learner, "
+                        "NAME:balanced its class_weight")
     b.add_argument("--class-weight", choices=["balanced"],
-                   help="also run each learner that takes a class weight (aspml's, tree) with "
-                        "class_weight=balanced, as its own column NAME:balanced")
+                   help="also run each learner that takes a class weight (aspml's, tree, figs) "
+                        "with class_weight=balanced, as its own column NAME:balanced")
     b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
     b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
