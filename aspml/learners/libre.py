@@ -403,9 +403,16 @@ class Libre(LogicClassifier):
         zeros = allowed.sum(axis=1)             # the more zeros, the more general the rule
         room = -1 if self.max_rules is None else int(self.max_rules)
         wp, wn = _alpha_weights(self.alpha)
+        on_train_f1 = self.early_stopping in (True, "train")
+        y = np.asarray(y, dtype=bool)
+        if weights is not None and not on_train_f1 and y.any() and (~y).any() and \
+                np.all(weights[y] == weights[y][0]) and np.all(weights[~y] == weights[~y][0]):
+            # one weight per class (class_weight alone): the weights scale alpha's, and the
+            # cover counts words, not row by row (the training F1 would need the weights)
+            wp, wn = wp * float(weights[y][0]), wn * float(weights[~y][0])
+            weights = None
         args = (masks, pos_planes[0], neg_planes[0], zeros.astype(np.int64),
-                sizes.astype(np.int64), np.arange(len(allowed)), wp, wn,
-                room, self.early_stopping in (True, "train"))
+                sizes.astype(np.int64), np.arange(len(allowed)), wp, wn, room, on_train_f1)
         order = greedy_cover(*args) if weights is None else greedy_cover(*args, weights=weights)
         return order.tolist()
 
