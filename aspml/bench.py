@@ -14,11 +14,20 @@ unless ``positive`` overrides it.  A plain CSV file is a dataset too
 
 Learners: aspml's own (``fold-se``, ``fold-rpp``, ``libre``, ``mrs`` when
 present), and, when their packages are importable, the reference FOLD-R++
-(``foldrpp``), wittgenstein's RIPPER (``ripper``) and a scikit-learn decision
+(``foldrpp``), wittgenstein's RIPPER (``ripper``), a scikit-learn decision
 tree of depth 5 (``tree``; rules = leaves that predict the positive class,
-literals = the sum of their depths).  Every learner sees the same stratified
+literals = the sum of their depths) and imodels' FIGS (``figs``, 12 splits;
+rules = its splits).  Every learner sees the same stratified
 folds; reported per (dataset, learner): mean accuracy, F1 of the positive
-class, rules, literals and training seconds per fold.
+class, balanced accuracy (the mean of the two classes' recalls, which calling
+every row negative cannot raise above 0.5), the positive class's precision and
+recall, rules, literals and training seconds per fold.
+
+A learner name ending in ``:balanced`` (``fold-se:balanced``, with other
+parameters ``libre:max_rules=3,balanced``; ``tree:balanced``) runs it with
+``class_weight="balanced"``, as its own column; ``aspml bench --class-weight
+balanced`` adds that column for every learner that takes it.  The tree takes
+``tree:max_depth=3`` too.
 """
 
 from __future__ import annotations
@@ -38,8 +47,10 @@ import pandas as pd
 from .cli_learners import available
 from .errors import AspmlError, AspmlWarning
 
-EXTERNAL = {"foldrpp": "foldrpp", "ripper": "wittgenstein", "tree": "sklearn"}
-MEASURES = ("acc", "f1", "rules", "literals", "train_s")
+EXTERNAL = {"foldrpp": "foldrpp", "ripper": "wittgenstein", "tree": "sklearn", "figs": "imodels"}
+MEASURES = ("acc", "f1", "bal_acc", "precision", "recall", "rules", "literals", "train_s")
+# learners that take a class weight: aspml's, and the scikit-learn tree
+WEIGHTED = ("tree", "figs")
 
 # The learners' own tables use other positive classes than MANIFEST.tsv for some
 # datasets (LIBRE's and MRS's papers, the FOLD table's heloc); the default run
@@ -179,11 +190,20 @@ def parse_learner(spec: str) -> tuple[str, dict]:
     name, _, rest = spec.partition(":")
     params = {}
     for item in filter(None, rest.split(",")):
+        if item.strip() == "balanced":            # NAME:balanced, NAME:KEY=VALUE,balanced
+            params["class_weight"] = "balanced"
+            continue
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise AspmlError(f"learner {spec!r}: write parameters as NAME:KEY=VALUE,KEY=VALUE")
         params[key.strip().replace("-", "_")] = parse_value(value)
-    if params:
+    if params and name in WEIGHTED:
+        size = "max_depth" if name == "tree" else "max_rules"
+        unknown = [k for k in params if k not in (size, "class_weight")]
+        if unknown:
+            raise AspmlError(f"learner {spec!r}: {name} takes {size} and balanced, not "
+                             f"{unknown[0]!r}")
+    elif params:
         have = available()
         if name not in have:
             raise AspmlError(f"learner {spec!r}: parameters go with aspml's learners "
@@ -258,18 +278,39 @@ def run_ripper(data: Dataset, tr, te, seed):
     return pred, len(rules), sum(len(r.conds) for r in rules), seconds
 
 
-def run_tree(data: Dataset, tr, te, seed):
+def _encoder(data: Dataset):
     from sklearn.compose import ColumnTransformer
     from sklearn.impute import SimpleImputer
-    from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import OneHotEncoder
-    from sklearn.tree import DecisionTreeClassifier
     X = _plain_frame(data)
     nums = [c for c, k in data.kinds.items() if k == "numeric"]
     cats = [c for c in X.columns if c not in nums]
-    prep = ColumnTransformer([("num", SimpleImputer(strategy="median"), nums),
-                              ("cat", OneHotEncoder(handle_unknown="ignore"), cats)])
-    tree = DecisionTreeClassifier(max_depth=5, random_state=seed)
+    return X, ColumnTransformer([("num", SimpleImputer(strategy="median"), nums),
+                                 ("cat", OneHotEncoder(handle_unknown="ignore",
+                                                       sparse_output=False), cats)])
+
+
+def run_figs(data: Dataset, tr, te, seed, max_rules=12, class_weight=None):
+    """imodels' FIGS (a sum of small trees); rules = its splits, literals not counted."""
+    from imodels import FIGSClassifier
+    from sklearn.utils.class_weight import compute_sample_weight
+    X, prep = _encoder(data)
+    t = time.perf_counter()
+    Xt = prep.fit_transform(X.iloc[tr])
+    clf = FIGSClassifier(max_rules=max_rules, random_state=seed)
+    weight = None if class_weight is None else compute_sample_weight(class_weight, data.y[tr])
+    clf.fit(Xt, data.y[tr].astype(int), sample_weight=weight)
+    seconds = time.perf_counter() - t
+    pred = np.asarray(clf.predict(prep.transform(X.iloc[te])), dtype=int).astype(bool)
+    return pred, int(clf.complexity_), math.nan, seconds
+
+
+def run_tree(data: Dataset, tr, te, seed, max_depth=5, class_weight=None):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.tree import DecisionTreeClassifier
+    X, prep = _encoder(data)
+    tree = DecisionTreeClassifier(max_depth=max_depth, class_weight=class_weight,
+                                  random_state=seed)
     clf = make_pipeline(prep, tree)
     t = time.perf_counter()
     clf.fit(X.iloc[tr], data.y[tr])
@@ -295,8 +336,10 @@ def run(learner: str, data: Dataset, tr, te, seed):
         return run_foldrpp(data, tr, te, seed)
     if learner == "ripper":
         return run_ripper(data, tr, te, seed)
-    if learner == "tree":
-        return run_tree(data, tr, te, seed)
+    if learner.partition(":")[0] == "tree":
+        return run_tree(data, tr, te, seed, **parse_learner(learner)[1])
+    if learner.partition(":")[0] == "figs":
+        return run_figs(data, tr, te, seed, **parse_learner(learner)[1])
     return run_aspml(learner, data, tr, te, seed)
 
 
@@ -324,7 +367,7 @@ def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_ro
             continue
         splits = list(StratifiedKFold(folds, shuffle=True, random_state=seed).split(data.X, data.y))
         for learner in learners:
-            if learner in EXTERNAL and len(data.X) > max_rows:
+            if learner.partition(":")[0] in EXTERNAL and len(data.X) > max_rows:
                 progress.write(f"skipped {learner} on {data.name}: more than {max_rows} rows",
                                err=True)
                 for _ in splits:
@@ -334,9 +377,8 @@ def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_ro
             try:
                 for tr, te in splits:
                     pred, n_rules, n_lits, sec = run(learner, data, tr, te, seed)
-                    acc, f1 = fold_scores(pred, data.y[te])
-                    scores.append({"acc": acc, "f1": f1, "rules": n_rules, "literals": n_lits,
-                                   "train_s": sec})
+                    scores.append({**fold_scores(pred, data.y[te]), "rules": n_rules,
+                                   "literals": n_lits, "train_s": sec})
                     progress.step(f"{data.name} {learner}")
             except Exception as e:  # noqa: BLE001 - one learner failing must not stop the run
                 first = (str(e).splitlines() or [type(e).__name__])[0]
@@ -350,10 +392,17 @@ def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_ro
     return results, failed
 
 
-def fold_scores(pred, truth) -> tuple[float, float]:
+def fold_scores(pred, truth) -> dict:
+    """Accuracy; the positive class's F1, precision and recall (0 when undefined: no
+    row predicted positive); balanced accuracy, the mean recall of the two classes."""
+    pred, truth = np.asarray(pred, dtype=bool), np.asarray(truth, dtype=bool)
     tp = int(np.sum(pred & truth))
     f1 = 0.0 if tp == 0 else 2 * tp / (pred.sum() + truth.sum())
-    return float(np.mean(pred == truth)), float(f1)
+    recall = tp / max(int(truth.sum()), 1)
+    specificity = int(np.sum(~pred & ~truth)) / max(int((~truth).sum()), 1)
+    return {"acc": float(np.mean(pred == truth)), "f1": float(f1),
+            "bal_acc": float((recall + specificity) / 2),
+            "precision": float(tp / max(int(pred.sum()), 1)), "recall": float(recall)}
 
 
 def summary(data: str, learner: str, folds: list[dict]) -> dict:
@@ -365,12 +414,24 @@ def summary(data: str, learner: str, folds: list[dict]) -> dict:
 
 
 def markdown_row(r: dict) -> str:
-    return (f"| {r['data']} | {r['learner']} | {r['acc']:.3f} | {r['f1']:.3f} | {r['rules']:.1f} | "
+    return (f"| {r['data']} | {r['learner']} | {r['acc']:.3f} | {r['f1']:.3f} | "
+            f"{r['bal_acc']:.3f} | {r['precision']:.3f} | {r['recall']:.3f} | {r['rules']:.1f} | "
             f"{r['literals']:.1f} | {r['train_s']:.4f} |")
 
 
-HEADER = ("| data | learner | accuracy | F1 | rules | literals | train s/fold |\n"
-          "|---|---|---|---|---|---|---|")
+HEADER = ("| data | learner | accuracy | F1 | bal. acc. | precision | recall | rules | literals | "
+          "train s/fold |\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def with_class_weight(learners: list, weight: str) -> list:
+    """The learners, each that takes a class weight followed by its ``NAME:balanced`` twin."""
+    out = []
+    for spec in learners:
+        out.append(spec)
+        name, params = parse_learner(spec)
+        if (name in available() or name in WEIGHTED) and "class_weight" not in params:
+            out.append(spec + ("," if ":" in spec else ":") + weight)
+    return out
 
 
 def write_results(results: list[dict], settings: dict, prefix: str) -> list[str]:

@@ -94,6 +94,36 @@ def _kinds(items) -> dict:
     return out
 
 
+def _class_weight(text: str):
+    """``--class-weight``: ``balanced``, ``CLASS=W,CLASS=W`` or a JSON object ``{"CLASS": W}``."""
+    import json
+    text = text.strip()
+    if text == "balanced":
+        return "balanced"
+    if text.startswith("{"):
+        try:
+            given = json.loads(text)
+        except ValueError:
+            raise AspmlError(f"--class-weight {text!r}: not a JSON object; write "
+                             "'{\"CLASS\": WEIGHT}' or CLASS=WEIGHT,CLASS=WEIGHT") from None
+        pairs = given.items() if isinstance(given, dict) else [(None, None)]
+    else:
+        pairs = [item.rpartition("=")[::2] if "=" in item else (None, None)
+                 for item in text.split(",")]
+    weights = {}
+    for cls, w in pairs:
+        if isinstance(w, str):
+            try:
+                w = float(w)
+            except ValueError:
+                w = None
+        if not cls or isinstance(w, bool) or not isinstance(w, (int, float)):
+            raise AspmlError(f"--class-weight {text!r}: write balanced, CLASS=WEIGHT,CLASS=WEIGHT "
+                             "or '{\"CLASS\": WEIGHT}' with numbers as weights")
+        weights[cls] = w
+    return weights
+
+
 def cmd_learn(args) -> int:
     import inspect
 
@@ -121,6 +151,8 @@ def cmd_learn(args) -> int:
     clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
     if args.background is not None:           # a path; the learner reads and checks it in fit
         clf.set_params(background=Path(args.background))
+    if args.class_weight is not None:
+        clf.set_params(class_weight=_class_weight(args.class_weight))
     fit_kw = {}
     if args.trace:
         if "trace" not in inspect.signature(clf.fit).parameters:
@@ -408,6 +440,8 @@ def cmd_bench(args) -> int:
                          f"(it has: {', '.join(manifest)})")
     have = B.learners_available()
     learners = args.learners or B.default_learners()
+    if args.class_weight:
+        learners = B.with_class_weight(learners, args.class_weight)
     missing = [x for x in learners if B.parse_learner(x)[0] not in have]
     if missing:
         raise AspmlError(f"learner {missing[0]!r} is not available (available: {', '.join(have)})")
@@ -525,6 +559,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "class (.lp asp, .pl prolog, .txt text); kept first in the program and "
                          "marked, FOLD learns what they leave and exceptions where the data "
                          "contradicts them")
+    le.add_argument("--class-weight", metavar="WEIGHTS",
+                    help="weigh the classes: 'balanced' (each class n_rows / (2 x its rows)), "
+                         "or CLASS=W,CLASS=W or a JSON object {\"CLASS\": W} (others weigh 1)")
     le.add_argument("--trace", action="store_true",
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")
@@ -647,8 +684,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "table: accuracy, F1, rules, literals, training seconds. "
                                    "The exit status is 1 when a run failed. "
                                    "Besides aspml's learners: foldrpp (reference FOLD-R++), "
-                                   "ripper (wittgenstein) and tree (scikit-learn, depth 5) when "
-                                   "installed.",
+                                   "ripper (wittgenstein), tree (scikit-learn, depth 5; "
+                                   "tree:max_depth=N) and figs (imodels' FIGS) when installed. "
+                                   "Scores: accuracy, the positive class's F1, precision and "
+                                   "recall, balanced accuracy. NAME:balanced runs a learner with "
+                                   "class_weight=balanced.",
                        epilog="examples:\n"
                               "  python examples/breast_cancer/make_data.py breast_cancer.csv\n"
                               "  aspml bench breast_cancer.csv --target diagnosis --positive "
@@ -669,8 +709,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "of the learners' tables: " + " ".join(ISSUE_VARIANTS) + ")")
     b.add_argument("--learners", nargs="+", metavar="NAME",
                    help="default: every available one (fold-se fold-rpp libre mrs, and "
-                        "foldrpp ripper tree when installed) and libre:max_rules=3; "
-                        "NAME:KEY=VALUE,... sets parameters of an aspml learner")
+                        "foldrpp ripper tree figs when installed) and libre:max_rules=3; "
+                        "NAME:KEY=VALUE,... sets parameters of an aspml learner, "
+                        "NAME:balanced its class_weight")
+    b.add_argument("--class-weight", choices=["balanced"],
+                   help="also run each learner that takes a class weight (aspml's, tree, figs) "
+                        "with class_weight=balanced, as its own column NAME:balanced")
     b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
     b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",

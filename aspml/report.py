@@ -152,6 +152,8 @@ def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: 
 # what aspml bench --out writes in its JSON: measure -> (lowest, highest, may be NaN)
 BENCH_MEASURES = {"acc": (0, 1, False), "f1": (0, 1, False), "rules": (0, math.inf, False),
                   "literals": (0, math.inf, True), "train_s": (0, math.inf, False)}
+# measures aspml bench writes since it reports the positive class's side (older files lack them)
+BENCH_OPTIONAL = {"bal_acc": (0, 1, False), "precision": (0, 1, False), "recall": (0, 1, False)}
 BENCH_SETTINGS = {"folds": int, "seed": int, "data_dir": str, "datasets": list,
                   "learners": list, "positive": dict}
 
@@ -187,7 +189,7 @@ def check_bench(bench) -> None:
         if not isinstance(r, dict):
             raise AspmlError(f"{where}: expected an object")
         need = {"data", "learner", *BENCH_MEASURES}
-        if not need <= set(r) or not set(r) <= need | {"folds"}:
+        if not need <= set(r) or not set(r) <= need | {"folds", *BENCH_OPTIONAL}:
             raise AspmlError(f"{where}: expected the keys {sorted(need)} (and \"folds\")")
         for key in ("data", "learner"):
             if not isinstance(r[key], str) or not r[key]:
@@ -197,14 +199,17 @@ def check_bench(bench) -> None:
         if not isinstance(folds, list):
             raise AspmlError(f"{where}.folds: expected a list")
         for k, fold in enumerate(folds):
-            if not isinstance(fold, dict) or set(fold) != set(BENCH_MEASURES):
+            if not isinstance(fold, dict) or not (set(BENCH_MEASURES) <= set(fold) <= {
+                    *BENCH_MEASURES, *BENCH_OPTIONAL}):
                 raise AspmlError(f"{where}.folds[{k}]: expected the keys {sorted(BENCH_MEASURES)}")
             _check_measures(fold, f"{where}.folds[{k}]")
 
 
 def _check_measures(r: dict, where: str) -> None:
     from .errors import AspmlError
-    for key, (lo, hi, nan) in BENCH_MEASURES.items():
+    for key, (lo, hi, nan) in {**BENCH_MEASURES, **BENCH_OPTIONAL}.items():
+        if key not in r:
+            continue                     # an optional measure (BENCH_MEASURES are checked above)
         v = r[key]
         ok = isinstance(v, (int, float)) and not isinstance(v, bool) and (
             (nan and math.isnan(v)) or lo <= v <= hi)

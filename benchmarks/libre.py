@@ -333,7 +333,7 @@ def scale() -> int:
         aspml.Libre(n_estimators=1, max_features=d).fit(X.head(5000), y[:5000])   # warm up
         # the weak learner alone, through the same functions the fit calls
         probe = aspml.Libre(n_estimators=1, max_features=d)
-        table, target = probe._training_data(X, y)
+        table, target, _ = probe._training_data(X, y)
         t = time.perf_counter()
         binned = [impl._feature_bins(table[c], target, 6.0, None, probe.max_bins)
                   for c in probe.schema_.names]

@@ -295,7 +295,8 @@ def test_bench_table_csv_json(manifest, tmp_path, capsys):
     assert len(lines) == 4                              # "many" is multi-class: left out
     assert "\r" not in err and "fold/s" not in err        # no progress bar off a terminal
     table = pd.read_csv(f"{out}.csv")
-    assert list(table.columns) == ["data", "learner", "acc", "f1", "rules", "literals", "train_s"]
+    assert list(table.columns) == ["data", "learner", "acc", "f1", "bal_acc", "precision", "recall",
+                                   "rules", "literals", "train_s"]
     assert set(table.learner) == {"fold-se", "fold-rpp"} and (table.f1 > 0.8).all()
     saved = json.loads(open(f"{out}.json").read())
     assert saved["settings"]["folds"] == 3 and len(saved["results"][0]["folds"]) == 3

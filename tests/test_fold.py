@@ -13,7 +13,15 @@ import aspml
 from aspml import FoldRpp, FoldSE
 
 
-@parametrize_with_checks([FoldSE(), FoldRpp()])
+# FOLD-R++ (no long-tail pruning) covers every positive it can isolate, however little it
+# weighs: with class_weight={0: 1000, 1: 0.0001} its rules are pure on the training rows but
+# cover many test rows.  FOLD-SE's tail, on weighted counts, removes them and passes.
+def _expected(est):
+    return ({"check_class_weight_classifiers": "FOLD-R++ learns every positive it can isolate, "
+             "whatever its weight (no tail)"} if isinstance(est, FoldRpp) else {})
+
+
+@parametrize_with_checks([FoldSE(), FoldRpp()], expected_failed_checks=_expected)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 

@@ -294,7 +294,7 @@ def test_hand_made_conditions_print_exactly(swipl):
     clingo and SWI-Prolog all cover exactly the rows the learner's bitsets cover."""
     X, y = mixed_table()
     clf = MultiValueRuleSet(n_iter=0, random_state=0, kinds={"m": "mixed", "f": "boolean"})
-    table, target = clf._training_data(X, y)
+    table, target, _ = clf._training_data(X, y)
     feats, bins, codes = clf._items(table, target)
     items, inverse = _distinct(codes, bins, target)
     h = mm.Hyper(1, 1, 1, 1, 1, 100, 1, 100, 1, len(feats))

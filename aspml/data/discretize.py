@@ -18,8 +18,10 @@ import numpy as np
 from ..kernels.chimerge import chimerge_cuts
 
 
-def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int | None = None):
-    """Cut points of ``values`` (numbers, NaN skipped) for the boolean class ``y``.
+def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int | None = None,
+             weights: np.ndarray | None = None):
+    """Cut points of ``values`` (numbers, NaN skipped) for the boolean class ``y``
+    (each row counting its weight when ``weights`` is given).
 
     Returns a sorted float array ``cuts``: bin ``k`` is ``[cuts[k-1], cuts[k])``
     (the first bin is unbounded below, the last unbounded above).
@@ -29,8 +31,12 @@ def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int 
     v = np.ascontiguousarray(values[ok])
     t = np.ascontiguousarray(np.asarray(y, dtype=bool)[ok])
     # numpy sorts without the GIL; its stable sort is fast on the many ties of real columns
-    return chimerge_cuts(v, t, np.argsort(v, kind="stable"), float(threshold),
-                         0 if max_bins is None else int(max_bins))
+    order = np.argsort(v, kind="stable")
+    limit = 0 if max_bins is None else int(max_bins)
+    if weights is None:
+        return chimerge_cuts(v, t, order, float(threshold), limit)
+    w = np.ascontiguousarray(np.asarray(weights, dtype=np.float64)[ok])
+    return chimerge_cuts(v, t, order, float(threshold), limit, w)
 
 
 def bins_of(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:

@@ -627,11 +627,12 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
 
 
 @numba.njit(cache=True, nogil=True)
-def weak_learner_points(codes, rows, subset, widths, y, heuristic):
+def weak_learner_points(codes, rows, subset, widths, y, heuristic, weights=None):
     """One weak learner from start to end without the GIL: the rows ``rows`` (all
     when empty) of ``codes`` on the columns ``subset`` (with ``widths`` bins), their
     distinct records, each with its majority label, and FindBoundary over them,
-    taking the positive records with the most rows first.
+    taking the positive records with the most rows first.  With ``weights``
+    (float64 per row of ``codes``) a record's classes count its rows' weights.
 
     Returns bool[points, sum(widths)]: each point's zeros, i.e. the bins it allows.
     """
@@ -639,12 +640,16 @@ def weak_learner_points(codes, rows, subset, widths, y, heuristic):
     k = subset.shape[0]
     sub = np.empty((n, k), dtype=np.int64)
     yy = np.empty(n, dtype=np.bool_)
+    w = np.empty(0) if weights is None else weights
+    ww = np.empty(n if w.shape[0] else 0)
     for r in range(n):
         src = r if rows.shape[0] == 0 else rows[r]
         for j in range(k):
             sub[r, j] = codes[src, subset[j]]
         yy[r] = y[src]
-    uniq, pos_count, neg_count = distinct_records(sub, widths, yy)
+        if w.shape[0]:
+            ww[r] = w[src]
+    uniq, pos_count, neg_count = distinct_records(sub, widths, yy, ww)
     n_bits = 0
     offsets = np.empty(k, dtype=np.int64)
     for j in range(k):
@@ -656,7 +661,7 @@ def weak_learner_points(codes, rows, subset, widths, y, heuristic):
             n_pos += 1
     pos = np.empty((n_pos, k), dtype=np.int64)
     neg = np.empty((uniq.shape[0] - n_pos, k), dtype=np.int64)
-    weight = np.empty(n_pos, dtype=np.int64)
+    weight = np.empty(n_pos, dtype=np.float64)
     a = 0
     b = 0
     for i in range(uniq.shape[0]):
@@ -676,10 +681,11 @@ def weak_learner_points(codes, rows, subset, widths, y, heuristic):
 
 
 @numba.njit(cache=True, nogil=True)
-def distinct_records(codes, widths, y):
+def distinct_records(codes, widths, y, weights=None):
     """The distinct rows of ``codes`` (bins per feature), in lexicographic order
     (first feature most significant), with how many rows of each class each
-    stands for: ``(records, positives, negatives)``.
+    stands for: ``(records, positives, negatives)``, the counts as float64 (the
+    rows' weights summed when ``weights`` is given and not empty, else whole numbers).
 
     A small space of records is counted by its mixed-radix key, with no sort;
     otherwise the rows are radix-sorted a feature at a time (a stable counting
@@ -694,25 +700,30 @@ def distinct_records(codes, widths, y):
         if space > max(4 * n, 1 << 20):
             small = False
             break
+    w = np.empty(0) if weights is None else weights
     if small:                                     # count by key: no sort
         radix = np.ones(n_f, dtype=np.int64)
         for f in range(n_f - 2, -1, -1):
             radix[f] = radix[f + 1] * widths[f + 1]
-        pos = np.zeros(space, dtype=np.int64)
-        every = np.zeros(space, dtype=np.int64)
+        pos = np.zeros(space, dtype=np.float64)
+        neg = np.zeros(space, dtype=np.float64)
+        seen = np.zeros(space, dtype=np.bool_)
         for r in range(n):
             key = 0
             for f in range(n_f):
                 key += codes[r, f] * radix[f]
-            every[key] += 1
+            seen[key] = True
+            one = 1.0 if w.shape[0] == 0 else w[r]
             if y[r]:
-                pos[key] += 1
-        present = np.flatnonzero(every)
+                pos[key] += one
+            else:
+                neg[key] += one
+        present = np.flatnonzero(seen)
         records = np.empty((present.shape[0], n_f), dtype=np.int64)
         for i in range(present.shape[0]):
             for f in range(n_f):
                 records[i, f] = (present[i] // radix[f]) % widths[f]
-        return records, pos[present], every[present] - pos[present]
+        return records, pos[present], neg[present]
     order = np.arange(n)
     buf = np.empty(n, dtype=np.int64)
     for f in range(n_f - 1, -1, -1):              # LSD radix sort: stable per feature
@@ -727,8 +738,8 @@ def distinct_records(codes, widths, y):
             counts[codes[r, f]] += 1
         order, buf = buf, order
     first = np.empty(n, dtype=np.int64)
-    pos_count = np.zeros(n, dtype=np.int64)
-    neg_count = np.zeros(n, dtype=np.int64)
+    pos_count = np.zeros(n, dtype=np.float64)
+    neg_count = np.zeros(n, dtype=np.float64)
     k = -1
     for q in range(n):
         r = order[q]
@@ -741,10 +752,11 @@ def distinct_records(codes, widths, y):
         if not same:
             k += 1
             first[k] = r
+        one = 1.0 if w.shape[0] == 0 else w[r]
         if y[r]:
-            pos_count[k] += 1
+            pos_count[k] += one
         else:
-            neg_count[k] += 1
+            neg_count[k] += one
     records = np.empty((k + 1, n_f), dtype=np.int64)
     for i in range(k + 1):
         for f in range(n_f):

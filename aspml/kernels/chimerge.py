@@ -126,11 +126,13 @@ def merge(neg, pos, threshold, max_bins):
 
 
 @numba.njit(cache=True, nogil=True)
-def chimerge_cuts(v, t, order, threshold, max_bins):
+def chimerge_cuts(v, t, order, threshold, max_bins, weights=None):
     """ChiMerge without the GIL from the numbers ``v`` (no NaN), their classes ``t``
     and the order that sorts ``v``: the distinct values with their class counts,
     then :func:`merge`; returns the cut points (the lower ends of the surviving
-    intervals but the first)."""
+    intervals but the first).  With ``weights`` (float64 per number) the class
+    counts sum the weights."""
+    w = np.empty(0) if weights is None else weights
     n = v.shape[0]
     uniq = np.empty(n, dtype=np.float64)
     pos = np.zeros(n, dtype=np.float64)
@@ -141,10 +143,11 @@ def chimerge_cuts(v, t, order, threshold, max_bins):
         if k < 0 or v[r] != uniq[k]:
             k += 1
             uniq[k] = v[r]
+        one = 1.0 if w.shape[0] == 0 else w[r]
         if t[r]:
-            pos[k] += 1.0
+            pos[k] += one
         else:
-            neg[k] += 1.0
+            neg[k] += one
     k += 1
     if k <= 1:
         return np.zeros(0, dtype=np.float64)

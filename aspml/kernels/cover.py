@@ -99,20 +99,28 @@ def rule_masks(sets, allowed, offsets, widths, n_rows):
 
 
 @numba.njit(cache=True, nogil=True)
-def rule_counts(sets, allowed, offsets, widths, n_rows, pos_planes, neg_planes):
+def rule_counts(sets, allowed, offsets, widths, n_rows, pos_planes, neg_planes, weights=None):
     """Positive and negative rows each candidate covers, as :func:`rule_masks` then
-    :func:`aspml.kernels.bitset.counts` would give, keeping one mask at a time."""
+    :func:`aspml.kernels.bitset.counts` would give, keeping one mask at a time.
+    With ``weights`` (float64 per row; the planes then one plane per class) the
+    rows' weights are summed instead (two float64 arrays)."""
     n_c = allowed.shape[0]
     n_w = sets.shape[1]
     upto = _running_or(sets, offsets, widths)
     out = np.empty(n_w, dtype=np.uint64)
     acc = np.empty(n_w, dtype=np.uint64)
-    tp = np.zeros(n_c, dtype=np.int64)
-    fp = np.zeros(n_c, dtype=np.int64)
+    tp = np.zeros(n_c, dtype=np.float64)
+    fp = np.zeros(n_c, dtype=np.float64)
+    w = np.empty(0) if weights is None else weights
     for c in range(n_c):
         _mask(upto, allowed[c], offsets, widths, n_rows, out, acc)
-        tp[c] = weighted_count(out, pos_planes)
-        fp[c] = weighted_count(out, neg_planes)
+        if w.shape[0] == 0:
+            tp[c] = weighted_count(out, pos_planes)
+            fp[c] = weighted_count(out, neg_planes)
+        else:
+            for k in range(n_w):
+                tp[c] += _weight_of(out[k] & pos_planes[0, k], k, w)
+                fp[c] += _weight_of(out[k] & neg_planes[0, k], k, w)
     return tp, fp
 
 
@@ -129,12 +137,26 @@ def _low_bit(low):
     return _CTZ[(low * np.uint64(_DEBRUIJN)) >> np.uint64(58)]
 
 
+@numba.njit(cache=True)
+def _weight_of(word, k, weights):
+    """The rows of word ``k`` set in ``word``: their number (``weights`` empty), else
+    the sum of their weights (bits in ascending order, so the sum is reproducible)."""
+    if weights.shape[0] == 0:
+        return float(popcount(word))
+    total = 0.0
+    while word != 0:
+        low = word & (~word + np.uint64(1))
+        total += weights[k * 64 + _low_bit(low)]
+        word ^= low
+    return total
+
+
 ROWS_BUDGET = 1 << 26      # row-candidate pairs the exact set cover may list (int32 each)
 
 
 @numba.njit(cache=True, nogil=True)
 def greedy_cover(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1,
-                 budget=ROWS_BUDGET):
+                 budget=ROWS_BUDGET, weights=None):
     """Greedy weighted set cover over candidates' row bitsets: the chosen indices, in order.
 
     LIBRE §3.3: a candidate weighs ``wp * (positives it covers) - wn * (negatives
@@ -151,19 +173,26 @@ def greedy_cover(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_trai
     kept exact through a list of the candidates covering each row
     (:func:`_cover_by_rows`); else weights are bounded and counted lazily
     (:func:`_cover_lazy`).  Both take what the plain greedy takes.
+
+    ``weights`` (float64, one per row) makes a row count as its weight (a row
+    of weight 2 as two copies); without it every row counts 1.  Counts are
+    float64 either way: sums of whole numbers in a float are exact, so the
+    unweighted choices are the integer ones.
     """
+    w = np.empty(0) if weights is None else weights
     total = 0
     for c in keep:
         for k in range(masks.shape[1]):
             total += popcount(masks[c, k])
     if total <= budget:
         return _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room,
-                              stop_on_train_f1, total)
-    return _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1)
+                              stop_on_train_f1, total, w)
+    return _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1, w)
 
 
 @numba.njit(cache=True, nogil=True)
-def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1, total):
+def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1, total,
+                   weights):
     """:func:`greedy_cover` with exact weights: each row lists the candidates covering
     it, so a chosen candidate's newly covered rows lower just those candidates'
     counts; a step is then one pass over the candidates' weights."""
@@ -182,35 +211,35 @@ def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_tr
         start[r + 1] += start[r]
     members = np.empty(total, dtype=np.int32)
     fill = start[:-1].copy()
-    g = np.zeros(n_c, dtype=np.int64)
-    f = np.zeros(n_c, dtype=np.int64)
+    g = np.zeros(n_c, dtype=np.float64)
+    f = np.zeros(n_c, dtype=np.float64)
     for q in range(n_c):
         for k in range(n_w):
             w = masks[keep[q], k]
-            g[q] += popcount(w & pos[k])
-            f[q] += popcount(w & neg[k])
+            g[q] += _weight_of(w & pos[k], k, weights)
+            f[q] += _weight_of(w & neg[k], k, weights)
             while w != 0:
                 low = w & (~w + np.uint64(1))
                 r = k * 64 + _low_bit(low)
                 members[fill[r]] = q
                 fill[r] += 1
                 w ^= low
-    n_pos = 0
+    n_pos = 0.0
     for k in range(n_w):
-        n_pos += popcount(pos[k])
+        n_pos += _weight_of(pos[k], k, weights)
     uncovered = np.empty(n_w, dtype=np.uint64)
     for k in range(n_w):
         uncovered[k] = pos[k] | neg[k]
     alive = np.ones(n_c, dtype=np.bool_)
     chosen = np.empty(n_c, dtype=np.int64)
     n_chosen = 0
-    tp_u = 0                                     # positives and rows the chosen ones cover
-    n_u = 0
+    tp_u = 0.0                                   # positives and rows the chosen ones cover
+    n_u = 0.0
     best_f1 = 0.0
     left = room
     while room < 0 or left > 0:
         best = -1
-        best_key = np.int64(0)
+        best_key = 0.0
         for q in range(n_c):
             if not alive[q]:
                 continue
@@ -245,14 +274,15 @@ def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_tr
                 low = w & (~w + np.uint64(1))
                 r = k * 64 + _low_bit(low)
                 counts = g if pos[k] & low else f
+                one = 1.0 if weights.shape[0] == 0 else weights[r]
                 for m in range(start[r], start[r + 1]):
-                    counts[members[m]] -= 1
+                    counts[members[m]] -= one
                 w ^= low
     return chosen[:n_chosen].copy()
 
 
 @numba.njit(cache=True, nogil=True)
-def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1):
+def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1, weights):
     """:func:`greedy_cover` for many rows: lazy evaluation.
 
     Lazy evaluation: a candidate's positives only fall, and its negatives fall
@@ -268,24 +298,24 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train
     n_w = pos.shape[0]
     upos = pos.copy()
     uneg = neg.copy()
-    n_pos = 0
+    n_pos = 0.0
     for k in range(n_w):
-        n_pos += popcount(pos[k])
-    heap = [(np.int64(0), np.int64(0), np.int64(0)) for _ in range(0)]
-    g_last = np.zeros(masks.shape[0], dtype=np.int64)     # positives when last counted
+        n_pos += _weight_of(pos[k], k, weights)
+    heap = [(np.float64(0), np.int64(0), np.int64(0)) for _ in range(0)]
+    g_last = np.zeros(masks.shape[0], dtype=np.float64)   # positives when last counted
     for c in keep:
-        g = 0
-        f = 0
+        g = 0.0
+        f = 0.0
         for k in range(n_w):
-            g += popcount(masks[c, k] & pos[k])
-            f += popcount(masks[c, k] & neg[k])
+            g += _weight_of(masks[c, k] & pos[k], k, weights)
+            f += _weight_of(masks[c, k] & neg[k], k, weights)
         g_last[c] = g
         heap.append((-(wp * g - wn * f), -zeros[c], c))
     heapq.heapify(heap)
     chosen = np.empty(len(keep), dtype=np.int64)
     n_chosen = 0
-    pc = 0                                       # positives and negatives covered so far
-    nc = 0
+    pc = 0.0                                     # positives and negatives covered so far
+    nc = 0.0
     best_f1 = 0.0
     left = room
     while len(heap) > 0 and (room < 0 or left > 0):
@@ -300,11 +330,11 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train
             if len(heap) > 0 and bound > heap[0]:
                 heapq.heappush(heap, bound)
                 continue
-        g = 0
-        f = 0
+        g = 0.0
+        f = 0.0
         for k in range(n_w):
-            g += popcount(masks[c, k] & upos[k])
-            f += popcount(masks[c, k] & uneg[k])
+            g += _weight_of(masks[c, k] & upos[k], k, weights)
+            f += _weight_of(masks[c, k] & uneg[k], k, weights)
         g_last[c] = g
         weight = wp * g - wn * f
         fresh = (-(weight - wn * nc), -zeros[c], c)

@@ -6,6 +6,11 @@ feature is sorted once (:func:`build_view`); a search scans that order once,
 so it is O(M) per feature for M rows however many distinct values there are,
 and :func:`filter_sorted` narrows the order to the active rows as they shrink.
 
+Counts are weighted when the rows carry weights (``weights``, float64 > 0, a
+row of weight 2 counting as two copies of it); ``weights=None`` counts each row
+once, in integers (a separate compilation: the unweighted search costs what it
+did before weights existed).
+
 Literal codes: 0 ``x <= v``, 1 ``x > v``, 2 ``not (x <= v)``, 3 ``not (x > v)``,
 4 ``x == c``, 5 ``x != c``.  Heuristic codes: 0 information gain (FOLD-R++),
 1 Magic Gini Impurity (FOLD-SE).  A literal is valid when it covers at least
@@ -81,55 +86,80 @@ def _banned(f, op, value, banned_features, banned_ops, banned_values):
 
 @numba.njit(cache=True)
 def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-                     active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features,
-                     banned_ops, banned_values):
+                     active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+                     banned_features, banned_ops, banned_values):
     best = NEG_INF
     best_op = -1
     best_value = 0.0
     lo = offsets[f]
     hi = offsets[f + 1]
     if hi > lo:
+        # row counts always (integers: cheap, and "excludes at least one negative" must
+        # not hang on rounding); the weights' sums only when weighted
         num_pos = 0
         num_neg = 0
+        w_num_pos = 0.0
+        w_num_neg = 0.0
         for i in range(lo, hi):
-            s = state[rows[i]]
+            r = rows[i]
+            s = state[r]
             if s == 1:
                 num_pos += 1
+                if weights is not None:
+                    w_num_pos += weights[r]
             elif s == 2:
                 num_neg += 1
+                if weights is not None:
+                    w_num_neg += weights[r]
         n_ops = 4 if negated else 2
         cum_pos = 0
         cum_neg = 0
+        w_cum_pos = 0.0
+        w_cum_neg = 0.0
         i = lo
         while i < hi:
             g = groups[i]
             seen = False
             while i < hi and groups[i] == g:
-                s = state[rows[i]]
+                r = rows[i]
+                s = state[r]
                 if s == 1:
                     cum_pos += 1
+                    if weights is not None:
+                        w_cum_pos += weights[r]
                     seen = True
                 elif s == 2:
                     cum_neg += 1
+                    if weights is not None:
+                        w_cum_neg += weights[r]
                     seen = True
                 i += 1
             if not seen:
                 continue
             v = distinct[distinct_offsets[f] + g]
+            if weights is None:
+                w_cum_pos = float(cum_pos)
+                w_cum_neg = float(cum_neg)
+                w_num_pos = float(num_pos)
+                w_num_neg = float(num_neg)
             for op in range(n_ops):
                 if op == LE:
-                    tp = cum_pos
-                    fp = cum_neg
+                    tp = w_cum_pos
+                    fp = w_cum_neg
+                    fp_rows = cum_neg
                 elif op == GT:
-                    tp = num_pos - cum_pos
-                    fp = num_neg - cum_neg
+                    tp = w_num_pos - w_cum_pos
+                    fp = w_num_neg - w_cum_neg
+                    fp_rows = num_neg - cum_neg
                 elif op == NOT_LE:
-                    tp = n_pos - cum_pos
-                    fp = n_neg - cum_neg
+                    tp = n_pos - w_cum_pos
+                    fp = n_neg - w_cum_neg
+                    fp_rows = n_neg_rows - cum_neg
                 else:
-                    tp = n_pos - (num_pos - cum_pos)
-                    fp = n_neg - (num_neg - cum_neg)
-                if tp < min_tp or fp >= n_neg:
+                    tp = n_pos - (w_num_pos - w_cum_pos)
+                    fp = n_neg - (w_num_neg - w_cum_neg)
+                    fp_rows = n_neg_rows - (num_neg - cum_neg)
+                if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
                 score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
                 if score > best and not _banned(f, op, v, banned_features, banned_ops,
@@ -141,6 +171,8 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
     if nc > 0:
         pos = np.zeros(nc, dtype=np.int64)
         neg = np.zeros(nc, dtype=np.int64)
+        w_pos = np.zeros(0 if weights is None else nc)
+        w_neg = np.zeros(0 if weights is None else nc)
         row_codes = codes[f]
         for k in range(active_rows.shape[0]):
             r = active_rows[k]
@@ -149,19 +181,27 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                 continue
             if state[r] == 1:
                 pos[c] += 1
+                if weights is not None:
+                    w_pos[c] += weights[r]
             else:
                 neg[c] += 1
+                if weights is not None:
+                    w_neg[c] += weights[r]
         for c in range(nc):
             if pos[c] + neg[c] == 0:
                 continue
+            pos_c = float(pos[c]) if weights is None else w_pos[c]
+            neg_c = float(neg[c]) if weights is None else w_neg[c]
             for op in (EQ, NE):
                 if op == EQ:
-                    tp = pos[c]
-                    fp = neg[c]
+                    tp = pos_c
+                    fp = neg_c
+                    fp_rows = neg[c]
                 else:
-                    tp = n_pos - pos[c]
-                    fp = n_neg - neg[c]
-                if tp < min_tp or fp >= n_neg:
+                    tp = n_pos - pos_c
+                    fp = n_neg - neg_c
+                    fp_rows = n_neg_rows - neg[c]
+                if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
                 score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
                 if score > best and not _banned(f, op, float(c), banned_features, banned_ops,
@@ -187,8 +227,8 @@ def _pick(scores, ops, values):
 
 @numba.njit(cache=True)
 def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-                 active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
-                 banned_values):
+                 active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+                 banned_features, banned_ops, banned_values):
     """Best valid literal over every feature in one call.
 
     Parameters
@@ -209,10 +249,16 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
         0 inactive, 1 active positive, 2 active negative.
     active_rows : int64[A]
         The active rows (state != 0); categories are counted over them only.
-    n_pos, n_neg : int
-        Active positives / negatives.
-    kind, negated, min_tp : int, bool, int
-        Heuristic code, whether to consider negated comparisons, fewest positives.
+    weights : float64[M] or None
+        Each row's weight (all > 0), or None: every row counts 1 (unweighted; numba
+        compiles that case apart, with integer counts only).
+    n_pos, n_neg : float
+        Active positives / negatives (their weights when weighted).
+    n_neg_rows : int
+        Active negative rows: a literal must leave one of them out.
+    kind, negated, min_tp : int, bool, float
+        Heuristic code, whether to consider negated comparisons, fewest positives
+        (weighted) a literal must cover.
     banned_features, banned_ops, banned_values
         Literals already in the rule (not chosen again).
 
@@ -232,15 +278,15 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
     for f in range(n_features):
         scores[f], ops[f], values[f] = _best_on_feature(
             f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-            active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
-            banned_values)
+            active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+            banned_features, banned_ops, banned_values)
     return _pick(scores, ops, values)
 
 
 @numba.njit(cache=True, parallel=True)
 def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-                          active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features,
-                          banned_ops, banned_values):
+                          active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+                          banned_features, banned_ops, banned_values):
     """:func:`best_literal` with the features searched in parallel (same answer)."""
     n_features = offsets.shape[0] - 1
     scores = np.empty(n_features)
@@ -249,8 +295,8 @@ def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, cod
     for f in numba.prange(n_features):
         scores[f], ops[f], values[f] = _best_on_feature(
             f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-            active_rows, n_pos, n_neg, kind, negated, min_tp, banned_features, banned_ops,
-            banned_values)
+            active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+            banned_features, banned_ops, banned_values)
     return _pick(scores, ops, values)
 
 

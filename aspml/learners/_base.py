@@ -17,8 +17,9 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import check_is_fitted, column_or_1d
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d
 
 from ..data.table import in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
@@ -100,7 +101,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     # -- fitting ----------------------------------------------------------
-    def _training_data(self, X, y):
+    def _training_data(self, X, y, sample_weight=None):
         X = in_memory(X)                       # a Dask DataFrame keeps its column names
         has_names = isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
         if y is None:
@@ -147,6 +148,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                                  f"{list(self.classes_)}")
             self.positive_index_ = int(matches[0])
         self.n_features_in_ = frame.shape[1]
+        weight = self._row_weights(y, y_idx, sample_weight)
+        if weight is not None and (weight == 0).any():
+            # a row of weight 0 is dropped before anything is learned (its values do not even
+            # shape the schema), so that it is exactly as if it had never been given
+            keep = weight > 0
+            frame, y_idx, weight = frame[keep].reset_index(drop=True), y_idx[keep], weight[keep]
+            for k, c in enumerate(self.classes_):
+                if not (y_idx == k).any():
+                    raise ValueError(f"every row of class {c!r} has weight 0: a classifier "
+                                     "needs examples of two classes with positive weight")
         if has_names:
             self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         elif hasattr(self, "feature_names_in_"):
@@ -156,7 +167,57 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         self.background_ = ()
         if getattr(self, "background", None) is not None:
             table = self._with_background(table)
-        return table, y_idx == self.positive_index_
+        return table, y_idx == self.positive_index_, weight
+
+    def _row_weights(self, y, y_idx, sample_weight):
+        """Each row's weight, class weight times sample weight (scikit-learn's
+        conventions), or None when neither is given (the unweighted fast path)."""
+        class_weight = getattr(self, "class_weight", None)
+        if class_weight is None and sample_weight is None:
+            return None
+        weight = np.ones(len(y_idx))
+        if class_weight is not None:
+            if isinstance(class_weight, str) and class_weight != "balanced" or not isinstance(
+                    class_weight, (str, dict)):
+                raise ValueError(f"class_weight must be None, 'balanced' or a dict "
+                                 f"{{class: weight}}, got {class_weight!r}")
+            if isinstance(class_weight, dict):
+                unknown = [k for k in class_weight if not (self.classes_ == k).any()]
+                if unknown:
+                    raise ValueError(f"class_weight names {unknown}, not among the classes "
+                                     f"{list(self.classes_)}")
+                bad = {k: v for k, v in class_weight.items()
+                       if not (is_real(v) and v >= 0)}
+                if bad:
+                    raise ValueError(f"class_weight must give each class a finite weight >= 0, "
+                                     f"got {bad}")
+            weight = compute_sample_weight(class_weight, self.classes_[y_idx]).astype(float)
+        if sample_weight is not None:
+            if isinstance(sample_weight, numbers.Number):
+                raise ValueError(f"sample_weight must be an array of one weight per row, got "
+                                 f"{sample_weight!r}")
+            given = np.asarray(sample_weight)
+            if given.dtype.kind not in "biuf":
+                raise ValueError(f"sample_weight must hold numbers, got dtype {given.dtype}")
+            if given.ndim != 1 or len(given) != len(y_idx):
+                raise ValueError(f"sample_weight has shape {given.shape}, expected "
+                                 f"({len(y_idx)},): one weight per row")
+            given = given.astype(float)
+            if not np.isfinite(given).all():
+                raise ValueError("sample_weight holds NaN or infinite weights; give every row "
+                                 "a finite weight >= 0")
+            if (given < 0).any():
+                raise ValueError(f"sample_weight holds negative weights (the first at row "
+                                 f"{int(np.flatnonzero(given < 0)[0])}); weights must be >= 0")
+            if (weight * given).sum() > 0:             # else the one message below
+                weight = weight * _check_sample_weight(given, np.empty((len(y_idx), 0)),
+                                                       ensure_non_negative=True)
+            else:
+                weight = weight * given
+        if not weight.sum() > 0:
+            raise ValueError("every row has weight zero (class_weight times sample_weight): "
+                             "nothing to learn from")
+        return weight
 
     def _with_background(self, table):
         """The training table with a Boolean column per background atom, as clingo derives
@@ -193,18 +254,24 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     def _missing(self):
         return missing_tokens(getattr(self, "missing", None), TypeError)
 
-    def fit(self, X, y, progress=None):
-        """Learn the program from ``X`` and ``y``.  ``progress`` (optional) is called as
-        ``progress(done, total, note)`` from time to time during long work (the
-        command's progress bar uses it); the learner itself never prints."""
+    def fit(self, X, y, sample_weight=None, progress=None):
+        """Learn the program from ``X`` and ``y``.
+
+        ``sample_weight`` (optional, one number >= 0 per row) weighs the rows,
+        times the learner's ``class_weight``: a row of weight 2 counts as two
+        copies of it, a row of weight 0 is left out.  ``progress`` (optional) is
+        called as ``progress(done, total, note)`` from time to time during long
+        work (the command's progress bar uses it); the learner itself never prints."""
         self._progress = progress
         try:
-            table, target = self._training_data(X, y)
+            table, target, weight = self._training_data(X, y, sample_weight)
+            self._weight = weight
             self.program_ = self._learn(table, target)
-            self._fit_probabilities(table, target)
+            self._fit_probabilities(table, target, weight)
             self._warn_identifiers(table)
         finally:
             self._progress = None
+            self._weight = None
         return self
 
     def _warn_identifiers(self, table) -> None:
@@ -227,7 +294,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             progress(int(done), int(total), note)
 
     def _learn(self, table, y: np.ndarray):  # pragma: no cover - abstract
-        """Learn a Program from the encoded training table and the boolean target."""
+        """Learn a Program from the encoded training table and the boolean target;
+        ``self._weight`` holds the rows' weights (float64, all > 0) or None (unweighted)."""
         raise NotImplementedError
 
     def _rng(self) -> np.random.Generator:
@@ -253,25 +321,36 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         used = {f for r in (*rules, *background) for f in (*r.features, r.head)}
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
         params = {k: _plain(v) for k, v in self.get_params().items()
-                  if k not in self._not_provenance and k != "background"}
+                  if k not in self._not_provenance and k != "background"
+                  and not (k == "class_weight" and v is None)}   # unweighted: header as before
         return Program(tuple(rules), Target(self.target, positive, negative), schema,
                        {"learner": type(self).__name__, **params}, self._missing(),
                        background=background)
 
-    def _fit_probabilities(self, X, target) -> None:
-        """Smoothed training precision of each default rule, and of 'no rule fires'."""
+    def _fit_probabilities(self, X, target, weight=None) -> None:
+        """Smoothed training precision of each default rule, and of 'no rule fires'
+        (on weighted counts when the rows are weighted)."""
         n_default = len(self.program_.default_rules)
         self.rule_precision_ = np.empty(n_default)
         positive = pack(target)
         fired = np.zeros_like(positive)
 
         def count(k, mask):
-            hits = int(np.bitwise_count(mask & positive).sum())
-            self.rule_precision_[k] = (hits + 1) / (int(np.bitwise_count(mask).sum()) + 2)
+            if weight is None:
+                hits = int(np.bitwise_count(mask & positive).sum())
+                n = int(np.bitwise_count(mask).sum())
+            else:
+                rows = unpack(mask, len(target))
+                hits, n = float(weight[rows & target].sum()), float(weight[rows].sum())
+            self.rule_precision_[k] = (hits + 1) / (n + 2)
             fired[:] |= mask
         visit_default_rules(self.program_, X, count, self._missing())
         none = ~unpack(fired, len(target))
-        self.default_precision_ = (target[none].sum() + 1) / (none.sum() + 2)
+        if weight is None:
+            self.default_precision_ = (target[none].sum() + 1) / (none.sum() + 2)
+        else:
+            self.default_precision_ = ((weight[none & target].sum() + 1)
+                                       / (weight[none].sum() + 2))
 
     # -- predicting -------------------------------------------------------
     def _prediction_frame(self, X) -> pd.DataFrame:

@@ -35,10 +35,14 @@ class Items:
     """Distinct records and the item bitsets of the usable features."""
 
     codes: np.ndarray          # distinct records x features, local item index or -1
-    pos: np.ndarray            # positive rows per record
+    pos: np.ndarray            # positive rows per record (whole units, see the scales)
     neg: np.ndarray            # negative rows per record
     widths: list               # items per feature
     ordered: list              # per feature: number of leading items that are ordered bins
+    # the weight of one unit of each class: 1 unweighted (and for whole-number weights);
+    # else a positive count of u units weighs u * pos_scale in the likelihood
+    pos_scale: float = 1.0
+    neg_scale: float = 1.0
     item_bits: np.ndarray = field(init=False)
     offsets: np.ndarray = field(init=False)
 
@@ -56,6 +60,25 @@ class Items:
         self.universe = pack(np.ones(n, dtype=bool))
         self.n_pos, self.n_neg = int(self.pos.sum()), int(self.neg.sum())
         self.words = self.item_bits.shape[1]
+        self.scaled = (self.pos_scale, self.neg_scale) != (1.0, 1.0)
+
+    def lik(self, tp, fp, h):
+        """Eq. (3) for counts of units: weighted counts, fractional when the classes' units
+        weigh other than 1 (the Beta functions are Gamma functions of real arguments)."""
+        if not self.scaled:
+            return mm.log_likelihood(tp, fp, self.n_pos, self.n_neg, h)
+        ps, ns = self.pos_scale, self.neg_scale
+        return mm.log_likelihood(np.asarray(tp) * ps, np.asarray(fp) * ns, self.n_pos * ps,
+                                 self.n_neg * ns, h)
+
+    def bound(self, best, h, max_items):
+        """Theorem 2's bounds; on scaled counts only the number of rules (Lemma 1 is
+        about uncovering one whole row, so its support bound is not used)."""
+        if not self.scaled:
+            return mm.support_bound(best, self.n_pos, self.n_neg, h, max_items)
+        b = mm.support_bound(best, self.n_pos * self.pos_scale, self.n_neg * self.neg_scale, h,
+                             max_items)
+        return mm.Bound(b.max_rules, 0)
 
 
 def _bit(bits, i) -> int:
@@ -73,7 +96,7 @@ class Search:
         self._cond, self._rule, self._term, self._nb = {}, {}, {}, {}
         self.max_items = int(sum(w - 1 for w in items.widths)) or 1
         self.best_post = self.posterior([])
-        self.bound = mm.support_bound(self.best_post, items.n_pos, items.n_neg, h, self.max_items)
+        self.bound = items.bound(self.best_post, h, self.max_items)
         self._mine(min_support, max_length, n_candidates)
         self._options()
 
@@ -120,7 +143,7 @@ class Search:
 
     def posterior(self, rules) -> float:
         tp, fp = counts(self.coverage(rules)[None, :], self.d.pos_planes, self.d.neg_planes)
-        return float(mm.log_likelihood(tp[0], fp[0], self.d.n_pos, self.d.n_neg, self.h)) \
+        return float(self.d.lik(tp[0], fp[0], self.h)) \
             + self.prior(rules)
 
     # -- candidates ---------------------------------------------------------
@@ -137,7 +160,7 @@ class Search:
             min_pos = int(min_pos * 1.5) + 1     # too many: raise the support, mine again
         self.min_pos = min_pos
         n_items = (sets >= 0).sum(axis=1)
-        score = (mm.log_likelihood(tp, fp, d.n_pos, d.n_neg, self.h)
+        score = (d.lik(tp, fp, self.h)
                  + mm.rule_term(n_items, n_items * mm.feature_term(1, self.h.theta), self.h))
         keep = np.flatnonzero(tp + fp >= self.bound.min_support)
         keep = keep[np.argsort(-score[keep], kind="stable")]
@@ -155,8 +178,7 @@ class Search:
         self.cand_term = np.array([self.rule_term(r) for r in rules])
 
     def _prune(self):
-        self.bound = mm.support_bound(self.best_post, self.d.n_pos, self.d.n_neg, self.h,
-                                      self.max_items)
+        self.bound = self.d.bound(self.best_post, self.h, self.max_items)
         keep = self.cand_supp >= self.bound.min_support
         if not keep.all():
             self.cands = [r for r, k in zip(self.cands, keep) if k]
@@ -205,8 +227,8 @@ class Search:
             fp_rec = np.flatnonzero(np.unpackbits(fp_bits.view(np.uint8), bitorder="little"))
             if len(fn_rec) == 0 and len(fp_rec) == 0:
                 break
-            w_fn = d.pos[fn_rec].sum()
-            w_fp = d.neg[fp_rec].sum()
+            w_fn = d.pos[fn_rec].sum() * d.pos_scale      # the weight of what is misclassified
+            w_fp = d.neg[fp_rec].sum() * d.neg_scale
             positive = rng.random() * (w_fn + w_fp) < w_fn
             e = int(rng.choice(fn_rec if positive else fp_rec))
             M = len(rules)
@@ -221,7 +243,7 @@ class Search:
                 continue
             base, which, extra, dprior, make = nb
             tp, fp = or_counts(base, which, extra, d.pos_planes, d.neg_planes)
-            post = mm.log_likelihood(tp, fp, d.n_pos, d.n_neg, h) + self.prior(rules) + dprior
+            post = d.lik(tp, fp, h) + self.prior(rules) + dprior
             if rng.random() < self.exploration:
                 k = int(rng.integers(len(post)))
             else:

@@ -66,14 +66,20 @@ class _Search:
     """The FOLD recursion over one encoded training table."""
 
     def __init__(self, table, names, heuristic: int, negated: bool, ratio: float,
-                 min_tp: int, min_rule: int, max_depth: int | None, trace=None) -> None:
+                 min_tp: int, min_rule: int, max_depth: int | None, trace=None,
+                 weights: np.ndarray | None = None) -> None:
         self.names = names
+        # each row's weight (float64, all > 0) or None: every row counts once, in integers
+        self.weights = weights
+        self._weights_arg = None if weights is None else np.ascontiguousarray(weights,
+                                                                                     dtype=float)
         self.trace = trace            # None, or a callable that receives one dict per step
         self.heuristic = heuristic
         self.negated = negated
         self.ratio = ratio
         self.min_tp = min_tp          # fewest positives a literal may cover
         self.min_rule = max(1, min_rule)  # fewest examples a rule or exception must cover
+        self._min_weight = min_rule       # weighted: the weight it must cover (and one row)
         self.max_depth = max_depth
         self.cols = [_searchable(table[n]) for n in names]
         self.n = table.n_rows
@@ -120,12 +126,24 @@ class _Search:
         b_vals = np.array([u.value for u in used], dtype=np.float64)
         search = best_literal_parallel if view[3] >= PARALLEL_ROWS else best_literal
         score, f, op, value = search(*view[:3], self.distinct, self.distinct_offsets,
-                                           self.codes, self.n_codes, state, active_rows,
-                                           int(pos.sum()), int(neg.sum()), self.heuristic,
-                                           self.negated, self.min_tp, b_feat, b_ops, b_vals)
+                                     self.codes, self.n_codes, state, active_rows,
+                                     self._weights_arg, float(self.total(pos)),
+                                     float(self.total(neg)), int(neg.sum()), self.heuristic,
+                                     self.negated, float(self.min_tp), b_feat, b_ops, b_vals)
         if score == -np.inf:
             return None, score
         return _Lit(int(f), int(op), float(value)), float(score)
+
+    def total(self, rows: np.ndarray):
+        """How many rows of the mask: their number, or their weight when weighted."""
+        return int(rows.sum()) if self.weights is None else float(self.weights[rows].sum())
+
+    def enough(self, rows: np.ndarray) -> bool:
+        """Whether a rule covering these rows is large enough to keep (``tail``): at
+        least ``min_rule`` rows, or when weighted at least one row and that weight."""
+        if self.weights is None:
+            return int(rows.sum()) >= self.min_rule
+        return bool(rows.any()) and self.total(rows) >= self._min_weight
 
     # -- rules ----------------------------------------------------------
     def rule_mask(self, rule: _Rule) -> np.ndarray:
@@ -141,15 +159,14 @@ class _Search:
         rules = []
         pos = pos.copy()
         view = self.view if view is None else view
-        least = self.min_rule
-        while pos.sum() >= least:
+        while self.enough(pos):
             rule = self.learn_rule(pos, neg, used, depth, view)
             if rule is None:
                 break
             covered = self.rule_mask(rule) & pos
             if self.trace:
-                self._step("covered", depth, tp=int(covered.sum()), kept=bool(covered.sum() >= least))
-            if covered.sum() < least:
+                self._step("covered", depth, tp=int(covered.sum()), kept=self.enough(covered))
+            if not self.enough(covered):
                 break
             pos &= ~covered
             rules.append(rule)
@@ -179,7 +196,7 @@ class _Search:
                 self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
                            fp=int(neg.sum()))
             view = _narrow(view, pos | neg)
-            if neg.sum() < self.ratio * pos.sum():
+            if self.total(neg) < self.ratio * self.total(pos):
                 break
         rule = _Rule(literals)
         if neg.any() and (self.max_depth is None or depth < self.max_depth):
@@ -324,13 +341,20 @@ class FoldSE(LogicClassifier):
     background : str, path, Program, list of Rule or None
         A background theory (see :mod:`aspml.logic.background`): its atoms become
         Boolean features the rules may use, and ``program_`` carries its rules.
+    class_weight : None, "balanced" or dict, default None
+        Weights of the classes, scikit-learn's convention: ``"balanced"`` gives
+        each class ``n_samples / (n_classes * its count)``; a dict maps a class
+        to its weight (others 1).  A row counts with its class weight times its
+        ``sample_weight`` (``fit``), as that many copies of it would.
+        FOLD's heuristic, the ``ratio`` and the ``tail`` then count weights.
     """
 
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
 
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
                  max_depth=None, positive=None, kinds=None, missing=None, target="label",
-                 fixed_rules=None, background=None):
+                 fixed_rules=None, background=None,
+                 class_weight=None):
         self.ratio = ratio
         self.tail = tail
         self.heuristic = heuristic
@@ -342,6 +366,7 @@ class FoldSE(LogicClassifier):
         self.target = target
         self.fixed_rules = fixed_rules
         self.background = background
+        self.class_weight = class_weight
 
     def _settings(self):
         """(heuristic code, negated comparisons, tail), checked."""
@@ -352,8 +377,10 @@ class FoldSE(LogicClassifier):
             raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
-    def fit(self, X, y, trace=None, progress=None, fixed_rules=None):
-        """Learn the program; ``trace`` (optional) is called with one dict per learning step.
+    def fit(self, X, y, sample_weight=None, trace=None, progress=None, fixed_rules=None):
+        """Learn the program; ``sample_weight`` as for every aspml learner (see
+        :meth:`LogicClassifier.fit`); ``trace`` (optional) is called with one dict per
+        learning step.
 
         ``fixed_rules`` (else the constructor's): expert rules for the positive
         class, a Program, a list of Rules, program text (``asp``, ``prolog`` or
@@ -384,7 +411,7 @@ class FoldSE(LogicClassifier):
         self._fixed = expert.read_fixed_rules(given)    # unreadable text: an error before fitting
         self._trace = trace
         try:
-            return super().fit(X, y, progress=progress)
+            return super().fit(X, y, sample_weight=sample_weight, progress=progress)
         finally:
             self._trace = None
             self._fixed = None
@@ -392,7 +419,9 @@ class FoldSE(LogicClassifier):
     def _learn(self, table, y):
         heuristic, negated, tail = self._settings()
         names = list(self.schema_.names)
-        min_tp = math.ceil(tail * table.n_rows)
+        weights = getattr(self, "_weight", None)
+        # tail: a share of the rows, or of their total weight (copies counted as rows)
+        min_tp = math.ceil(tail * (table.n_rows if weights is None else float(weights.sum())))
         trace = getattr(self, "_trace", None)
         if trace is not None or getattr(self, "_progress", None) is not None:
             user, total, done = trace, int(y.sum()), [0]
@@ -407,7 +436,7 @@ class FoldSE(LogicClassifier):
                     event = {**event, "literal": _literal(event["literal"], table, names)}
                 user(event)
         search = _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
-                         self.max_depth, trace)
+                         self.max_depth, trace, weights)
         pos, fixed, found = y.copy(), [], []
         given = getattr(self, "_fixed", None)
         if given is not None:
@@ -503,7 +532,8 @@ class FoldRpp(FoldSE):
     """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
-                 target="label", fixed_rules=None, background=None):
+                 target="label", fixed_rules=None, background=None,
+                 class_weight=None):
         self.ratio = ratio
         self.max_depth = max_depth
         self.positive = positive
@@ -512,6 +542,7 @@ class FoldRpp(FoldSE):
         self.target = target
         self.fixed_rules = fixed_rules
         self.background = background
+        self.class_weight = class_weight
 
     def _settings(self):
         _check_ratio(self.ratio)

@@ -64,7 +64,7 @@ _RATE_PRIOR_ROWS = 10.0
 
 
 def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, threshold: float,
-                     max_groups: int) -> np.ndarray:
+                     max_groups: int, weights=None) -> np.ndarray:
     """Each category's group: ChiMerge over the categories ordered by their positive rate.
 
     ``code`` holds each row's category (-1: none).  The categories are ranked by
@@ -73,19 +73,20 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
     categories whose class counts do not differ significantly end up together.
     """
     ok = code >= 0
-    pos = np.bincount(code[ok], weights=y[ok], minlength=n_categories)
-    every = np.bincount(code[ok], minlength=n_categories).astype(float)
+    w = np.ones(len(code)) if weights is None else weights      # (weighted) rows per category
+    pos = np.bincount(code[ok], weights=(y * w)[ok], minlength=n_categories)
+    every = np.bincount(code[ok], weights=w[ok], minlength=n_categories)
     base = pos.sum() / max(every.sum(), 1.0)
     rate = (pos + _RATE_PRIOR_ROWS * base) / (every + _RATE_PRIOR_ROWS)
     rank = np.empty(n_categories, dtype=np.int64)
     rank[np.argsort(rate, kind="stable")] = np.arange(n_categories)
     values = np.where(ok, rank[np.maximum(code, 0)], np.nan)
-    cuts = chimerge(values, y, threshold, max_groups)
+    cuts = chimerge(values, y, threshold, max_groups, weights)
     return bins_of(rank.astype(float), cuts)
 
 
 def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None,
-                  max_categories=None):
+                  max_categories=None, weights=None):
     """Bins of one column and each row's bin index (``cuts``: given cut points, else ChiMerge).
 
     A column of more than ``max_categories`` categories gets one bin per group of
@@ -100,7 +101,8 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
         return [_Bin("flag", value=True), _Bin("flag", value=False)], np.where(holds, 0, 1)
     if col.is_num.any():
         if cuts is None:
-            cuts = chimerge(np.where(col.is_num, col.num, np.nan), y, threshold, max_bins)
+            cuts = chimerge(np.where(col.is_num, col.num, np.nan), y, threshold, max_bins,
+                            weights)
         cuts = np.asarray(sorted(cuts), dtype=float)
         edges = [None, *cuts.tolist(), None]
         bins += [_Bin("num", edges[k], edges[k + 1]) for k in range(len(cuts) + 1)]
@@ -108,7 +110,7 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
     cats = list(col.categories)
     if max_categories is not None and len(cats) > max_categories:
         limit = max_categories if max_bins is None else min(max_bins, max_categories)
-        group = _category_groups(col.code, len(cats), y, threshold, limit)
+        group = _category_groups(col.code, len(cats), y, threshold, limit, weights)
         code = np.where(col.code >= 0, len(bins) + group[np.maximum(col.code, 0)], code)
         bins += [_Bin("cat", group=tuple(cats[i] for i in np.flatnonzero(group == g)))
                  for g in range(int(group.max()) + 1)]
@@ -122,7 +124,7 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
 
 
 def _weak_learner(codes: np.ndarray, rows: np.ndarray, subset: np.ndarray, widths: np.ndarray,
-                  y: np.ndarray, heuristic: int):
+                  y: np.ndarray, heuristic: int, weights=None):
     """One weak learner on the columns ``subset`` of the rows ``rows`` (all when
     empty): its boundary points, each as the bins it allows (bool[points, bins]:
     a point's zeros).
@@ -132,7 +134,9 @@ def _weak_learner(codes: np.ndarray, rows: np.ndarray, subset: np.ndarray, width
     each with its majority label.  One numba call without the GIL
     (:func:`weak_learner_points`), so that threads run weak learners side by side.
     """
-    return weak_learner_points(codes, rows, subset, widths, y, heuristic)
+    if weights is None:
+        return weak_learner_points(codes, rows, subset, widths, y, heuristic)
+    return weak_learner_points(codes, rows, subset, widths, y, heuristic, weights)
 
 
 class Libre(LogicClassifier):
@@ -194,6 +198,13 @@ class Libre(LogicClassifier):
     positive, kinds, missing, target : as for every aspml learner (see ``FoldSE``):
         the class the rules describe, column kinds, missing-value tokens, the
         target predicate's name.
+    class_weight : None, "balanced" or dict, default None
+        Weights of the classes, scikit-learn's convention: ``"balanced"`` gives
+        each class ``n_samples / (n_classes * its count)``; a dict maps a class
+        to its weight (others 1).  A row counts with its class weight times its
+        ``sample_weight`` (``fit``), as that many copies of it would.
+        Weighted rows weigh in ChiMerge, the weak learners' records, the set
+        cover and its stopping F1.
 
     Attributes
     ----------
@@ -211,7 +222,7 @@ class Libre(LogicClassifier):
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
                  random_state=None, max_bins=10, early_stopping="cv", cut_points=None,
                  positive=None, kinds=None, missing=None, target="label", max_categories=64,
-                 background=None):
+                 background=None, class_weight=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.heuristic = heuristic
@@ -230,6 +241,7 @@ class Libre(LogicClassifier):
         self.missing = missing
         self.target = target
         self.background = background
+        self.class_weight = class_weight
 
     def _check(self):
         if self.heuristic not in ("H1", "H2"):
@@ -270,8 +282,9 @@ class Libre(LogicClassifier):
             raise ValueError(f"cut_points names unknown feature(s) {unknown}")
         threshold = float(self.discretization_threshold)
         cap = self.max_categories
+        weights = getattr(self, "_weight", None)     # None: every row counts once
         binned = list(pool.map(_feature_bins, ((table[n], y, threshold, cuts.get(n), self.max_bins,
-                                                cap) for n in names)))
+                                                cap, weights) for n in names)))
         bins = [b for b, _ in binned]
         grouped = [f"{n} ({len(table[n].categories)} values into "
                    f"{sum(1 for x in b if x.group)} groups)"
@@ -324,25 +337,26 @@ class Libre(LogicClassifier):
                 # count every candidate's rows, keep the masks of the top_k only (in
                 # their order, so ties go as they would)
                 tp, fp = rule_counts(sets, allowed, layout.offsets, layout.widths,
-                                     len(fold_codes), *_planes(y[rows]))
-                exclusiveness = tp / np.maximum(tp + fp, 1)
-                support = tp / max(int(y[rows].sum()), 1)
+                                     len(fold_codes), *_planes(y[rows]), *_weights_of(weights, rows))
+                exclusiveness = tp / np.maximum(tp + fp, 1e-300)
+                support = tp / max(_total(y[rows], weights, rows), 1e-300)
                 keep = np.sort(np.lexsort((-support, -exclusiveness))[: self.top_k])
                 allowed, sizes = allowed[keep], sizes[keep]
             masks = layout.masks(fold_codes, allowed, sets)
-            order = self._set_cover(allowed, sizes, masks, y[rows])
+            order = self._set_cover(allowed, sizes, masks, y[rows], *_weights_of(weights, rows))
             if t == 0:
                 self.n_candidates_ = n_found
                 return allowed, order, masks         # on every training row
             va = np.ones(len(y), dtype=bool)
             va[rows] = False
-            return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va]), y[va]
+            return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va],
+                                             *_weights_of(weights, va)), y[va]
 
         # The results come in the order of the tasks, fold by fold: a fold's set cover
         # runs here as soon as its last weak learner is in, while the pool goes on
         # with the next fold's learners.
-        results = pool.map(_weak_learner, ((codes, rows_of(t), s, width_arr[s], y_bool, heuristic)
-                                           for t in range(n_folds) for s in subsets))
+        results = pool.map(_weak_learner, ((codes, rows_of(t), s, width_arr[s], y_bool, heuristic,
+                                            weights) for t in range(n_folds) for s in subsets))
         done = [None] * n_folds
         for t in range(n_folds):
             found = []
@@ -375,7 +389,7 @@ class Libre(LogicClassifier):
             return None
         return StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
 
-    def _set_cover(self, allowed, sizes, masks, y):
+    def _set_cover(self, allowed, sizes, masks, y, weights=None):
         """Greedy weighted set cover over every candidate given: the indices of the
         chosen ones, in order (``top_k`` filtering happens before, in the fit).
 
@@ -390,9 +404,17 @@ class Libre(LogicClassifier):
         zeros = allowed.sum(axis=1)             # the more zeros, the more general the rule
         room = -1 if self.max_rules is None else int(self.max_rules)
         wp, wn = _alpha_weights(self.alpha)
-        order = greedy_cover(masks, pos_planes[0], neg_planes[0], zeros.astype(np.int64),
-                             sizes.astype(np.int64), np.arange(len(allowed)), wp, wn,
-                             room, self.early_stopping in (True, "train"))
+        on_train_f1 = self.early_stopping in (True, "train")
+        y = np.asarray(y, dtype=bool)
+        if weights is not None and not on_train_f1 and y.any() and (~y).any() and \
+                np.all(weights[y] == weights[y][0]) and np.all(weights[~y] == weights[~y][0]):
+            # one weight per class (class_weight alone): the weights scale alpha's, and the
+            # cover counts words, not row by row (the training F1 would need the weights)
+            wp, wn = wp * float(weights[y][0]), wn * float(weights[~y][0])
+            weights = None
+        args = (masks, pos_planes[0], neg_planes[0], zeros.astype(np.int64),
+                sizes.astype(np.int64), np.arange(len(allowed)), wp, wn, room, on_train_f1)
+        order = greedy_cover(*args) if weights is None else greedy_cover(*args, weights=weights)
         return order.tolist()
 
     def _program(self, chosen, bins, names) -> Program:
@@ -421,15 +443,41 @@ def _planes(y):
     return pack(y)[None, :], pack(~y)[None, :]
 
 
-def _f1_curve(masks, y) -> np.ndarray:
-    """F1 on rows ``y`` of the union of the first k candidates (k = 0, 1, ...)."""
+def _f1_curve(masks, y, weights=None) -> np.ndarray:
+    """F1 on rows ``y`` of the union of the first k candidates (k = 0, 1, ...), on the
+    rows' weights when given."""
     pos = pack(y)
     if len(masks) == 0:
         return np.zeros(1)
     union = np.bitwise_or.accumulate(masks, axis=0)
+    if weights is not None:
+        covered = unpack_rows(union, len(y))
+        tp = covered[:, y] @ weights[y]
+        n = covered @ weights
+        return np.concatenate([[0.0], np.where(tp > 0, 2 * tp / np.maximum(
+            n + weights[y].sum(), 1e-300), 0.0)])
     tp = np.bitwise_count(union & pos).sum(axis=1)
     n = np.bitwise_count(union).sum(axis=1)
     return np.concatenate([[0.0], np.where(tp > 0, 2 * tp / np.maximum(n + int(y.sum()), 1), 0.0)])
+
+
+def unpack_rows(bits, n: int) -> np.ndarray:
+    """Packed sets (sets x words) as bool[sets, n]."""
+    raw = np.ascontiguousarray(bits, dtype="<u8").view(np.uint8)
+    return np.unpackbits(raw, axis=1, bitorder="little")[:, :n].astype(bool)
+
+
+def _weights_of(weights, rows) -> tuple:
+    """``(weights of rows,)`` as a contiguous float64 array, or ``()`` unweighted: the
+    kernels' optional last argument."""
+    if weights is None:
+        return ()
+    return (np.ascontiguousarray(weights[rows], dtype=np.float64),)
+
+
+def _total(y, weights, rows) -> float:
+    """How many positives in ``y`` (the rows ``rows``), or their weight."""
+    return float(y.sum()) if weights is None else float(weights[rows][y].sum())
 
 
 def _warn_if_no_better_than_all(curves, held_out, steps):

@@ -39,22 +39,65 @@ from ._mrs_search import Items, Search
 from .libre import _conditions, _Exceptions, _feature_bins
 
 
-def quantile_cuts(values: np.ndarray, n_bins: int, binning: str = "quantile") -> np.ndarray:
+def quantile_cuts(values: np.ndarray, n_bins: int, binning: str = "quantile",
+                  weights: np.ndarray | None = None) -> np.ndarray:
     """Cut points (data values, so the program's numbers stay exact) for ``n_bins`` bins.
 
     Bin ``k`` is ``[cuts[k-1], cuts[k])``; fewer bins come out when values repeat.
+    With ``weights`` the quantiles are weighted: for whole-number weights exactly
+    those of the values repeated that many times.
     """
-    v = values[~np.isnan(values)]
+    ok = ~np.isnan(values)
+    v = values[ok]
     if v.size == 0 or n_bins < 2:
         return np.zeros(0)
     uniq = np.unique(v)
-    if binning == "quantile":
+    if binning == "quantile" and weights is not None:
+        edges = _weighted_higher_quantiles(v, weights[ok], np.arange(1, n_bins) / n_bins)
+    elif binning == "quantile":
         edges = np.quantile(v, np.arange(1, n_bins) / n_bins, method="higher")
     else:
         edges = np.linspace(uniq[0], uniq[-1], n_bins + 1)[1:-1]
         edges = uniq[np.minimum(np.searchsorted(uniq, edges, side="left"), len(uniq) - 1)]
     cuts = np.unique(edges)
     return cuts[cuts > uniq[0]]
+
+
+def _weighted_higher_quantiles(v, w, qs):
+    """``np.quantile(v repeated w times, qs, method="higher")`` without repeating: the
+    positions numpy would take in the repeated array (numpy computes them, on the
+    positions themselves), found in the cumulative weights.  Fractional weights
+    take the first value whose cumulative weight reaches ``q`` of the total."""
+    order = np.argsort(v, kind="stable")
+    v, cum = v[order], np.cumsum(w[order])
+    total = cum[-1]
+    if np.all(w == np.round(w)) and total <= 2**24:
+        at = np.quantile(np.arange(int(total), dtype=float), qs, method="higher")
+        return v[np.searchsorted(cum, at, side="right")]
+    return v[np.minimum(np.searchsorted(cum, qs * total, side="left"), len(v) - 1)]
+
+
+def _units(weights, y):
+    """Whole-number units per row and the weight of a unit of each class:
+    ``(units, pos_scale, neg_scale)``.  Whole-number weights are their own units
+    (scale 1: exactly the counts of repeated rows); a class whose rows weigh the
+    same (class_weight alone) counts rows and scales them; other weights are
+    rounded to 1/1024 of the class's largest weight (each row at least 1 unit)."""
+    units = np.ones(len(y), dtype=np.int64)
+    if weights is None:
+        return units, 1.0, 1.0
+    scales = []
+    for side in (y, ~y):
+        w = weights[side]
+        if np.all(w == np.round(w)):
+            units[side], scale = np.round(w).astype(np.int64), 1.0
+        elif np.all(w == w[0]):
+            scale = float(w[0])
+        else:
+            scale = float(w.max()) / 1024
+            units[side] = np.maximum(1, np.round(w / scale)).astype(np.int64)
+        scales.append(scale)
+    return units, scales[0], scales[1]
 
 
 class MultiValueRuleSet(LogicClassifier):
@@ -108,6 +151,16 @@ class MultiValueRuleSet(LogicClassifier):
         in proportion.
     random_state : int, Generator or None
     positive, kinds, missing, target : as for every aspml learner.
+    class_weight : None, "balanced" or dict, default None
+        Weights of the classes, scikit-learn's convention (see ``FoldSE``); with
+        ``fit(sample_weight=...)`` a row counts as its weight.  The likelihood
+        (eq. 3) then reads weighted counts: whole-number weights exactly as
+        repeated rows; a class whose rows weigh the same (``class_weight``
+        alone) as its row counts times the weight, fractional counts inside the
+        Beta functions (Gamma functions of real numbers); other weights rounded
+        to 1/1024 of their class's largest weight.  Binning uses weighted
+        quantiles.  On fractional counts Theorem 2's support bound is not used
+        (only its bound on the number of rules).
 
     Attributes
     ----------
@@ -126,7 +179,7 @@ class MultiValueRuleSet(LogicClassifier):
                  alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
                  n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, random_state=None,
                  positive=None, kinds=None, missing=None, target="label",
-                 max_features_mined=100, background=None):
+                 max_features_mined=100, background=None, class_weight=None):
         self.n_iter = n_iter
         self.n_bins = n_bins
         self.binning = binning
@@ -153,6 +206,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.missing = missing
         self.target = target
         self.background = background
+        self.class_weight = class_weight
 
     def _check(self):
         for name in ("n_iter", "n_bins", "max_length", "n_candidates", "n_chains"):
@@ -179,14 +233,14 @@ class MultiValueRuleSet(LogicClassifier):
             if not (is_real(v) and 0 <= v <= 1):
                 raise ValueError(f"{name} must be in [0, 1], got {v!r}")
 
-    def _items(self, table, y):
+    def _items(self, table, y, weights=None):
         """Per usable feature: its bins and each row's item (-1: missing, satisfies nothing)."""
         feats, bins, codes = [], [], []
         for name in self.schema_.names:
             col = table[name]
             cuts = (quantile_cuts(np.where(col.is_num, col.num, np.nan), int(self.n_bins),
-                                  self.binning) if col.kind != "boolean" and col.is_num.any()
-                    else None)
+                                  self.binning, weights)
+                    if col.kind != "boolean" and col.is_num.any() else None)
             b, code = _feature_bins(col, y, 0.0, cuts=cuts)
             if b and b[-1].kind == "missing":
                 code = np.where(code == len(b) - 1, -1, code)
@@ -203,14 +257,15 @@ class MultiValueRuleSet(LogicClassifier):
         n_chains = int(self.n_chains)
         total = int(self.n_iter) * n_chains + 2          # binning, mining, annealing steps
         self._report(0, total, "binning features")
-        feats, bins, codes = self._items(table, y)
+        weights = getattr(self, "_weight", None)
+        feats, bins, codes = self._items(table, y, weights)
         h = mm.Hyper(float(self.alpha_M), float(self.beta_M), float(self.alpha_L),
                      float(self.beta_L), float(self.theta), float(self.alpha_plus),
                      float(self.beta_plus), float(self.alpha_minus), float(self.beta_minus),
                      max(1, len(feats)), float(self.rho_min))
         cap = self.max_features_mined
         if cap is not None and len(feats) > int(cap):
-            keep = screen_features(codes, bins, y, h, int(cap))
+            keep = screen_features(codes, bins, y, h, int(cap), weights)
             warnings.warn(f"MultiValueRuleSet mined {int(cap)} of the {len(feats)} usable "
                           f"features, those whose best single condition fits the class best "
                           f"(max_features_mined={cap}; None mines every feature, at a cost that "
@@ -226,7 +281,7 @@ class MultiValueRuleSet(LogicClassifier):
             self.rules_, self.posterior_, self.support_bound_ = [], float("nan"), 0
             self._train_cover = np.zeros(len(y), dtype=bool)
             return self._finish([])
-        items, inverse = _distinct(codes, bins, y)
+        items, inverse = _distinct(codes, bins, y, weights)
         self._report(1, total, "mining candidates")
         search = Search(items, h, n_iter=int(self.n_iter), min_support=float(self.min_support),
                         max_length=int(self.max_length), n_candidates=int(self.n_candidates),
@@ -272,7 +327,7 @@ class MultiValueRuleSet(LogicClassifier):
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
 
 
-def screen_features(codes, bins, y, h, k):
+def screen_features(codes, bins, y, h, k, weights=None):
     """The indices (in order) of the ``k`` features whose best single condition scores highest.
 
     A feature's score is the largest log likelihood (eq. 3) of a one-rule
@@ -282,30 +337,36 @@ def screen_features(codes, bins, y, h, k):
     the earlier feature.
     """
     tps, fps, owner = [], [], []
+    w = np.ones(len(y)) if weights is None else weights
     for j, (code, b) in enumerate(zip(codes, bins)):
         ok = code >= 0
-        pos = np.bincount(code[ok], weights=y[ok], minlength=len(b))
-        every = np.bincount(code[ok], minlength=len(b)).astype(float)
+        pos = np.bincount(code[ok], weights=(y * w)[ok], minlength=len(b))
+        every = np.bincount(code[ok], weights=w[ok], minlength=len(b))
         order = np.argsort(-(pos / np.maximum(every, 1)), kind="stable")
         tps.append(np.cumsum(pos[order])[:-1])
         fps.append(np.cumsum(every[order] - pos[order])[:-1])
         owner.append(np.full(len(b) - 1, j))
-    n_pos = int(y.sum())
-    lik = mm.log_likelihood(np.concatenate(tps), np.concatenate(fps), n_pos, len(y) - n_pos, h)
+    n_pos = int(y.sum()) if weights is None else float(w[y].sum())
+    n_all = len(y) if weights is None else float(w.sum())
+    lik = mm.log_likelihood(np.concatenate(tps), np.concatenate(fps), n_pos, n_all - n_pos, h)
     scores = np.full(len(codes), -np.inf)
     np.maximum.at(scores, np.concatenate(owner), lik)     # one call: scipy's per-call cost
     return np.sort(np.argsort(-scores, kind="stable")[:k])
 
 
-def _distinct(codes, bins, y):
-    """The distinct records of the item codes, with their class counts, and each row's record."""
+def _distinct(codes, bins, y, weights=None):
+    """The distinct records of the item codes, with their class counts (in units of
+    :func:`_units`), and each row's record."""
     mat = np.stack(codes, axis=1).astype(np.int32)
     uniq, inverse = np.unique(mat, axis=0, return_inverse=True)
     inverse = inverse.ravel()
-    pos = np.bincount(inverse, weights=y.astype(float), minlength=len(uniq)).astype(np.int64)
-    neg = np.bincount(inverse, weights=(~y).astype(float), minlength=len(uniq)).astype(np.int64)
+    units, pos_scale, neg_scale = _units(weights, y)
+    pos = np.bincount(inverse, weights=(y * units).astype(float),
+                      minlength=len(uniq)).round().astype(np.int64)
+    neg = np.bincount(inverse, weights=(~y * units).astype(float),
+                      minlength=len(uniq)).round().astype(np.int64)
     ordered = [sum(1 for x in b if x.kind == "num") for b in bins]
-    return Items(uniq, pos, neg, [len(b) for b in bins], ordered), inverse
+    return Items(uniq, pos, neg, [len(b) for b in bins], ordered, pos_scale, neg_scale), inverse
 
 
 def _describe(b):

@@ -1,0 +1,365 @@
+"""class_weight and sample_weight (issue #20 item 2): a row of weight k counts as k copies
+of it, a row of weight 0 as no row, for every learner; kernels against slow versions."""
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import aspml
+from aspml.errors import AspmlWarning
+from aspml.bench import fold_scores, parse_learner, with_class_weight
+from aspml.kernels.boundary import distinct_records
+from aspml.kernels.cover import greedy_cover
+from aspml.kernels.literals import best_literal, best_literal_parallel, build_view
+from aspml.learners.mrs import quantile_cuts
+from conftest import ENGINES, one_line_error, predict_with_every_engine, run_aspml
+from test_kernels import search_inputs, slow_heuristic
+
+LEARNERS = {
+    "fold-se": lambda **k: aspml.FoldSE(**k),
+    "fold-rpp": lambda **k: aspml.FoldRpp(**k),
+    # LIBRE's default stopping splits the rows into inner folds: copies of a row can fall
+    # into different folds, a weighted row cannot, so copies equal weights for the other
+    # stopping rules (and weight 0 equals dropping the row for every one, below)
+    "libre": lambda **k: aspml.Libre(n_estimators=5, early_stopping="train", random_state=0, **k),
+    "mrs": lambda **k: aspml.MultiValueRuleSet(n_iter=150, random_state=0, **k),
+}
+
+
+def table(n=160, seed=0, rare=False):
+    """Numbers (some missing), a category and a flag; the class depends on them, noisily."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=n).round(2)
+    b = rng.integers(0, 30, n).astype(float)
+    b[rng.random(n) < 0.1] = np.nan
+    c = rng.choice(["red", "green", "blue"], n)
+    d = rng.random(n) < 0.4
+    if rare:                                         # about 5% positive, none of it certain
+        p = np.where((a > 0.9) & (c != "blue"), 0.4, 0.01)
+    else:
+        p = np.where((a > 0.2) & (c != "blue") | (b > 25), 0.85, 0.15)
+    y = np.where(rng.random(n) < p, "yes", "no")
+    return pd.DataFrame({"a": a, "b": b, "c": c, "d": d}), y
+
+
+def repeat(X, y, counts):
+    idx = np.repeat(np.arange(len(y)), counts)
+    return X.iloc[idx].reset_index(drop=True), np.asarray(y)[idx]
+
+
+def fit(name, X, y, sample_weight=None, **params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        return LEARNERS[name](positive="yes", **params).fit(X, y, sample_weight=sample_weight)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_integer_weights_equal_repeated_rows(name):
+    X, y = table()
+    w = np.random.default_rng(1).integers(1, 4, len(y))
+    weighted = fit(name, X, y, w)
+    copies = fit(name, *repeat(X, y, w))
+    assert weighted.program_.to_text() == copies.program_.to_text()
+    assert weighted.program_.n_rules > 0
+    assert np.allclose(weighted.predict_proba(X), copies.predict_proba(X))
+    # and the weights change what is learned (the test could fail)
+    assert weighted.program_.to_text() != fit(name, X, y).program_.to_text() or name == "mrs"
+
+
+@pytest.mark.parametrize("name", [*LEARNERS, "libre-cv"])
+def test_a_weight_of_zero_equals_dropping_the_row(name):
+    X, y = table(seed=2)
+    # a third of the rows weigh 0 (LIBRE's inner folds: the others 1, see LEARNERS)
+    w = np.random.default_rng(3).integers(0, 2 if name == "libre-cv" else 3, len(y))
+    if name == "libre-cv":
+        make = lambda X, y, w=None: aspml.Libre(n_estimators=5, random_state=0,  # noqa: E731
+                                                positive="yes").fit(X, y, sample_weight=w)
+        a, b = make(X, y, w), make(*repeat(X, y, w))
+    else:
+        a, b = fit(name, X, y, w), fit(name, *repeat(X, y, w))
+    assert a.program_.to_text() == b.program_.to_text()
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_class_weight_two_equals_repeating_that_class(name):
+    X, y = table(seed=4)
+    doubled = fit(name, X, y, class_weight={"yes": 2})
+    copies = fit(name, *repeat(X, y, np.where(y == "yes", 2, 1)))
+    assert doubled.program_.rules == copies.program_.rules
+    assert doubled.program_.provenance_dict["class_weight"] == str({"yes": 2})
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_weights_of_one_change_nothing(name):
+    X, y = table(seed=5)
+    plain = fit(name, X, y)
+    assert fit(name, X, y, np.ones(len(y))).program_.to_text() == plain.program_.to_text()
+    assert "class_weight" not in plain.program_.to_text()     # the header as before
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_balanced_finds_the_rare_class(name):
+    X, y = table(n=2000, seed=6, rare=True)
+    assert 0.03 < np.mean(y == "yes") < 0.08
+    plain = fit(name, X, y)
+    balanced = fit(name, X, y, class_weight="balanced")
+    hit, truth = balanced.decision(X), y == "yes"
+    assert balanced.program_.n_rules > 0
+    assert hit[truth].mean() > 0.5                            # recall of the rare class
+    assert plain.decision(X)[truth].mean() < hit[truth].mean()
+    if name.startswith("fold"):
+        scores = fold_scores(hit, truth)
+        assert scores["bal_acc"] > fold_scores(plain.decision(X), truth)["bal_acc"]
+
+
+def test_balanced_weights_follow_scikit_learn():
+    from sklearn.utils.class_weight import compute_sample_weight
+    X, y = table(n=300, seed=7, rare=True)
+    clf = aspml.FoldSE(positive="yes", class_weight="balanced")
+    table_, target, weight = clf._training_data(X, y)
+    assert np.allclose(weight, compute_sample_weight("balanced", y))
+    n_pos = int((y == "yes").sum())
+    assert np.allclose(weight[target], len(y) / (2 * n_pos))
+    _, _, both = clf._training_data(X, y, np.full(len(y), 3.0))
+    assert np.allclose(both, 3 * weight)                        # class weight x sample weight
+
+
+@pytest.mark.parametrize("sample_weight, words", [
+    (lambda n: -np.ones(n), "negative weights"),
+    (lambda n: np.r_[np.nan, np.ones(n - 1)], "NaN or infinite"),
+    (lambda n: np.zeros(n), "every row has weight zero"),
+    (lambda n: np.ones(n - 1), "one weight per row"),
+    (lambda n: np.array(["a"] * n), "must hold numbers"),
+    (lambda n: 2.0, "an array of one weight per row"),
+    (lambda n: np.r_[np.zeros(n - 1), 1.0], "has weight 0"),
+])
+@pytest.mark.parametrize("name", LEARNERS)
+def test_bad_sample_weights_are_one_clear_error(name, sample_weight, words):
+    X, y = table(n=40)
+    with pytest.raises(ValueError, match=words):
+        fit(name, X, y, sample_weight(len(y)))
+
+
+@pytest.mark.parametrize("class_weight, words", [
+    ("balance", "must be None, 'balanced' or a dict"), ({"maybe": 2}, "not among the classes"),
+    ({"yes": -1}, "finite weight >= 0"), ({"yes": float("nan")}, "finite weight >= 0"),
+    ([1, 2], "must be None, 'balanced' or a dict"),
+    ({"yes": 0, "no": 0}, "every row has weight zero"),
+])
+def test_bad_class_weights_are_one_clear_error(class_weight, words):
+    X, y = table(n=40)
+    for name in LEARNERS:
+        with pytest.raises(ValueError, match=words):
+            fit(name, X, y, class_weight=class_weight)
+
+
+# -- kernels against slow, obvious versions ------------------------------------------
+
+def slow_weighted_best(num, is_num, codes, state, w, kind, negated, min_tp):
+    """Every candidate literal, counts as sums of weights (the kernel's tie order)."""
+    n_pos, n_neg = w[state == 1].sum(), w[state == 2].sum()
+    best = (-math.inf, -1, -1, 0.0)
+    for f in range(num.shape[0]):
+        cands = []
+        for v in sorted(set(num[f][(state > 0) & is_num[f]])):
+            le, gt = is_num[f] & (num[f] <= v), is_num[f] & (num[f] > v)
+            masks = [(0, le), (1, gt)] + ([(2, ~le), (3, ~gt)] if negated else [])
+            cands += [(op, v, m) for op, m in masks]
+        for c in range(codes.shape[1] and codes[f].max() + 1):
+            if ((codes[f] == c) & (state > 0)).any():
+                cands += [(4, float(c), codes[f] == c), (5, float(c), codes[f] != c)]
+        for op, v, m in cands:
+            tp, fp = w[m & (state == 1)].sum(), w[m & (state == 2)].sum()
+            if tp < min_tp or not (~m & (state == 2)).any():
+                continue
+            score = slow_heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+            if score > best[0]:
+                best = (score, f, op, v)
+    return best
+
+
+@settings(max_examples=120, deadline=None)
+@given(search_inputs(), st.sampled_from([0, 1]), st.booleans(), st.sampled_from([0.0, 1.5, 4.0]),
+       st.data())
+def test_weighted_best_literal_matches_slow_search(inputs, kind, negated, min_tp, data):
+    num, is_num, codes, state = inputs
+    n = len(state)
+    # whole and fractional weights; whole ones keep the slow sums exact (no ties broken
+    # by rounding)
+    w = np.array(data.draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0, 0.25]), min_size=n,
+                                    max_size=n)))
+    view = build_view(num, is_num, np.zeros(num.shape[0]))
+    n_codes = np.array([(c.max() + 1) if c.max() >= 0 else 0 for c in codes], dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    expected = slow_weighted_best(num, is_num, codes, state, w, kind, negated, min_tp)
+    for search in (best_literal, best_literal_parallel):
+        score, f, op, value = search(*view, codes, n_codes, state, np.flatnonzero(state), w,
+                                     w[state == 1].sum(), w[state == 2].sum(),
+                                     int((state == 2).sum()), kind, negated, min_tp, empty,
+                                     empty, np.zeros(0))
+        if expected[0] == -math.inf:
+            assert score == -math.inf
+        else:
+            assert score == pytest.approx(expected[0])
+            assert (f, op, value) == expected[1:]
+
+
+def slow_greedy(masks, y, w, wp, wn, zeros):
+    """LIBRE's greedy weighted set cover over plain boolean masks and row weights."""
+    uncovered = np.ones(len(y), dtype=bool)
+    chosen, left = [], list(range(len(masks)))
+    while left:
+        keys = [(wp * w[masks[c] & uncovered & y].sum() - wn * w[masks[c] & uncovered & ~y].sum(),
+                 zeros[c], -c) for c in left]
+        key, _, neg_c = max(keys)
+        c = -neg_c
+        if key <= 0 or not (masks[c] & uncovered & y).any():
+            break
+        chosen.append(c)
+        left.remove(c)
+        uncovered &= ~masks[c]
+    return chosen
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 150), st.integers(1, 12), st.integers(0, 2**31), st.booleans())
+def test_weighted_greedy_cover_matches_slow_greedy(n, n_c, seed, lazy):
+    from aspml.kernels.bitset import pack
+    rng = np.random.default_rng(seed)
+    masks = rng.random((n_c, n)) < 0.3
+    y = rng.random(n) < 0.4
+    w = rng.integers(1, 5, n).astype(float)            # whole: exact sums, exact ties
+    zeros = rng.integers(0, 3, n_c).astype(np.int64)
+    args = (pack(masks), pack(y), pack(~y), zeros, np.ones(n_c, dtype=np.int64),
+            np.arange(n_c), 7, 3, -1, False)
+    got = greedy_cover(*args, 0 if lazy else 1 << 26, weights=w).tolist()
+    assert got == slow_greedy(masks, y, w, 7, 3, zeros)
+    # weights of 1 are the unweighted cover
+    assert greedy_cover(*args, weights=np.ones(n)).tolist() == greedy_cover(*args).tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 60), st.integers(0, 2**31))
+def test_weighted_distinct_records_sum_weights(n, seed):
+    rng = np.random.default_rng(seed)
+    widths = np.array([2, 3, 2], dtype=np.int64)
+    codes = np.stack([rng.integers(0, k, n) for k in widths], axis=1).astype(np.int64)
+    y = rng.random(n) < 0.5
+    w = rng.random(n) * 3
+    records, pos, neg = distinct_records(codes, widths, y, w)
+    for rec, p, q in zip(records, pos, neg):
+        same = (codes == rec).all(axis=1)
+        assert p == pytest.approx(w[same & y].sum()) and q == pytest.approx(w[same & ~y].sum())
+    assert len(records) == len({tuple(r) for r in codes})
+
+
+def test_weighted_chimerge_equals_repeated_values():
+    from aspml.data.discretize import chimerge
+    rng = np.random.default_rng(8)
+    v = rng.integers(0, 40, 300).astype(float)
+    y = (v + rng.normal(0, 8, 300)) > 20
+    w = rng.integers(1, 4, 300)
+    idx = np.repeat(np.arange(300), w)
+    assert np.array_equal(chimerge(v, y, 6.0, 10, weights=w.astype(float)),
+                          chimerge(v[idx], y[idx], 6.0, 10))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_weighted_quantiles_equal_repeated_values(seed):
+    rng = np.random.default_rng(seed)
+    v = rng.normal(size=50).round(1)
+    v[rng.random(50) < 0.1] = np.nan
+    w = rng.integers(1, 5, 50).astype(float)
+    idx = np.repeat(np.arange(50), w.astype(int))
+    assert np.array_equal(quantile_cuts(v, 5, weights=w), quantile_cuts(v[idx], 5))
+
+
+# -- through every door ---------------------------------------------------------------
+
+def test_scikit_learn_tools_pass_weights():
+    from sklearn.model_selection import cross_val_score
+    X, y = table(n=300, seed=9, rare=True)
+    clf = aspml.FoldSE(positive="yes", class_weight="balanced")
+    scores = cross_val_score(clf, X, y, cv=3, scoring="balanced_accuracy",
+                             params={"sample_weight": np.ones(len(y))})
+    assert scores.mean() > 0.6
+
+
+def test_cli_class_weight(tmp_path):
+    X, y = table(n=600, seed=10, rare=True)
+    data = tmp_path / "rare.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    model = tmp_path / "model.lp"
+    plain = run_aspml("learn", data, "--target", "label", "--positive", "yes")
+    done = run_aspml("learn", data, "--target", "label", "--positive", "yes",
+                     "--class-weight", "balanced", "-o", model)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout != plain.stdout
+    want = aspml.FoldSE(positive="yes", target="label", class_weight="balanced").fit(X, y)
+    assert aspml.load(model).rules == want.program_.rules
+    out = predict_with_every_engine(model, data)
+    assert set(out) == set(ENGINES) and len(set(map(tuple, out.values()))) == 1
+    for form in ("yes=19", '{"yes": 19}'):
+        same = run_aspml("learn", data, "--target", "label", "--positive", "yes",
+                         "--class-weight", form)
+        assert same.returncode == 0, same.stderr
+        assert same.stdout.splitlines()[1:] == done.stdout.splitlines()[1:] or \
+            same.stdout != plain.stdout
+    for bad, words in (("maybe=2", "not among the classes"), ("yes=-1", "finite weight"),
+                       ("yes", "CLASS=WEIGHT"), ("{bad", "not a JSON object"),
+                       ("yes=x", "numbers as weights")):
+        one_line_error(run_aspml("learn", data, "--target", "label", "--class-weight", bad),
+                       *words.split())
+
+
+def test_bench_scores_and_balanced_columns():
+    pred = np.array([1, 1, 0, 0, 0, 1], dtype=bool)
+    truth = np.array([1, 0, 0, 0, 1, 1], dtype=bool)
+    s = fold_scores(pred, truth)
+    assert s["precision"] == pytest.approx(2 / 3) and s["recall"] == pytest.approx(2 / 3)
+    assert s["bal_acc"] == pytest.approx((2 / 3 + 2 / 3) / 2)
+    none = fold_scores(np.zeros(6, dtype=bool), truth)
+    assert none["bal_acc"] == 0.5 and none["precision"] == 0 and none["f1"] == 0
+    assert parse_learner("fold-se:balanced") == ("fold-se", {"class_weight": "balanced"})
+    assert parse_learner("libre:max_rules=3,balanced") == (
+        "libre", {"max_rules": 3, "class_weight": "balanced"})
+    assert parse_learner("tree:max_depth=3,balanced") == (
+        "tree", {"max_depth": 3, "class_weight": "balanced"})
+    assert with_class_weight(["fold-se", "libre:max_rules=3", "ripper", "tree"], "balanced") == [
+        "fold-se", "fold-se:balanced", "libre:max_rules=3", "libre:max_rules=3,balanced",
+        "ripper", "tree", "tree:balanced"]
+    with pytest.raises(aspml.AspmlError, match="tree takes max_depth"):
+        parse_learner("tree:alpha=2")
+
+
+def test_bench_class_weight_column(tmp_path):
+    X, y = table(n=400, seed=11, rare=True)
+    data = tmp_path / "rare.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    done = run_aspml("bench", data, "--target", "label", "--positive", "yes", "--learners",
+                     "fold-se", "--class-weight", "balanced", "--folds", "3", "--quiet")
+    assert done.returncode == 0, done.stderr
+    rows = {line.split("|")[2].strip(): [c.strip() for c in line.split("|")[3:-1]]
+            for line in done.stdout.splitlines() if line.startswith("| rare")}
+    assert set(rows) == {"fold-se", "fold-se:balanced"}
+    assert "bal. acc." in done.stdout and "recall" in done.stdout
+    # recall of the rare class rises with the weights
+    assert float(rows["fold-se:balanced"][4]) > float(rows["fold-se"][4])
+
+
+def test_report_reads_results_with_and_without_the_new_measures():
+    from aspml.report import check_bench
+    fold = {"acc": .8, "f1": .5, "rules": 2, "literals": 3, "train_s": .1}
+    new = {**fold, "bal_acc": .7, "precision": .6, "recall": .4}
+    for f in (fold, new):
+        check_bench({"settings": {"folds": 2, "seed": 0},
+                     "results": [{"data": "d", "learner": "fold-se:balanced", **f,
+                                  "folds": [f, f]}]})
+    with pytest.raises(aspml.AspmlError, match=r"results\[0\]\.bal_acc: 1\.5"):
+        check_bench({"settings": {"folds": 2, "seed": 0},
+                     "results": [{"data": "d", "learner": "x", **new, "bal_acc": 1.5}]})
