@@ -526,7 +526,7 @@ def test_no_rules_is_said():
     assert clf.program_.n_rules == 0
 
 
-def test_a_describable_small_table_gets_rules_in_every_fold(swipl):
+def test_a_describable_small_table_gets_rules_in_every_fold(swipl, tmp_path):
     """A rare class (about 12%) held by three cells of two 5-valued features: ChiMerge's
     bins mix each cell with negatives, so no record has a positive majority and the
     ensemble alone finds no rule (the old fit learned nothing, in every fold).  The
@@ -547,9 +547,20 @@ def test_a_describable_small_table_gets_rules_in_every_fold(swipl):
         fast = clf.decision(X)
         assert np.array_equal(aspml.asp.predict(clf.program_, X), fast)
         assert np.array_equal(aspml.prolog.predict(clf.program_, X), fast)
+    # the command line: the note on one line of stderr, a program every engine runs
+    from conftest import predict_with_every_engine, run_aspml
+    data = tmp_path / "cells.csv"
+    X.assign(label=np.where(y, "yes", "no")).to_csv(data, index=False)
+    done = run_aspml("learn", data, "--target", "label", "--positive", "yes", "--learner",
+                     "libre", "--param", "random_state=0", "-o", tmp_path / "m.lp")
+    notes = [line for line in done.stderr.splitlines() if "ensemble found no rule" in line]
+    assert done.returncode == 0 and len(notes) == 1, done.stderr
+    assert aspml.load(tmp_path / "m.lp").default_rules
+    answers = predict_with_every_engine(tmp_path / "m.lp", data)
+    assert len({tuple(v) for v in answers.values()}) == 1
 
 
-def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1():
+def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1(tmp_path):
     """Noisy labels of a two-rule concept: the inner folds' F1 goes on rising a little
     with small rules that fit noise.  The one-standard-error rule (the default) stops at
     the smallest cover within one standard error of the best; the max-F1 rule
@@ -568,6 +579,18 @@ def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1():
         pred, truth = clf.decision(X[600:]), y[600:]
         return 2 * np.sum(pred & truth) / (pred.sum() + truth.sum())
     assert f1(se) >= f1(best)
+    # the command line: the default and --param early_stopping=cv-best, saved and read back
+    from conftest import run_aspml
+    X[:600].assign(label=np.where(y[:600], "yes", "no")).to_csv(tmp_path / "n.csv", index=False)
+    sizes = []
+    for extra in ((), ("--param", "early_stopping=cv-best")):
+        done = run_aspml("learn", tmp_path / "n.csv", "--target", "label", "--positive", "yes",
+                         "--learner", "libre", "--param", "n_estimators=10", "--param",
+                         "max_features=3", "--param", "random_state=0", *extra,
+                         "-o", tmp_path / "m.lp")
+        assert done.returncode == 0, done.stderr
+        sizes.append(aspml.load(tmp_path / "m.lp").n_rules)
+    assert sizes == [se.program_.n_rules, best.program_.n_rules]
     # the rule itself: three folds, best mean at step 4, step 2 within one error of it
     curves = [np.array([0, .50, .70, .71, .76]), np.array([0, .52, .69, .70, .68]),
               np.array([0, .48, .71, .69, .71])]     # means 0, .5, .7, .7, .717; SE .023
