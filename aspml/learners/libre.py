@@ -326,7 +326,7 @@ class Libre(LogicClassifier):
             validation F1 after each step."""
             rows = folds[t] if t else slice(None)
             widened = [layout.widen(subsets[s], points) for s, points in enumerate(found)]
-            allowed, sizes = layout.candidates(widened + [layout.hulls(w) for w in widened])
+            allowed, sizes = layout.candidates([*widened, layout.hulls(np.concatenate(widened))])
             n_found = len(allowed)
             fold_codes = codes[rows]
             sets = layout.row_sets(fold_codes)
@@ -414,7 +414,7 @@ class Libre(LogicClassifier):
             found = list(pool.map(_weak_learner, ((codes, rows, s, widths[s], y, heuristic)
                                                   for s in learners)))
             widened = [layout.widen(s, points) for s, points in zip(learners, found)]
-            allowed, sizes = layout.candidates(widened + [layout.hulls(w) for w in widened])
+            allowed, sizes = layout.candidates([*widened, layout.hulls(np.concatenate(widened))])
             masks = layout.masks(codes, allowed)
             order = self._set_cover(allowed, sizes, masks, y, alpha=alpha, stop_on_train_f1=True)
             tried.append(what)
