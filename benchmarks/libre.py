@@ -4,6 +4,7 @@
     python benchmarks/libre.py --scale            # one weak learner on 1M records
     python benchmarks/libre.py --parallel         # n_jobs=1 against n_jobs=2 on adult
     python benchmarks/libre.py --tuned-features   # max_features chosen by nested 3-fold CV
+    python benchmarks/libre.py --check            # issue #20: defaults, today's, max_rules=3
     python benchmarks/libre.py --seeds 6          # F1 over the learner's random_state 0-5
     python benchmarks/libre.py --whole-data-bins  # diagnosis: ChiMerge before the CV split
     python benchmarks/libre.py --balance-boxes    # why held-out F1 on balance is 0
@@ -227,6 +228,95 @@ def wide(args) -> int:
     return 0
 
 
+CHECK = {"australian": "1", "heart": "present", "liver": "1", "sonar": "Rock",
+         "tictactoe": "positive", "breastw": "malignant", "adult": ">50K", "credit_card": "1"}
+BASELINE = "e1b7822"   # the commit before the one-SE stopping, hulls and inline value sets
+
+
+def cv_all(X, y, kinds, seed=0, **params):
+    """Outer 5-fold CV with the learner's defaults (plus ``params``): F1, every printed
+    rule (exceptions included), atoms per default rule, seconds per fit."""
+    import warnings
+    f1s, rules, atoms, secs = [], [], [], []
+    for tr, te in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
+        t = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clf = aspml.Libre(kinds=kinds, positive=True, random_state=seed, **params).fit(
+                X.iloc[tr], y[tr])
+        secs.append(time.perf_counter() - t)
+        pred = clf.decision(X.iloc[te])
+        tp = np.sum(pred & y[te])
+        f1s.append(0.0 if tp == 0 else 2 * tp / (pred.sum() + y[te].sum()))
+        d = clf.program_.default_rules
+        rules.append(clf.program_.n_rules)
+        atoms.append(np.mean([len(r.body) for r in d]) if d else 0.0)
+    return [float(np.mean(v)) for v in (f1s, rules, atoms, secs)]
+
+
+def check_rows(data_dir, names, params, seeds=1) -> dict:
+    """``{name: cv_all(...)}`` for ``names`` with ``params`` (a JSON-able dict), the
+    mean over the learner's ``random_state`` 0 to ``seeds - 1``."""
+    import warnings
+    out = {}
+    for name in names:
+        X, y, kinds, *_ = fold_bench.load(data_dir, name, CHECK[name])
+        with warnings.catch_warnings():                       # numba's kernels, warm
+            warnings.simplefilter("ignore")
+            few = np.r_[np.flatnonzero(y)[:150], np.flatnonzero(~y)[:150]]
+            aspml.Libre(kinds=kinds, positive=True, n_estimators=2).fit(X.iloc[few], y[few])
+        runs = [cv_all(X, y, kinds, seed=k, **params) for k in range(seeds)]
+        out[name] = np.mean(runs, axis=0).tolist()
+    return out
+
+
+def baseline_rows(args) -> dict:
+    """Today's defaults before this change: the package at ``--baseline`` (a git commit),
+    unpacked to a temporary directory and run in a process of its own."""
+    import json
+    import subprocess
+    import tempfile
+    repo = Path(__file__).resolve().parents[1]
+    # a directory of its own per commit, kept: numba caches its kernels next to them
+    tmp = str(Path(tempfile.gettempdir()) / f"aspml-baseline-{args.baseline}")
+    if not Path(tmp, "aspml").is_dir():
+        archive = subprocess.run(["git", "-C", str(repo), "archive", args.baseline, "aspml"],
+                                 check=True, capture_output=True).stdout
+        Path(tmp).mkdir(parents=True, exist_ok=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+    code = (f"import sys, json; sys.path.insert(0, {tmp!r}); sys.path.insert(1, "
+            f"{str(Path(__file__).resolve().parent)!r}); import libre as b; "
+            f"print(json.dumps(b.check_rows(b.Path({str(args.data_dir)!r}), "
+            f"{list(args.datasets)!r}, {{}}, {args.seeds or 1})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"the baseline's run failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def check(args) -> int:
+    """Issue #20's check: F1, rules (every printed rule), atoms per rule and seconds per
+    fit for the defaults, today's defaults (``--baseline``) and ``max_rules=3`` (with
+    ``--seeds N``: means over the learner's random_state 0 to N-1)."""
+    names = [n for n in args.datasets if n in CHECK]
+    args.datasets = names
+    old = baseline_rows(args)
+    new = check_rows(args.data_dir, names, {}, args.seeds or 1)
+    three = check_rows(args.data_dir, names, {"max_rules": 3}, args.seeds or 1)
+    print("| data | paper F1 / rules | bound | F1 | rules | atoms/rule | s/fit | before: F1 | "
+          "rules | atoms/rule | s/fit | max_rules=3: F1 | rules | atoms/rule |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        paper = PAPER.get(name)
+        mark = f"{paper[1]:.2f} / {paper[3]}" if paper else "–"
+        bound = max(2 * paper[3], 10) if paper else 30
+        (f, r, a, sec), (f0, r0, a0, s0), (f3, r3, a3, _) = new[name], old[name], three[name]
+        print(f"| {name} ({CHECK[name]}) | {mark} | {bound:g} | {f:.3f} | {r:.1f} | {a:.1f} | "
+              f"{sec:.2f} | {f0:.3f} | {r0:.1f} | {a0:.1f} | {s0:.2f} | {f3:.3f} | {r3:.1f} | "
+              f"{a3:.1f} |", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data-dir", type=Path, default=fold_bench.DEFAULT_DATA)
@@ -254,7 +344,17 @@ def main(argv=None) -> int:
     ap.add_argument("--wide-timeout", type=float, default=600.0)
     ap.add_argument("--wide-one", nargs=3, metavar=("ROWS", "CATEGORICAL", "CAP"),
                     help=argparse.SUPPRESS)
+    ap.add_argument("--check", action="store_true",
+                    help="issue #20's table: the defaults, the defaults of --baseline and "
+                         "max_rules=3 on the paper's sets and credit_card, every printed rule "
+                         "counted (with --datasets among: " + ", ".join(CHECK) + ")")
+    ap.add_argument("--baseline", default=BASELINE,
+                    help="--check: the git commit whose defaults are 'before' (default %(default)s)")
     args = ap.parse_args(argv)
+    if args.check:
+        if args.datasets == list(PAPER):
+            args.datasets = list(CHECK)
+        return check(args)
     if args.wide_one:
         n, k, cap = args.wide_one
         return wide_one(int(n), int(k), None if cap == "None" else int(cap))

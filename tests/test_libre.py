@@ -523,13 +523,88 @@ def test_rules_no_better_than_calling_every_row_positive_are_flagged():
 
 
 def test_no_rules_is_said():
+    """A class no box of bins holds at a rate above the table's: the warning names every
+    step tried (the ensemble, one learner over every feature, balanced classes)."""
     from aspml.errors import AspmlWarning
     rng = np.random.default_rng(0)
-    X = pd.DataFrame({"a": rng.integers(0, 5, 400), "b": rng.integers(0, 5, 400)})
-    y = ((X.a * 7 + X.b * 3) % 13 == 0).to_numpy()        # a rare class no bin isolates
-    with pytest.warns(AspmlWarning, match="LIBRE learned no rules"):
+    X = pd.DataFrame({"a": np.ones(300), "b": rng.integers(0, 5, 300)})
+    y = rng.random(300) < 0.3                                # nothing predicts it
+    with pytest.warns(AspmlWarning, match=r"LIBRE learned no rules: tried \(1\) 20 weak "
+                      r"learner.*\(2\) one weak learner over all 2 features.*\(3\).*balanced"):
         clf = Libre(random_state=0).fit(X, y)
     assert clf.program_.n_rules == 0
+
+
+def test_a_describable_small_table_gets_rules_in_every_fold(swipl, tmp_path):
+    """A rare class (about 12%) held by three cells of two 5-valued features: ChiMerge's
+    bins mix each cell with negatives, so no record has a positive majority and the
+    ensemble alone finds no rule (the old fit learned nothing, in every fold).  The
+    fallbacks (one learner over every feature, then balanced classes) find rules whose
+    training precision beats the base rate, say where they come from, and every
+    engine runs them."""
+    from sklearn.model_selection import StratifiedKFold
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 5, 300), "b": rng.integers(0, 5, 300)})
+    y = ((X.a * 7 + X.b * 3) % 13 == 0).to_numpy()
+    for tr, _ in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
+        with pytest.warns(AspmlWarning, match="ensemble found no rule.*its rules come from"):
+            clf = Libre(random_state=0).fit(X.iloc[tr], y[tr])
+        assert clf.program_.default_rules
+        hit = clf.decision(X.iloc[tr])
+        assert y[tr][hit].mean() > y[tr].mean()
+        fast = clf.decision(X)
+        assert np.array_equal(aspml.asp.predict(clf.program_, X), fast)
+        assert np.array_equal(aspml.prolog.predict(clf.program_, X), fast)
+    # the command line: the note on one line of stderr, a program every engine runs
+    from conftest import predict_with_every_engine, run_aspml
+    data = tmp_path / "cells.csv"
+    X.assign(label=np.where(y, "yes", "no")).to_csv(data, index=False)
+    done = run_aspml("learn", data, "--target", "label", "--positive", "yes", "--learner",
+                     "libre", "--param", "random_state=0", "-o", tmp_path / "m.lp")
+    notes = [line for line in done.stderr.splitlines() if "ensemble found no rule" in line]
+    assert done.returncode == 0 and len(notes) == 1, done.stderr
+    assert aspml.load(tmp_path / "m.lp").default_rules
+    answers = predict_with_every_engine(tmp_path / "m.lp", data)
+    assert len({tuple(v) for v in answers.values()}) == 1
+
+
+def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1(tmp_path):
+    """Noisy labels of a two-rule concept: the inner folds' F1 goes on rising a little
+    with small rules that fit noise.  The one-standard-error rule (the default) stops at
+    the smallest cover within one standard error of the best; the max-F1 rule
+    ("cv-best", the previous default) keeps the tail, and scores no better held out."""
+    from aspml.learners.libre import _cv_steps
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame(rng.uniform(0, 100, (900, 5)).round(0), columns=list("abcde"))
+    y = ((((X.a > 60) & (X.b < 50)) | (X.c > 85)) ^ (rng.random(900) < 0.15)).to_numpy()
+    se = Libre(n_estimators=10, max_features=3, random_state=0).fit(X[:600], y[:600])
+    best = Libre(n_estimators=10, max_features=3, random_state=0,
+                 early_stopping="cv-best").fit(X[:600], y[:600])
+    assert se.n_cover_steps_ < best.n_cover_steps_
+    assert se.program_.n_rules <= 3 < 10 <= best.program_.n_rules
+
+    def f1(clf):
+        pred, truth = clf.decision(X[600:]), y[600:]
+        return 2 * np.sum(pred & truth) / (pred.sum() + truth.sum())
+    assert f1(se) >= f1(best)
+    # the command line: the default and --param early_stopping=cv-best, saved and read back
+    from conftest import run_aspml
+    X[:600].assign(label=np.where(y[:600], "yes", "no")).to_csv(tmp_path / "n.csv", index=False)
+    sizes = []
+    for extra in ((), ("--param", "early_stopping=cv-best")):
+        done = run_aspml("learn", tmp_path / "n.csv", "--target", "label", "--positive", "yes",
+                         "--learner", "libre", "--param", "n_estimators=10", "--param",
+                         "max_features=3", "--param", "random_state=0", *extra,
+                         "-o", tmp_path / "m.lp")
+        assert done.returncode == 0, done.stderr
+        sizes.append(aspml.load(tmp_path / "m.lp").n_rules)
+    assert sizes == [se.program_.n_rules, best.program_.n_rules]
+    # the rule itself: three folds, best mean at step 4, step 2 within one error of it
+    curves = [np.array([0, .50, .70, .71, .76]), np.array([0, .52, .69, .70, .68]),
+              np.array([0, .48, .71, .69, .71])]     # means 0, .5, .7, .7, .717; SE .023
+    assert _cv_steps(curves, one_se=False) == 4
+    assert _cv_steps(curves) == 2
 
 
 def test_both_set_covers_agree_for_any_alpha():
