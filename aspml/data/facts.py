@@ -72,17 +72,23 @@ def scaled_values(col: Column, scale: int, limits=None) -> tuple[np.ndarray, int
     """``(integers, factor)`` for the numbers of ``col``: factor 1, or 2 when some are finer.
 
     ``limits`` ``(lo, hi)``, the smallest and largest number the program compares
-    this feature with (None: it compares none): a value beyond them is replaced
-    by the grid point just beyond them, which every comparison with the
-    program's constants treats the same way, so huge values still fit clingo.
+    this feature with (None: it compares none): a value too large for clingo's
+    integers at this scale is replaced by the grid point just beyond them, which
+    every comparison with the program's constants treats the same way.  Every
+    other value is written as it is, so the facts hold the data (a knowledge
+    base asks them its own questions: ``age(P,A), A >= 80``).
     """
     v = col.num[col.is_num]
     if limits is not None:
         lo, hi = limits
-        if lo is None:
-            v = np.zeros_like(v)
-        else:
-            v = np.where(v > hi, hi + 1 / scale, np.where(v < lo, lo - 1 / scale, v))
+        with np.errstate(over="ignore", invalid="ignore"):
+            huge = ~(np.abs(v) * scale <= INT32_MAX // 4)      # room for a doubled scale
+        if huge.any():
+            if lo is None:
+                v = np.where(huge, 0.0, v)
+            else:
+                v = np.where(huge & (v > hi), hi + 1 / scale,
+                             np.where(huge & (v < lo), lo - 1 / scale, v))
     with np.errstate(over="ignore", invalid="ignore"):
         r = np.round(v * scale)
         exact = (r / scale) == v

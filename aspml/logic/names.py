@@ -72,8 +72,9 @@ def predicate_names(target_name: str, features, derived) -> tuple[str, dict[str,
     not start with a letter.  Taken names are the engines' built-ins, ``row``,
     aspml's ``aspml_...``, the ``derived`` names (exceptions, and with a prefix
     their printed ``heart_ab1`` and ``heart_row``) and the names already
-    chosen, target first, then the features in column order: a clash gets
-    ``_2``, ``_3`` ...
+    chosen: the target first, then the features that are identifiers, then the
+    others in column order (so ``body_mass`` keeps its name beside ``"Body
+    Mass"``, which becomes ``body_mass_2``); a clash gets ``_2``, ``_3`` ...
 
     Returns ``(target_predicate, {feature name: predicate})``.
     """
@@ -94,9 +95,14 @@ def predicate_names(target_name: str, features, derived) -> tuple[str, dict[str,
         return ident
 
     target = pick(target_name)
+    features = list(features)
+    for f in features:          # identifiers first: no folded name may take one ("Body Mass"
+        if IDENT.match(f) and f not in taken and not f.startswith(INTERNAL_PREFIX):
+            chosen[f] = pick(f)  # beside body_mass: body_mass keeps its name)
     for f in features:
-        chosen[f] = pick(f)
-    return target, chosen
+        if f not in chosen:
+            chosen[f] = pick(f)
+    return target, {f: chosen[f] for f in features}
 
 
 # Characters a reader cannot see or that reorder what they see: controls (Cc:

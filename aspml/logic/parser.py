@@ -573,6 +573,10 @@ class _Builder:
             return name not in self.feature_of
         return exception_like(name)
 
+    def pred_name(self, feature: str) -> str:
+        """The predicate a feature is read from (for messages)."""
+        return next((p for p, f in self.feature_of.items() if f == feature), feature)
+
     def check_row_var(self, atom: Atom) -> None:
         if not atom.args or not isinstance(atom.args[0], Var):
             raise self.error(f"{atom.name}(...) must have the row variable as first argument", atom)
@@ -598,6 +602,13 @@ class _Builder:
         if op == "<" and isinstance(right, Const) and right.kind == "string" and right.value == "":
             return []                                           # type guard N < ""
         feature = self.bound(left, env, where)
+        if op == "!=":
+            # f(X,N), N != v needs a value of f; aspml's f != v (printed not f(X,v)) also
+            # holds where f has none: reading one as the other would change the answers
+            raise self.error(f"{left.name} != ...: aspml writes 'differs from v' as "
+                             f"not {self.pred_name(feature)}(X,v), which also holds where the "
+                             f"value is missing; write that, or say which values are allowed "
+                             f"({left.name} = (a;b), {left.name} < v; {left.name} > v)", where)
         if isinstance(right, Pool):
             if op != "==":
                 raise self.error("a value set needs '='", where)

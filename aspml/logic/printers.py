@@ -145,6 +145,17 @@ class Naming:
         domain = prefixed(program.prefix, DOMAIN)
         taken = set(derived) | set(derived.values()) | {domain}
         target, preds = predicate_names(program.target.name, program.schema.names, taken)
+        if program.prefix is not None and program.background:
+            # the background atoms are the program's own (its rules define them): prefixed
+            # like its exceptions, so two programs' "elderly" do not merge in one knowledge base
+            used = set(preds.values()) | set(derived.values()) | {domain, target}
+            for atom in program.background_atoms:
+                base = prefixed(program.prefix, preds[atom])
+                name, k = base, 2
+                while name in used:
+                    name, k = f"{base}_{k}", k + 1
+                used.add(name)
+                preds[atom] = name
         return Naming(target, preds, derived, domain)
 
     def atom(self, name: str) -> str:
@@ -359,11 +370,13 @@ class LogicPrinter:
     def declarations(self) -> list[str]:
         if self.d != "prolog":
             return [":- encoding(utf8)."] if self.d == "scasp" else []
-        indicators = []
+        indicators, shared = [], []
+        own = set(self.p.background_atoms)     # derived by the program's own rules
         for f in self.p.schema.features:
             arity = 1 if f.kind == "boolean" else 2
             indicators.append(f"{self.pred(f.name)}/{arity}")
-        shared = list(indicators)              # the feature facts
+            if f.name not in own:
+                shared.append(indicators[-1])  # the feature facts
         indicators += [f"{n}/1" for n in self.naming.derived.values()]
         if self.uses_domain():
             indicators.append(f"{self.naming.domain}/1")   # without row facts: loads, answers no

@@ -154,7 +154,7 @@ def read_program(path, dialect: str | None = None, edited: bool = False) -> Prog
     contradicts the header is refused, as is an asp or prolog file with aspml's
     header but no checksum line unless ``dialect`` is given (an export; else a
     save cut short).  ``edited`` (``--edited``) reads a saved model without trusting
-    its checksum: the text before the checksum line is parsed, header and all.
+    its checksum: the whole text but its checksum line is parsed, header and all.
     """
     text = read_text(path)
     if not text.strip():
@@ -171,7 +171,10 @@ def read_program(path, dialect: str | None = None, edited: bool = False) -> Prog
             if said not in SAVE_DIALECTS:
                 raise AspmlError(f"{path} has no '% aspml:' header naming asp or prolog: "
                                  f"--edited reads a model saved by aspml and then edited")
-            body = text.rpartition(CHECK_PREFIX)[0] if CHECK_PREFIX in text else text
+            # the whole file but the checksum line: a rule added after it is part of the
+            # edit (swipl and clingo read it), never silently left out
+            body = re.sub(r"(?m)^" + re.escape(CHECK_PREFIX) + r"[0-9a-f]*[ \t]*(\r?\n|\Z)", "",
+                          text)
             return parse(body, said)
         if CHECK_PREFIX in text:
             return loads(text, str(path))         # a saved model: check it was not altered

@@ -12,7 +12,7 @@ QUESTIONS = """
 % how many patients of each ward come back, and who leads the ward
 per_ward(W, D, N) :- leads(D, W), N = #count { P : ward(P, W), readmitted(P, "yes") }.
 % elderly patients of cardiology the program lets go home: its exception holds for them
-sent_home(P) :- elderly(P), clinic_ab1(P), ward(P, cardiology).
+sent_home(P) :- clinic_elderly(P), clinic_ab1(P), ward(P, cardiology).
 #show per_ward/3.
 #show sent_home/1.
 """
