@@ -146,3 +146,29 @@ def test_an_identifier_column_keeps_its_name(tmp_path):
     assert (clf.predict(frame) == y).all()           # the theory read the body_mass column
     with pytest.raises(AspmlError):
         aspml.FoldSE(background="heavy(X) :- body_mass_3(X,B), B > 30.").fit(frame, y)
+
+
+def test_an_export_with_facts_read_as_a_program_says_so(tmp_path):
+    """``aspml predict`` on a file written by ``export --facts`` met the facts as rules
+    ("age is derived ..."); it now says the file holds data."""
+    frame = people()
+    clf = aspml.FoldSE(positive="yes").fit(frame[["age"]], np.where(frame.age >= 65, "yes", "no"))
+    data = tmp_path / "p.csv"
+    frame.to_csv(data, index=False)
+    for dialect, suffix in (("asp", "lp"), ("prolog", "pl")):
+        path = tmp_path / f"kb.{suffix}"
+        path.write_text(aspml.export(clf, dialect, frame, key="pid"))
+        one_line_error(run_aspml("predict", path, data, "--from", dialect),
+                       "is a fact, not a rule", "--facts")
+
+
+def test_expert_rules_may_name_the_target_as_the_print_does():
+    """A target ``Sick?`` prints as ``sick``: rules written as aspml prints them are its rules."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"Body Mass": rng.normal(30, 5, 100).round(1)})
+    y = np.where(X["Body Mass"] > 33, "ja'),halt.", "nein")
+    clf = aspml.FoldSE(positive="ja'),halt.", target="Sick?")
+    clf.fit(X, y, fixed_rules="sick(X,\"ja'),halt.\") :- body_mass(X,B), B > 33.\n")
+    assert clf.program_.expert == (0,) and clf.program_.target.name == "Sick?"
+    with pytest.raises(AspmlError, match="conclude 'healthy'"):
+        clf.fit(X, y, fixed_rules="healthy(X,\"ja'),halt.\") :- body_mass(X,B), B > 33.\n")

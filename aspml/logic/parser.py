@@ -426,6 +426,13 @@ class _Builder:
 
     # -- program -------------------------------------------------------
     def program(self) -> Program:
+        for raw in self.rules:
+            head = raw.head
+            if not raw.body and head.args and not any(isinstance(a, Var) for a in head.args):
+                # age("Lea Diaz",34). -- the rows of an export --facts, not a rule
+                raise self.error(f"{head.name}(...). is a fact, not a rule: this file holds "
+                                 "data (an export with --facts?); aspml reads the program "
+                                 "without its facts, and the rows from a CSV file", head)
         heads = [r.head.name for r in self.rules]
         referenced = set()
         for r in self.rules:
