@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..errors import AspmlError, ParseError
 from .model import Compare, Flag, InSet, Program, Rule
+from .graph import dependency_order
 from .names import predicate_names
 from .parser import _Builder, _read, parse
 from .printers import META_PREFIX
@@ -44,30 +45,15 @@ def background_order(rules) -> list[str]:
         for lit in r.body:
             if isinstance(lit, Flag) and lit.feature in deps:
                 deps[r.head][lit.feature] = deps[r.head].get(lit.feature, False) or not lit.positive
-    order: list[str] = []
-    state: dict = {}
+    def cycle_error(cycle: list) -> AspmlError:
+        name, shown = cycle[0], " -> ".join(cycle)
+        if any(deps[a][b] for a, b in zip(cycle, cycle[1:])):
+            return AspmlError(f"the background theory is not stratified: {name} depends on "
+                              f"itself through negation ({shown})")
+        return AspmlError(f"the background theory is recursive: {name} depends on itself "
+                          f"({shown}); aspml reads non-recursive theories only")
 
-    def visit(name: str, path: list) -> None:
-        if state.get(name) == 2:
-            return
-        if state.get(name) == 1:
-            cycle = path[path.index(name):] + [name]
-            negative = any(deps[a][b] for a, b in zip(cycle, cycle[1:]))
-            shown = " -> ".join(cycle)
-            if negative:
-                raise AspmlError(f"the background theory is not stratified: {name} depends on "
-                                 f"itself through negation ({shown})")
-            raise AspmlError(f"the background theory is recursive: {name} depends on itself "
-                             f"({shown}); aspml reads non-recursive theories only")
-        state[name] = 1
-        for d in deps[name]:
-            visit(d, path + [name])
-        state[name] = 2
-        order.append(name)
-
-    for h in heads:
-        visit(h, [])
-    return order
+    return dependency_order(deps, cycle_error)
 
 
 def read_background(given, columns, target: str = "label", schema=None) -> tuple[Rule, ...]:

@@ -553,24 +553,9 @@ class Program:
         for r in self.rules:
             if r.head is not None:
                 deps[r.head].update(n for n in r.exceptions if n in deps)
-        order: list[str] = []
-        state: dict[str, int] = {}
-
-        def visit(name: str, path: list[str]) -> None:
-            if state.get(name) == 2:
-                return
-            if state.get(name) == 1:
-                cycle = path[path.index(name):] + [name]
-                raise AspmlError("program is not stratified: " + " -> ".join(cycle))
-            state[name] = 1
-            for d in sorted(deps[name]):
-                visit(d, path + [name])
-            state[name] = 2
-            order.append(name)
-
-        for name in deps:
-            visit(name, [])
-        return order
+        from .graph import dependency_order
+        return dependency_order({name: sorted(d) for name, d in deps.items()}, lambda cycle:
+                                AspmlError("program is not stratified: " + " -> ".join(cycle)))
 
     @property
     def provenance_dict(self) -> dict:
