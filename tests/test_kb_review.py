@@ -172,3 +172,18 @@ def test_expert_rules_may_name_the_target_as_the_print_does():
     assert clf.program_.expert == (0,) and clf.program_.target.name == "Sick?"
     with pytest.raises(AspmlError, match="conclude 'healthy'"):
         clf.fit(X, y, fixed_rules="healthy(X,\"ja'),halt.\") :- body_mass(X,B), B > 33.\n")
+
+
+def test_a_theory_negated_comparison_prints_for_scasp_as_a_helper_atom():
+    """s(CASP) cannot read ``\\+ (f(X,M), M =< t)``: a theory's negated comparison gets a
+    helper atom there, as FOLD-SE prints a rule's, with the same answers everywhere."""
+    X = pd.DataFrame({"age": [10, 70, 80, 30, "?"] * 8})
+    y = np.where([a != "?" and a > 65 for a in X.age], "y", "n")
+    p = aspml.FoldSE(positive="y", background="old(X) :- row(X), not (age(X,M), M <= 65).") \
+        .fit(X, y).program_
+    text = p.to_scasp()
+    assert "\\+" not in text and "not ab1(X)" in text
+    expanded = p.expand_negated_comparisons()
+    assert (expanded.predict(X) == p.predict(X)).all()
+    assert (aspml.asp.predict(expanded, X) == p.predict(X)).all()
+    assert (aspml.parse(text, "scasp").predict(X) == p.predict(X)).all()

@@ -617,7 +617,22 @@ class Program:
                     lit = NotAtom(f"ab{k}")
                 body.append(lit)
             rules.append(Rule(rule.head, tuple(body)))
-        return replace(self, rules=tuple(rules + extra))
+        background, helpers = [], []
+        used |= set(self.background_atoms) | set(self.schema.names)
+        for rule in self.background:        # a theory's not (f <= t): a helper atom of its own
+            body = []
+            for lit in rule.body:
+                if isinstance(lit, NotCompare):
+                    k += 1
+                    while f"ab{k}" in used:
+                        k += 1
+                    used.add(f"ab{k}")
+                    helpers.append(Rule(f"ab{k}", (Compare(lit.feature, lit.op, lit.value),)))
+                    lit = Flag(f"ab{k}", False)
+                body.append(lit)
+            background.append(Rule(rule.head, tuple(body)))
+        return replace(self, rules=tuple(rules + extra),
+                       background=tuple(helpers + background))
 
     def save(self, path) -> None:
         """Write the model to ``path``: the print in the dialect its suffix names (``.pl``
