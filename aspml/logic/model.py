@@ -602,37 +602,26 @@ class Program:
         s(CASP) can read.
         """
         used = (set(self.derived) | {n for r in self.rules for n in r.exceptions}
-                | set(self.features_used) | {self.target.name})   # apart from features too
-        k = 0
-        rules, extra = [], []
-        for rule in self.rules:
-            body = []
-            for lit in rule.body:
-                if isinstance(lit, NotCompare):
-                    k += 1
-                    while f"ab{k}" in used:
-                        k += 1
-                    used.add(f"ab{k}")
-                    extra.append(Rule(f"ab{k}", (Compare(lit.feature, lit.op, lit.value),)))
-                    lit = NotAtom(f"ab{k}")
-                body.append(lit)
-            rules.append(Rule(rule.head, tuple(body)))
-        background, helpers = [], []
-        used |= set(self.background_atoms) | set(self.schema.names)
-        for rule in self.background:        # a theory's not (f <= t): a helper atom of its own
-            body = []
-            for lit in rule.body:
-                if isinstance(lit, NotCompare):
-                    k += 1
-                    while f"ab{k}" in used:
-                        k += 1
-                    used.add(f"ab{k}")
-                    helpers.append(Rule(f"ab{k}", (Compare(lit.feature, lit.op, lit.value),)))
-                    lit = Flag(f"ab{k}", False)
-                body.append(lit)
-            background.append(Rule(rule.head, tuple(body)))
+                | set(self.features_used) | {self.target.name}   # apart from features too
+                | set(self.background_atoms) | set(self.schema.names))
+        made: list[Rule] = []
+
+        def helper(lit: NotCompare) -> str:
+            k = len(made) + 1
+            while f"ab{k}" in used:
+                k += 1
+            used.add(f"ab{k}")
+            made.append(Rule(f"ab{k}", (Compare(lit.feature, lit.op, lit.value),)))
+            return f"ab{k}"
+
+        rules = [Rule(r.head, tuple(NotAtom(helper(lit)) if isinstance(lit, NotCompare) else lit
+                                    for lit in r.body)) for r in self.rules]
+        extra, made = made, []
+        # a theory's not (f <= t): a helper atom of its own, read as a negated Boolean feature
+        background = [Rule(r.head, tuple(Flag(helper(lit), False) if isinstance(lit, NotCompare)
+                                         else lit for lit in r.body)) for r in self.background]
         return replace(self, rules=tuple(rules + extra),
-                       background=tuple(helpers + background))
+                       background=tuple(made + background))
 
     def save(self, path) -> None:
         """Write the model to ``path``: the print in the dialect its suffix names (``.pl``
