@@ -211,12 +211,17 @@ def test_version_is_fast_and_imports_nothing_heavy(tmp_path):
              "heavy = sorted(m for m in ('numpy', 'pandas', 'sklearn', 'numba', 'clingo', 'lark')"
              " if m in sys.modules)\n"
              "print(code, heavy, time.perf_counter() - t, file=sys.stderr)")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         cwd=tmp_path, timeout=120)
+    out = _python(probe, tmp_path)
     assert out.stdout.startswith("aspml ")
     assert out.stderr.startswith("0 []"), out.stderr       # exit 0, none of them imported
     best = min(_seconds(["--version"], tmp_path) for _ in range(3))
     assert best < 0.3 * _load_factor(), best
+
+
+def _python(code: str, cwd) -> subprocess.CompletedProcess:
+    """``code`` run by a new interpreter in ``cwd`` (a fresh process: nothing imported yet)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
 
 
 def _seconds(args, cwd) -> float:
@@ -245,6 +250,5 @@ def test_package_names_load_on_first_use(tmp_path):
              "assert all(getattr(a, n) is not None for n in a.__all__)\n"
              "assert a.asp.predict and a.data and a.evaluate and a.prolog\n"
              "from aspml import *\nassert FoldSE and load\nprint('ok')")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         cwd=tmp_path, timeout=300)
+    out = _python(probe, tmp_path)
     assert out.stdout.strip() == "ok", out.stderr
