@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import AspmlError, ScaleError
 from ..logic.names import DOMAIN, clingo_string, prolog_atom, text_string
-from ..logic.values import INT32_MAX, format_number
+from ..logic.values import INT32_MAX, SCALED_MAX, format_number
 from .table import Column, Table, _is_missing_scalar, category_text
 
 _PLAIN_INTEGER = re.compile(r"(0|-?[1-9][0-9]*)\Z")
@@ -82,7 +82,7 @@ def scaled_values(col: Column, scale: int, limits=None) -> tuple[np.ndarray, int
     if limits is not None:
         lo, hi = limits
         with np.errstate(over="ignore", invalid="ignore"):
-            huge = ~(np.abs(v) * scale <= INT32_MAX // 4)      # room for a doubled scale
+            huge = ~(np.abs(v) * scale <= SCALED_MAX)      # room for a doubled scale
         if huge.any():
             if lo is None:
                 v = np.where(huge, 0.0, v)
@@ -136,13 +136,10 @@ def clingo_numbers(table: Table, scales: dict, limits: dict | None = None,
 
 def program_limits(program) -> dict:
     """``{feature: (smallest, largest) number its literals use}``, ``(None, None)`` if none."""
-    from ..logic.values import is_number
-    out = {}
-    for f in dict.fromkeys(program.features_used + program.columns_used):   # background's too
-        nums = [v for lit in program.literals if lit.feature == f for v in lit.values()
-                if is_number(v)]
-        out[f] = (min(nums), max(nums)) if nums else (None, None)
-    return out
+    from ..logic.printers import feature_numbers
+    numbers = feature_numbers(program)
+    return {f: (min(numbers[f]), max(numbers[f])) if numbers.get(f) else (None, None)
+            for f in dict.fromkeys(program.features_used + program.columns_used)}  # theory's too
 
 
 def clingo_facts(table: Table, preds: dict, numbers: dict, ids=None, domain: str = DOMAIN) -> str:
@@ -153,10 +150,8 @@ def clingo_facts(table: Table, preds: dict, numbers: dict, ids=None, domain: str
     (:func:`entity_keys`; default the row numbers), ``domain`` the name of the
     row predicate (``heart_row`` for a prefixed program).
     """
-    ids = _ids(table, ids)
-    rows = "".join(f"{domain}({i}).\n" for i in ids.tolist())
-    return rows + _facts(table, preds, lambda name, col: numbers[name][0].tolist(),
-                         clingo_string, ids)
+    return _facts(table, preds, lambda name, col: numbers[name][0].tolist(), clingo_string,
+                  ids, domain)
 
 
 def _prolog_number(x: float) -> str:
@@ -168,12 +163,9 @@ def prolog_facts(table: Table, preds: dict, ids=None, domain: str = DOMAIN) -> s
     categories as quoted atoms.  A printed rule with no positive literal first
     starts with ``row(X)``, so an open query (``label(R, V)``) meets only rows.
     ``ids`` and ``domain`` as in :func:`clingo_facts`."""
-    ids = _ids(table, ids)
-    rows = "".join(f"{domain}({i}).\n" for i in ids.tolist())
-    return rows + _facts(table, preds,
-                         lambda name, col: [_prolog_number(x)
-                                            for x in col.num[col.is_num].tolist()],
-                         prolog_atom, ids)
+    return _facts(table, preds,
+                  lambda name, col: [_prolog_number(x) for x in col.num[col.is_num].tolist()],
+                  prolog_atom, ids, domain)
 
 
 def _ids(table: Table, ids) -> np.ndarray:
@@ -184,9 +176,11 @@ def _ids(table: Table, ids) -> np.ndarray:
     return np.array(list(ids), dtype=object)
 
 
-def _facts(table: Table, preds: dict, number_texts, quote, ids) -> str:
-    """One fact per known value: ``flag(i).``, ``pred(i,number).``, ``pred(i,category).``"""
-    parts = []
+def _facts(table: Table, preds: dict, number_texts, quote, ids, domain: str) -> str:
+    """``domain(i).`` for every row, then one fact per known value: ``flag(i).``,
+    ``pred(i,number).``, ``pred(i,category).``"""
+    ids = _ids(table, ids)
+    parts = ["".join(f"{domain}({i}).\n" for i in ids.tolist())]
     for name, col in table.columns.items():
         pred = preds[name]
         if col.kind == "boolean":

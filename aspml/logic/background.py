@@ -21,7 +21,6 @@ predicate that is neither a column nor a background atom.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from .model import Compare, Flag, InSet, Program, Rule
 from .graph import dependency_order
 from .names import predicate_names
 from .parser import _Builder, _read, parse
-from .printers import META_PREFIX
+from .store import SAVE_DIALECTS, header_dialect
 
 
 def background_order(rules) -> list[str]:
@@ -65,9 +64,9 @@ def read_background(given, columns, target: str = "label", schema=None) -> tuple
     if isinstance(given, Program):
         rules = given.background
     elif isinstance(given, (str, os.PathLike)):
-        text, dialect = _theory_text(given)
+        text = _theory_text(given)
         try:
-            rules = parse_theory(text, columns, target, dialect)
+            rules = parse_theory(text, columns, target)
         except ParseError as e:           # say which text the line and column are of
             where = "" if text is given else f" {str(given)}"
             at = f", line {e.line}, column {e.column}" if e.line is not None else ""
@@ -104,11 +103,11 @@ def _as_categories(rule: Rule, schema) -> Rule:
     return Rule(rule.head, tuple(body))
 
 
-def _theory_text(given) -> tuple[str, str]:
-    """(text, dialect): a path is read; a string that names no file and holds a
-    parenthesis is the theory's text."""
+def _theory_text(given) -> str:
+    """The theory's text: a path is read; a string that names no file and holds a
+    parenthesis is the text itself."""
     if isinstance(given, str) and "(" in given and ("\n" in given or not os.path.isfile(given)):
-        return given, "prolog"
+        return given
     path = Path(given)
     try:
         text = path.read_bytes().decode("utf-8")
@@ -121,25 +120,21 @@ def _theory_text(given) -> tuple[str, str]:
         raise AspmlError(f"background: {str(given)!r} is not UTF-8 text") from None
     except OSError as e:
         raise AspmlError(f"background: cannot read {str(given)!r}: {e.strerror or e}") from None
-    return text, "prolog"
+    return text
 
 
-def parse_theory(text: str, columns, target: str = "label", dialect: str = "prolog"):
+def parse_theory(text: str, columns, target: str = "label"):
     """Theory text as background Rules over ``columns``.
 
     Both dialects are read leniently as one (``not`` or ``\\+``, ``=<`` or
     ``<=``, ``"yes"`` or ``'yes'``, decimals allowed).  A text that carries an
     ``% aspml:`` header is a saved model: its background is taken.
     """
-    if "% aspml: " in text:
-        line = next(ln for ln in text.splitlines() if ln.startswith(META_PREFIX))
-        try:
-            said = json.loads(line[len(META_PREFIX):]).get("dialect", "asp")
-        except (ValueError, AttributeError):
-            said = "asp"
-        return parse(text, said if said in ("asp", "prolog") else "asp").background
+    said = header_dialect(text)
+    if said is not None:
+        return parse(text, said if said in SAVE_DIALECTS else "asp").background
     try:
-        return _theory(text, columns, target, dialect)
+        return _theory(text, columns, target, "prolog")
     except ParseError as e:
         if any(sign in e.message for sign in _BEYOND):
             raise ParseError(f"{e.message} ({OUT_OF_SCOPE})", e.line, e.column,

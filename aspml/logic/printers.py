@@ -114,13 +114,19 @@ EXPERT_COMMENT = "% expert rule"       # asp, prolog, scasp: the line before eac
 EXPERT_TEXT = "  # expert"             # text: after each expert rule (the text parser reads it)
 
 
-def rank_tables(program: Program) -> dict:
-    """``{feature: (t1, t2, ...)}``, the sorted constants of each numeric feature that
-    no scale holds (scale ``None``): the ``asp`` print writes their ranks."""
+def feature_numbers(program: Program) -> dict:
+    """``{feature: {numbers its literals use}}`` (background rules included), in one pass."""
     numbers: dict = {}
     for lit in program.literals:
         if lit.feature is not None:
             numbers.setdefault(lit.feature, set()).update(v for v in lit.values() if is_number(v))
+    return numbers
+
+
+def rank_tables(program: Program) -> dict:
+    """``{feature: (t1, t2, ...)}``, the sorted constants of each numeric feature that
+    no scale holds (scale ``None``): the ``asp`` print writes their ranks."""
+    numbers = feature_numbers(program)
     return {f.name: tuple(sorted(numbers[f.name])) for f in program.schema.features
             if f.kind in ("numeric", "mixed") and f.scale is None and numbers.get(f.name)}
 
