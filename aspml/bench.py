@@ -103,11 +103,15 @@ def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
     except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
         raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
     if positive is None:
+        from .cli_learners import _numbers_if_all
         values = sorted(set(labels) - {"", "?"})
         if len(values) != 2:
             raise AspmlError(f"column {label!r} of {path} holds {len(values)} values; say which "
                              f"is the positive class with --positive VALUE")
-        positive = values[1]
+        # learn's order: numbers as numbers (2 before 10), then text
+        read = list(_numbers_if_all(pd.Series(values)))
+        positive = max(values, key=lambda v: (isinstance(read[values.index(v)], str),
+                                              read[values.index(v)]))
     return {"name": Path(path).stem, "label_column": label, "positive_value": positive,
             "categorical_columns": "", "numeric_columns": "", "files": str(Path(path).resolve())}
 

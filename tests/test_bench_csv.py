@@ -114,3 +114,15 @@ def test_the_tour_runs_from_a_clone():
     for commands in tour:
         assert "shared/data" not in " ".join(c for c, _ in commands)
         assert needs(commands) is None or "swipl" in needs(commands)
+
+
+def test_bench_picks_the_positive_class_as_learn_does(tmp_path):
+    """Labels 2 and 10: learn takes 10 (numbers sort as numbers), and so does bench (it
+    sorted them as text and took 2)."""
+    from aspml.bench import csv_entry
+    a = np.arange(60) % 10
+    path = tmp_path / "d.csv"
+    pd.DataFrame({"a": a, "y": np.where(a > 4, 10, 2)}).to_csv(path, index=False)
+    assert csv_entry(path, "y")["positive_value"] == "10"
+    pd.DataFrame({"a": a, "y": np.where(a > 4, "b", "a")}).to_csv(path, index=False)
+    assert csv_entry(path, "y")["positive_value"] == "b"
