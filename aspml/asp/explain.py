@@ -33,6 +33,7 @@ import clingo
 import numpy as np
 import pandas as pd
 
+from .._given import engine_program
 from ..data.facts import clingo_numbers, program_limits
 from ..errors import AspmlError
 from ..evaluate import as_table
@@ -55,7 +56,7 @@ def _holding_atoms(model, naming: Naming, program: Program) -> list[str]:
 
 def literal_truth(program: Program, frame: pd.DataFrame, missing=None):
     """Truth of every body literal and every atom for a one-row frame, read from clingo."""
-    program = program.with_prefix(None)          # the engines run the program's own names
+    program = engine_program(program, "literal_truth")
     program2, naming, table, facts = _prepare(program, frame, missing)
     printer = LogicPrinter(program2, "asp")
     extra = []
@@ -91,8 +92,7 @@ class _Domain:
 class _World:
     def __init__(self, program: Program, frame: pd.DataFrame, missing, ranges=None,
                  steps=None) -> None:
-        program = program.with_prefix(None)      # the engines run the program's own names
-        self.program = program
+        self.program = program      # engine_program's: the program's own names
         self.steps = _checked_steps(steps or {})
         table = as_table(program, frame, missing)
         base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
@@ -217,7 +217,7 @@ class _World:
 def minimal_reason(program: Program, frame: pd.DataFrame, prediction: bool,
                    missing=None) -> dict:
     """A subset-minimal set of the row's values that forces ``prediction`` (feature -> value)."""
-    world = _World(program, frame, missing)
+    world = _World(engine_program(program, "minimal_reason"), frame, missing)
     s = world.session(not prediction)            # look for a world with the other answer
     fix = world.fix_literals(s)
     sat, core, _ = s.solve(list(fix.values()))
@@ -273,7 +273,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     training data's.  Returns None when no change can give ``target``.
     The changed row is checked on the fast path before it is returned.
     """
-    from .._given import _is_aspml_estimator, engine_program
+    from .._given import _is_aspml_estimator
     from ..explain import as_row
     if steps is None and _is_aspml_estimator(program) and hasattr(program, "schema_"):
         steps = {f.name: 1 / f.scale for f in program.schema_.features if f.scale}
