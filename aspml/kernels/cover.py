@@ -139,15 +139,31 @@ def _low_bit(low):
 
 @numba.njit(cache=True)
 def _weight_of(word, k, weights):
-    """The rows of word ``k`` set in ``word``: their number (``weights`` empty), else
-    the sum of their weights (bits in ascending order, so the sum is reproducible)."""
-    if weights.shape[0] == 0:
+    """The rows of word ``k`` set in ``word``: their number (``weights`` None: numba
+    compiles that case apart, a popcount), else the sum of their weights (bits in
+    ascending order, so the sum is reproducible)."""
+    if weights is None:
         return float(popcount(word))
     total = 0.0
     while word != 0:
         low = word & (~word + np.uint64(1))
         total += weights[k * 64 + _low_bit(low)]
         word ^= low
+    return total
+
+
+@numba.njit(cache=True)
+def _weight_and(a, b, weights):
+    """The rows set in both bitsets ``a`` and ``b``: their number, counted in integers
+    (``weights`` None), else the sum of their weights (see :func:`_weight_of`)."""
+    if weights is None:
+        n = 0
+        for k in range(a.shape[0]):
+            n += popcount(a[k] & b[k])
+        return float(n)
+    total = 0.0
+    for k in range(a.shape[0]):
+        total += _weight_of(a[k] & b[k], k, weights)
     return total
 
 
@@ -179,15 +195,15 @@ def greedy_cover(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_trai
     float64 either way: sums of whole numbers in a float are exact, so the
     unweighted choices are the integer ones.
     """
-    w = np.empty(0) if weights is None else weights
     total = 0
     for c in keep:
         for k in range(masks.shape[1]):
             total += popcount(masks[c, k])
     if total <= budget:
         return _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room,
-                              stop_on_train_f1, total, w)
-    return _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1, w)
+                              stop_on_train_f1, total, weights)
+    return _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train_f1,
+                       weights)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -274,7 +290,7 @@ def _cover_by_rows(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_tr
                 low = w & (~w + np.uint64(1))
                 r = k * 64 + _low_bit(low)
                 counts = g if pos[k] & low else f
-                one = 1.0 if weights.shape[0] == 0 else weights[r]
+                one = 1.0 if weights is None else weights[r]
                 for m in range(start[r], start[r + 1]):
                     counts[members[m]] -= one
                 w ^= low
@@ -298,17 +314,12 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train
     n_w = pos.shape[0]
     upos = pos.copy()
     uneg = neg.copy()
-    n_pos = 0.0
-    for k in range(n_w):
-        n_pos += _weight_of(pos[k], k, weights)
+    n_pos = _weight_and(pos, pos, weights)
     heap = [(np.float64(0), np.int64(0), np.int64(0)) for _ in range(0)]
     g_last = np.zeros(masks.shape[0], dtype=np.float64)   # positives when last counted
     for c in keep:
-        g = 0.0
-        f = 0.0
-        for k in range(n_w):
-            g += _weight_of(masks[c, k] & pos[k], k, weights)
-            f += _weight_of(masks[c, k] & neg[k], k, weights)
+        g = _weight_and(masks[c], pos, weights)
+        f = _weight_and(masks[c], neg, weights)
         g_last[c] = g
         heap.append((-(wp * g - wn * f), -zeros[c], c))
     heapq.heapify(heap)
@@ -330,11 +341,8 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train
             if len(heap) > 0 and bound > heap[0]:
                 heapq.heappush(heap, bound)
                 continue
-        g = 0.0
-        f = 0.0
-        for k in range(n_w):
-            g += _weight_of(masks[c, k] & upos[k], k, weights)
-            f += _weight_of(masks[c, k] & uneg[k], k, weights)
+        g = _weight_and(masks[c], upos, weights)
+        f = _weight_and(masks[c], uneg, weights)
         g_last[c] = g
         weight = wp * g - wn * f
         fresh = (-(weight - wn * nc), -zeros[c], c)
