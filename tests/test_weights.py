@@ -363,3 +363,18 @@ def test_report_reads_results_with_and_without_the_new_measures():
     with pytest.raises(aspml.AspmlError, match=r"results\[0\]\.bal_acc: 1\.5"):
         check_bench({"settings": {"folds": 2, "seed": 0},
                      "results": [{"data": "d", "learner": "x", **new, "bal_acc": 1.5}]})
+
+
+def test_libre_noise_warning_compares_weighted_f1_with_weighted_baseline():
+    """The cross-validated curves are weighted F1; so is the 'every row positive'
+    baseline they are held against (it used the unweighted share of positives)."""
+    from aspml.learners.libre import _warn_if_no_better_than_all
+    y = np.zeros(100, dtype=bool)
+    y[:10] = True
+    balanced = np.where(y, 5.0, 5 / 9)           # each class half the weight
+    curves = [np.array([0.0, 0.6, 0.6])] * 3
+    with pytest.warns(AspmlWarning, match="describe noise"):        # 0.6 < 2/3
+        _warn_if_no_better_than_all(curves, [(y, balanced)] * 3, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _warn_if_no_better_than_all(curves, [(y, None)] * 3, 2)     # 0.6 > 0.18

@@ -363,7 +363,8 @@ class Libre(LogicClassifier):
             va = np.ones(len(y), dtype=bool)
             va[rows] = False
             return allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]), y[va],
-                                             *_weights_of(weights, va)), y[va]
+                                             *_weights_of(weights, va)), \
+                (y[va], None if weights is None else weights[va])
 
         # The results come in the order of the tasks, fold by fold: a fold's set cover
         # runs here as soon as its last weak learner is in, while the pool goes on
@@ -549,13 +550,17 @@ def _total(y, weights, rows) -> float:
 
 
 def _warn_if_no_better_than_all(curves, held_out, steps):
-    """Warn when the rules' cross-validated F1 is no better than calling every held-out
+    """``held_out``: each fold's validation labels and weights (None: unweighted).
+
+    Warn when the rules' cross-validated F1 is no better than calling every held-out
     row positive (what F1-driven stopping keeps covering towards when there is no signal)
     by more than one standard error of the folds (the stopping rule's own measure: on
     noise, a stop after a few rules can beat that F1 on three small folds by chance)."""
     at = np.array([c[min(steps, len(c) - 1)] for c in curves])
     got = float(at.mean())
-    every = np.mean([2 * y.mean() / (1 + y.mean()) for y in held_out])
+    # F1 of calling every held-out row positive, on the same (weighted) counts as the curves
+    shares = [y.mean() if w is None else w[y].sum() / max(w.sum(), 1e-300) for y, w in held_out]
+    every = np.mean([2 * p / (1 + p) for p in shares])
     se = float(at.std(ddof=1)) / np.sqrt(len(at)) if len(at) > 1 else 0.0
     if got <= every + se:
         warnings.warn(f"LIBRE's rules do no better on held-out rows than calling every row "
