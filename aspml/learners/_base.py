@@ -19,7 +19,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..data.table import in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
@@ -209,11 +209,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             if (given < 0).any():
                 raise ValueError(f"sample_weight holds negative weights (the first at row "
                                  f"{int(np.flatnonzero(given < 0)[0])}); weights must be >= 0")
-            if (weight * given).sum() > 0:             # else the one message below
-                weight = weight * _check_sample_weight(given, np.empty((len(y_idx), 0)),
-                                                       ensure_non_negative=True)
-            else:
-                weight = weight * given
+            weight = weight * given
         if not weight.sum() > 0:
             raise ValueError("every row has weight zero (class_weight times sample_weight): "
                              "nothing to learn from")
