@@ -70,16 +70,13 @@ class _Search:
                  weights: np.ndarray | None = None) -> None:
         self.names = names
         # each row's weight (float64, all > 0) or None: every row counts once, in integers
-        self.weights = weights
-        self._weights_arg = None if weights is None else np.ascontiguousarray(weights,
-                                                                                     dtype=float)
+        self.weights = None if weights is None else np.ascontiguousarray(weights, dtype=float)
         self.trace = trace            # None, or a callable that receives one dict per step
         self.heuristic = heuristic
         self.negated = negated
         self.ratio = ratio
         self.min_tp = min_tp          # fewest positives a literal may cover
-        self.min_rule = max(1, min_rule)  # fewest examples a rule or exception must cover
-        self._min_weight = min_rule       # weighted: the weight it must cover (and one row)
+        self.min_rule = min_rule      # the rows (or weight) a rule or exception must cover
         self.max_depth = max_depth
         self.cols = [_searchable(table[n]) for n in names]
         self.n = table.n_rows
@@ -127,7 +124,7 @@ class _Search:
         search = best_literal_parallel if view[3] >= PARALLEL_ROWS else best_literal
         score, f, op, value = search(*view[:3], self.distinct, self.distinct_offsets,
                                      self.codes, self.n_codes, state, active_rows,
-                                     self._weights_arg, float(self.total(pos)),
+                                     self.weights, float(self.total(pos)),
                                      float(self.total(neg)), int(neg.sum()), self.heuristic,
                                      self.negated, float(self.min_tp), b_feat, b_ops, b_vals)
         if score == -np.inf:
@@ -140,10 +137,8 @@ class _Search:
 
     def enough(self, rows: np.ndarray) -> bool:
         """Whether a rule covering these rows is large enough to keep (``tail``): at
-        least ``min_rule`` rows, or when weighted at least one row and that weight."""
-        if self.weights is None:
-            return int(rows.sum()) >= self.min_rule
-        return bool(rows.any()) and self.total(rows) >= self._min_weight
+        least one row, and ``min_rule`` rows (or that weight, when weighted)."""
+        return bool(rows.any()) and self.total(rows) >= self.min_rule
 
     # -- rules ----------------------------------------------------------
     def rule_mask(self, rule: _Rule) -> np.ndarray:
