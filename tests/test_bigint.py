@@ -76,7 +76,7 @@ ROWS = pd.DataFrame({"income": [2**40, 2**40 + 1, 2**41, 2**45, 5, "x", None, -2
                            None, 0.5]})
 
 
-def test_ranked_program_prints_parses_saves_and_runs_everywhere(tmp_path):
+def test_ranked_program_prints_parses_saves_and_runs_everywhere(tmp_path, swipl):
     p = example()
     assert p.schema["income"].scale is None and p.schema["w"].scale is None
     text = p.to_asp()
@@ -107,7 +107,7 @@ def test_a_scale_that_no_longer_holds_the_numbers_gives_way_to_ranks():
     assert aspml.parse(q.to_asp(), "asp") == q
 
 
-def test_values_near_the_edge_of_32_bits_keep_exact_comparisons():
+def test_values_near_the_edge_of_32_bits_keep_exact_comparisons(swipl):
     # 2^30 fitted clingo once but not at twice the scale (values between grid points)
     p = Program((Rule(None, (Compare("x", ">", 2**30), Compare("x", "<=", 2**31 - 1))),))
     X = pd.DataFrame({"x": [2**30, 2**30 + 0.5, 2**31 - 1, 2**31 - 0.5, 2**31, 2**45]})
@@ -184,7 +184,7 @@ def test_learned_programs_over_big_numbers_save_load_and_agree(swipl, tmp_path_f
     three_engines(q, probes(q, X))
 
 
-def test_cli_learns_saves_predicts_and_checks_big_numbers(tmp_path):
+def test_cli_learns_saves_predicts_and_checks_big_numbers(tmp_path, swipl):
     rng = np.random.default_rng(3)
     n = 80
     frame = pd.DataFrame({"income": rng.integers(2**31, 2**40, n),

@@ -108,7 +108,7 @@ def test_header_spaces_are_stripped_and_names_quoted_in_messages(tmp_path, loans
 
 # -- item 3: one text for a number read as a category, from every door ----------------------
 
-def test_numbers_read_as_categories_are_the_same_from_every_door(tmp_path, loans):
+def test_numbers_read_as_categories_are_the_same_from_every_door(tmp_path, loans, swipl):
     X, y = loans[["code", "x"]], loans["label"].to_numpy()
     api = aspml.FoldSE(kinds={"code": "categorical"}).fit(X, y)
     text = api.program_.to_text()
@@ -151,7 +151,7 @@ def test_booleans_and_numbers_stay_apart():
     assert infer_kind(pd.Series([True, False, None])) == "boolean"
 
 
-def test_a_learned_rule_on_true_does_not_fire_on_one(tmp_path):
+def test_a_learned_rule_on_true_does_not_fire_on_one(tmp_path, swipl):
     m = [True, 1, 2, 1.0, False, 0, "a"] * 4
     X = pd.DataFrame({"m": pd.Series(m, dtype=object)})
     y = np.array(["yes" if v is True else "no" for v in m])
