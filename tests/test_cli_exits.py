@@ -201,6 +201,11 @@ def test_simplify_json_written_reads_back(tmp_path):
     assert out.returncode == 0, out.stderr
     again = aspml("simplify", tmp_path / "m.json", "--rho", "1", "--epsilon", "10")
     assert again.returncode == 0, again.stderr
+    direct = aspml("simplify", WALK, "--rho", "1", "--epsilon", "10")
+
+    def rules(text):        # the rules' conditions and heads (names and CC are the run's own)
+        return [line.split(": ", 1)[1].split("   [")[0] for line in text.splitlines()[1:]]
+    assert rules(again.stdout) == rules(direct.stdout) and len(rules(direct.stdout)) == 4
 
 
 # -- aspml --version: fast, in a new process -----------------------------------------------
