@@ -72,9 +72,7 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
     program = engine_program(program, "aspml.prolog.predict")
     if query not in QUERIES:
         raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
-    names = list(dict.fromkeys([*program.derived, *(n for r in program.rules
-                                                    for n in r.exceptions),
-                                *program.background_atoms]))
+    names = [*program.exception_names, *program.background_atoms]
     prefix = getattr(given, "prefix", None)
     if atom is not None and prefix and atom.startswith(prefix + "_") and atom not in names:
         atom = atom[len(prefix) + 1:]          # heart_ab1, as the print names it: ab1

@@ -420,8 +420,7 @@ class Program:
         if background:
             from .background import background_order
             background_order(background)        # stratified, not recursive: else one error
-            clash = set(self.background_atoms) & (set(self.derived) | {
-                n for r in rules for n in r.exceptions})
+            clash = set(self.background_atoms) & set(self.exception_names)
             if clash:
                 raise AspmlError(f"{sorted(clash)[0]!r} is both a background atom and an "
                                  "exception of the learned rules")
@@ -535,6 +534,13 @@ class Program:
                                    if f not in atoms))
 
     @property
+    def exception_names(self) -> tuple[str, ...]:
+        """Every exception atom the rules define or read (``abK``), in order of first use:
+        the derived atoms, then those only read (``not ab9`` with no rule: never holds)."""
+        return tuple(dict.fromkeys([*self.derived,
+                                    *(n for r in self.rules for n in r.exceptions)]))
+
+    @property
     def derived(self) -> tuple[str, ...]:
         """Names of the derived (exception) atoms, in order of first definition."""
         return tuple(dict.fromkeys(r.head for r in self.rules if r.head is not None))
@@ -601,8 +607,7 @@ class Program:
         This is how FOLD-SE prints its negated comparisons, and the form
         s(CASP) can read.
         """
-        used = (set(self.derived) | {n for r in self.rules for n in r.exceptions}
-                | set(self.features_used) | {self.target.name}   # apart from features too
+        used = (set(self.exception_names) | set(self.features_used) | {self.target.name}   # apart from features too
                 | set(self.background_atoms) | set(self.schema.names))
         made: list[Rule] = []
 
@@ -648,8 +653,7 @@ class Program:
 
     def _helper_names(self) -> list[str]:
         from .names import DOMAIN
-        return list(dict.fromkeys([DOMAIN, *self.derived,
-                                   *(n for r in self.rules for n in r.exceptions)]))
+        return [DOMAIN, *(n for n in self.exception_names if n != DOMAIN)]
 
     def with_missing(self, missing) -> "Program":
         """The same program reading ``missing`` (a string or strings) as no value."""

@@ -146,8 +146,7 @@ class Naming:
 
     @staticmethod
     def of(program: Program) -> "Naming":
-        names = dict.fromkeys([*program.derived, *(n for r in program.rules for n in r.exceptions)])
-        derived = {n: prefixed(program.prefix, n) for n in names}
+        derived = {n: prefixed(program.prefix, n) for n in program.exception_names}
         domain = prefixed(program.prefix, DOMAIN)
         taken = set(derived) | set(derived.values()) | {domain}
         target, preds = predicate_names(program.target.name, program.schema.names, taken)
