@@ -171,10 +171,43 @@ def evaluate(program: Program, X, missing=None):
 
 
 def predict(program: Program, X, missing=None) -> np.ndarray:
-    """Boolean array: True where the program derives the target for the row."""
+    """Boolean array: True where the program derives the target for the row.  For a
+    multi-class program, each row's class (:func:`classify`)."""
     program = as_program(program, "aspml.evaluate.predict")
     table = as_table(program, X, missing)
+    if program.is_multiclass:
+        return classify(program, table)
     return rule_masks(program, table, keep=())[2]
+
+
+def first_rules(program: Program, X, missing=None) -> np.ndarray:
+    """Multi-class: for each row, the index among ``program.default_rules`` of the
+    first default rule whose body holds (the rule that decides the row's class), or
+    ``-1`` where none does."""
+    table = as_table(program, X, missing)
+    out = np.full(table.n_rows, -1, dtype=np.int64)
+    number = {i: k for k, i in enumerate(i for i, r in enumerate(program.rules) if r.head is None)}
+
+    def visit(i, packed):
+        if i in number:
+            fires = unpack(packed, table.n_rows) & (out < 0)
+            out[fires] = number[i]
+    rule_masks(program, table, keep=(), visit=visit)
+    # rule_masks visits the default rules in program order, after every exception
+    return out
+
+
+def classify(program: Program, X, missing=None) -> np.ndarray:
+    """Multi-class: an object array of each row's class, the label of the first default
+    rule that holds, else the default class (``None`` when the program has none)."""
+    program = as_program(program, "aspml.evaluate.classify")
+    if not program.is_multiclass:
+        raise AspmlError("classify reads a multi-class program; this one is binary "
+                         "(use predict)")
+    first = first_rules(program, X, missing)
+    labels = np.array([r.label for r in program.default_rules] + [program.target.default],
+                      dtype=object)
+    return labels[first]        # -1 picks the default, the last entry
 
 
 def visit_default_rules(program: Program, X, visit, missing=None) -> np.ndarray:

@@ -189,14 +189,24 @@ def _check_prefix(prefix: str, names) -> None:
 
 @dataclass(frozen=True)
 class Rule:
-    """``head :- body``.  ``head`` is ``None`` for the target, else a derived atom name."""
+    """``head :- body``.  ``head`` is ``None`` for the target, else a derived atom name.
+
+    ``label`` is the class a default rule of a multi-class program concludes
+    (``label(X,"setosa")``); ``None`` in binary programs and on exception rules.
+    """
 
     head: str | None
     body: tuple[Literal, ...] = ()
+    label: Value | None = None
 
     def __post_init__(self) -> None:
         if self.head is not None:
             check_derived_name(self.head)
+        if self.label is not None:
+            if self.head is not None:
+                raise AspmlError(f"exception rule {self.head} carries a class label "
+                                 f"{self.label!r}: only default rules conclude a class")
+            object.__setattr__(self, "label", normalize_value(self.label, "class label"))
         body = tuple(self.body)
         for lit in body:
             if not isinstance(lit, Literal):
@@ -239,25 +249,55 @@ def exceptions_apart(rules, taken) -> list:
             k += 1
         rename[name] = f"ab{k}"
         used.add(rename[name])
-    return [Rule(rename.get(r.head, r.head),
-                 tuple(NotAtom(rename.get(lit.name, lit.name)) if isinstance(lit, NotAtom) else lit
-                       for lit in r.body)) for r in rules]
+    return [replace(r, head=rename.get(r.head, r.head),
+                    body=tuple(NotAtom(rename.get(lit.name, lit.name)) if isinstance(lit, NotAtom)
+                               else lit for lit in r.body)) for r in rules]
 
 
 @dataclass(frozen=True)
 class Target:
-    """The predicate a program defines: ``name(X, positive)``, or ``name(X)`` when positive is None."""
+    """The predicate a program defines: ``name(X, positive)``, or ``name(X)`` when positive is None.
+
+    A multi-class target (``classes`` not empty) is ``name(X, c)`` for each class
+    ``c`` of ``classes`` (all the classes the learner saw, in the order of its
+    ``classes_``); ``default`` is the class of a row no rule covers (``None``:
+    such a row has no class, as in the programs the reference FOLD-RM prints).
+    ``positive`` and ``negative`` stay ``None`` then.
+    """
 
     name: str = "label"
     positive: Value | None = None
     negative: Value | None = None
+    classes: tuple = ()
+    default: Value | None = None
 
     def __post_init__(self) -> None:
         check_string(self.name, "target name")
-        for attr in ("positive", "negative"):
+        for attr in ("positive", "negative", "default"):
             v = getattr(self, attr)
             if v is not None:
                 object.__setattr__(self, attr, normalize_value(v, f"{attr} label"))
+        classes = tuple(normalize_value(c, "class label") for c in self.classes)
+        if len(set(classes)) != len(classes):
+            raise AspmlError(f"target {self.name!r} lists a class twice: {list(classes)}")
+        object.__setattr__(self, "classes", classes)
+        if classes:
+            if self.positive is not None or self.negative is not None:
+                raise AspmlError(f"target {self.name!r}: a multi-class target has classes, "
+                                 "not a positive and a negative label")
+            if len(classes) < 2:
+                raise AspmlError(f"target {self.name!r}: a multi-class target needs two or "
+                                 f"more classes, got {list(classes)}")
+            if self.default is not None and self.default not in classes:
+                raise AspmlError(f"target {self.name!r}: default class {self.default!r} "
+                                 f"is not one of its classes {list(classes)}")
+        elif self.default is not None:
+            raise AspmlError(f"target {self.name!r}: a default class needs the list of "
+                             "classes (Target(classes=...))")
+
+    @property
+    def is_multiclass(self) -> bool:
+        return bool(self.classes)
 
 
 @dataclass(frozen=True)
@@ -377,6 +417,15 @@ class Program:
     reads (a learner's ``missing=``): every engine and command uses them, and a
     saved model keeps them in its header.
 
+    A **multi-class** program (``target.classes`` not empty, issue #17) is a
+    decision list: every default rule carries the class it concludes
+    (``Rule.label``), and a row's class is the label of the first default rule,
+    in the order of ``rules``, whose body holds; a row no rule covers gets
+    ``target.default``.  The prints say the same as FOLD-RM does: each default
+    rule ``k`` is a helper atom ``ruleK(X)``, and ``label(X,c) :- ruleK(X),
+    not ruleJ(X), ...`` negates the earlier rules of other classes
+    (:attr:`rule_atoms` names them).
+
     Three fields serve programs that live in a knowledge base (issue #18); each
     is empty by default, and an empty one leaves every print as it was:
 
@@ -430,6 +479,7 @@ class Program:
                 raise AspmlError(f"expert rule index {k!r} is not a rule of the program "
                                  f"(it has {len(rules)})")
         object.__setattr__(self, "expert", expert)
+        self._check_classes(rules)
         if self.prefix is not None:
             _check_prefix(self.prefix, self._helper_names())
         object.__setattr__(self, "provenance", _freeze_provenance(self.provenance))
@@ -437,6 +487,20 @@ class Program:
         if not isinstance(self.target, Target):
             raise AspmlError("target must be an aspml.Target")
         object.__setattr__(self, "schema", self._complete_schema(self.schema))
+
+    def _check_classes(self, rules) -> None:
+        t = self.target
+        if not isinstance(t, Target):
+            raise AspmlError("target must be an aspml.Target")
+        for r in rules:
+            if r.head is not None:
+                continue
+            if t.classes and r.label not in t.classes:
+                raise AspmlError(f"a default rule concludes class {r.label!r}, which is not one "
+                                 f"of the target's classes {list(t.classes)}")
+            if not t.classes and r.label is not None:
+                raise AspmlError(f"a default rule concludes class {r.label!r}, but the target "
+                                 "is binary: give Target(classes=...) for a multi-class program")
 
     # -- schema ---------------------------------------------------------
     def _complete_schema(self, schema: Schema) -> Schema:
@@ -489,6 +553,43 @@ class Program:
         return Schema(tuple(out))
 
     # -- questions a user asks of a program ------------------------------
+    @property
+    def is_multiclass(self) -> bool:
+        """Does the program conclude one of several classes (``target.classes``)?"""
+        return self.target.is_multiclass
+
+    @property
+    def classes(self) -> tuple:
+        """The target's classes (multi-class programs; ``()`` for binary ones)."""
+        return self.target.classes
+
+    def guards(self, k: int) -> tuple[int, ...]:
+        """Multi-class: the indices (among :attr:`default_rules`) of the earlier default
+        rules of other classes, which the ``k``-th default rule's class holds only
+        without.  For the default class (``k = len(default_rules)``): every rule of
+        another class."""
+        rules = self.default_rules
+        label = self.target.default if k == len(rules) else rules[k].label
+        return tuple(j for j in range(min(k, len(rules))) if rules[j].label != label)
+
+    @property
+    def rule_atoms(self) -> tuple[str, ...]:
+        """Multi-class: the helper atom each default rule is printed as (``rule1``,
+        ``rule2``, ... by position among the default rules; a name already taken by a
+        feature, exception, background atom or the target moves to the next free
+        ``ruleK``).  ``()`` for binary programs."""
+        if not self.is_multiclass:
+            return ()
+        taken = (set(self.exception_names) | set(self.schema.names) | {self.target.name}
+                 | set(self.background_atoms))
+        out, k = [], 0
+        for _ in self.default_rules:
+            k += 1
+            while f"rule{k}" in taken:
+                k += 1
+            out.append(f"rule{k}")
+        return tuple(out)
+
     @property
     def default_rules(self) -> tuple[Rule, ...]:
         return tuple(r for r in self.rules if r.head is None)
@@ -592,7 +693,9 @@ class Program:
         return self.to_text()
 
     def predict(self, X):
-        """Fast path: a boolean array, True where the target holds for the row."""
+        """Fast path: a boolean array, True where the target holds for the row; for a
+        multi-class program, each row's class (an object array, ``None`` where no rule
+        covers the row and there is no default class)."""
         from ..evaluate import predict
         return predict(self, X)
 
@@ -619,8 +722,8 @@ class Program:
             made.append(Rule(f"ab{k}", (Compare(lit.feature, lit.op, lit.value),)))
             return f"ab{k}"
 
-        rules = [Rule(r.head, tuple(NotAtom(helper(lit)) if isinstance(lit, NotCompare) else lit
-                                    for lit in r.body)) for r in self.rules]
+        rules = [replace(r, body=tuple(NotAtom(helper(lit)) if isinstance(lit, NotCompare) else lit
+                                       for lit in r.body)) for r in self.rules]
         extra, made = made, []
         # a theory's not (f <= t): a helper atom of its own, read as a negated Boolean feature
         background = [Rule(r.head, tuple(Flag(helper(lit), False) if isinstance(lit, NotCompare)
@@ -653,7 +756,7 @@ class Program:
 
     def _helper_names(self) -> list[str]:
         from .names import DOMAIN
-        return [DOMAIN, *(n for n in self.exception_names if n != DOMAIN)]
+        return [DOMAIN, *(n for n in self.exception_names if n != DOMAIN), *self.rule_atoms]
 
     def with_missing(self, missing) -> "Program":
         """The same program reading ``missing`` (a string or strings) as no value."""
