@@ -42,7 +42,7 @@ levels = clf.predict(X)
 patients = {
     "an urgent patient": next(k for k in range(len(X)) if levels[k] == "urgent"),
     "a child with a fever": next(k for k in range(len(X)) if X.age[k] <= 13
-                                 and X.temp[k] > 38.4 and levels[k] == "routine"),
+                                 and 38.4 < X.temp[k] < 39.5 and levels[k] == "routine"),
     "an emergency": next(k for k in range(len(X)) if levels[k] == "emergency"),
 }
 for what, k in patients.items():
