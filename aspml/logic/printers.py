@@ -204,6 +204,11 @@ class LogicPrinter:
         self.schema = program.schema
         self.ranks = rank_tables(program) if dialect == "asp" else {}
         self.neg = "not " if dialect in ("asp", "scasp") else "\\+ "
+        terms = [self.label(c) for c in program.classes]
+        if len(set(terms)) < len(terms):      # clingo: the class 1.5 is the string "1.5"
+            same = next(t for t in terms if terms.count(t) > 1)
+            raise DialectError(f"two classes print as {same} in {dialect}: rename one of "
+                               f"{[c for c, t in zip(program.classes, terms) if t == same]}")
 
     # -- constants -----------------------------------------------------
     def const(self, feature: str, value: Value) -> str:
@@ -532,6 +537,8 @@ def text_head(program: Program, rule: Rule) -> str:
         return rule.head
     t = program.target
     name = text_name(t.name)
+    if rule.label is not None:                  # a multi-class program's default rule
+        return f"{name} = {text_value(rule.label)}"
     return name if t.positive is None else f"{name} = {text_value(t.positive)}"
 
 
@@ -570,7 +577,7 @@ def _print_decision_list(program: Program) -> str:
         mark = EXPERT_TEXT if i in expert else ""
         if rule.head is None:
             word = "ELSE IF" if len(lines) > 1 else "IF"
-            lines.append(f"{word} {cond} THEN {name} = {text_value(rule.label)}{mark}")
+            lines.append(f"{word} {cond} THEN {text_head(program, rule)}{mark}")
         else:
             exceptions.append(f"IF {cond} THEN {rule.head}{mark}")
     lines.append(f"ELSE {name} = {text_value(t.default)}" if t.default is not None
