@@ -289,7 +289,7 @@ def _class_atoms(program: Program, atoms, prediction) -> list:
     out = [a for a in atoms if a != f"{name}(0)"]
     if prediction is not None:
         out.append(f"{name}(0,{printer.label(prediction)})")
-    return sorted(out)
+    return sorted(set(out))
 
 
 def _fast_truth(program: Program, table):
@@ -426,10 +426,7 @@ def class_head(program: Program, label) -> str:
     return f"{text_name(program.target.name)} = {text_value(label)}"
 
 
-def _rule_head(program: Program, rule: Rule) -> str:
-    if rule.head is None and rule.label is not None:
-        return class_head(program, rule.label)
-    return text_head(program, rule)
+_rule_head = text_head          # "label = "c"" for a class-labelled default rule
 
 
 def _earlier(e: Explanation) -> tuple:

@@ -219,9 +219,11 @@ def test_minimal_reasons_force_the_class_and_rule_out_the_others(name):
 
 
 def assert_class(program, row, cls):
+    """The fast path and clingo (the program's asp print) give ``row`` the class ``cls``."""
     frame = pd.DataFrame([row])
     assert program.predict(frame)[0] == cls
     assert aspml.evaluate.classify(program, frame)[0] == cls
+    assert aspml.asp.predict(program, frame)[0] == cls
 
 
 @pytest.mark.parametrize("name", sorted(ROWS))
@@ -299,7 +301,8 @@ def test_hostile_labels_are_classes_not_program_text():
         assert fast.to_text() == slow.to_text()
         for d in HOSTILE:
             cf = aspml.counterfactual(p, row, target=d)
-            assert cf is not None and p.predict(pd.DataFrame([cf.row]))[0] == d
+            assert cf is not None
+            assert_class(p, cf.row, d)
     e = aspml.explain(p, ROWS["first_rule"][0])
     assert e.prediction == HOSTILE[0]
     assert e.to_text().startswith('triage = "x\\"). :- label(0,_). %" for this row because')
@@ -325,6 +328,7 @@ def test_a_learned_multiclass_program_explains_its_rows():
         for d in p.classes:
             cf = aspml.counterfactual(clf, row, target=d)
             assert cf is not None and clf.predict(pd.DataFrame([cf.row]))[0] == d
+            assert_class(p, cf.row, d)
             assert all(float(n).is_integer() for _, n in cf.changes.values()
                        if isinstance(n, float))      # the training grain: whole numbers
 

@@ -27,7 +27,7 @@ assumptions keep chosen features at the row's values.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import clingo
 import numpy as np
@@ -37,7 +37,7 @@ from .._given import engine_program
 from ..data.facts import clingo_numbers, program_limits
 from ..errors import AspmlError
 from ..evaluate import as_table
-from ..logic.model import Feature, Program, Rule, Schema, Target
+from ..logic.model import Feature, Program, Rule, Schema
 from ..logic.names import clingo_string, visible
 from ..logic.printers import LogicPrinter, Naming, rank_tables
 from ..logic.values import is_number
@@ -54,38 +54,6 @@ def _holding_atoms(model, naming: Naming, program: Program) -> list[str]:
     return sorted(str(s) for s in model if s.name in heads)
 
 
-def binary_view(program: Program) -> Program:
-    """What clingo runs of a multi-class program here: the same rules, with the default
-    rules concluding the bare target (``label(X)``: some rule fires) and the classes left
-    to :func:`class_rules`.  The exception and background rules print as they are.  A
-    binary program is itself."""
-    if not program.is_multiclass:
-        return program
-    return replace(program, rules=tuple(replace(r, label=None) for r in program.rules),
-                   target=Target(program.target.name))
-
-
-def class_rules(program: Program, fires: str = "aspml_fires") -> str:
-    """The decision list in ASP over one row (term 0): ``aspml_class(0,n)`` for the class
-    ``program.classes[n]`` the row gets, given ``fires(i,0)`` for each default rule ``i``
-    (its index in ``program.rules``) whose body holds.  A class holds where one of its
-    rules fires and no earlier rule of another class does; the default class where no
-    rule of another class fires.  Classes are numbers here, so no label's text reaches
-    clingo."""
-    index = [i for i, r in enumerate(program.rules) if r.head is None]
-    number = {c: n for n, c in enumerate(program.classes)}
-    lines = []
-    for k, i in enumerate(index):
-        body = [f"{fires}({i},0)"] + [f"not {fires}({index[j]},0)" for j in program.guards(k)]
-        lines.append(f"aspml_class(0,{number[program.rules[i].label]}) :- {', '.join(body)}.")
-    if program.target.default is not None:
-        body = [f"not {fires}({index[j]},0)" for j in program.guards(len(index))]
-        lines.append(f"aspml_class(0,{number[program.target.default]})"
-                     + (f" :- {', '.join(body)}." if body else "."))
-    lines.append("aspml_some_class :- aspml_class(0,_).")
-    return "\n".join(lines)
-
-
 def literal_truth(program: Program, frame: pd.DataFrame, missing=None):
     """Truth of every body literal and every atom for a one-row frame, read from clingo."""
     program = engine_program(program, "literal_truth")
@@ -99,26 +67,25 @@ def literal_truth(program: Program, frame: pd.DataFrame, missing=None):
     atoms = {naming.preds[a]: a for a in program.background_atoms}
     shows = [f"#show {naming.target}/{1 if program.target.positive is None else 2}.",
              "#show aspml_lit/3."] + [f"#show {d}/1." for d in [*program.derived, *atoms]]
-    if program.is_multiclass:                   # the class, from clingo too
-        extra += [printer.rule(r, head=f"aspml_fires({i},X)") for i, r in enumerate(program2.rules)
-                  if r.head is None]
-        extra.append(class_rules(program2))
-        shows.append("#show aspml_class/2.")
-    model = solve([binary_view(program2).to_asp(), facts, "\n".join(extra), "\n".join(shows)],
+    if program.is_multiclass:                   # label(X,c): the class, from clingo too
+        shows[0] = f"#show {naming.target}/2."
+    model = solve([program2.to_asp(), facts, "\n".join(extra), "\n".join(shows)],
                   program_part=0)[0]
     lit_true = {(s.arguments[0].number, s.arguments[1].number) for s in model
                 if s.name == "aspml_lit"}
     truth = {i: [(i, j) in lit_true for j in range(len(r.body))] for i, r in enumerate(every)}
     names = {s.name for s in model}
+    fires = any(r.head is None and all(truth[i]) for i, r in enumerate(every))
     if program.is_multiclass:
-        # clingo's class must be the one the decision list gives from clingo's literal truth
-        classes = [program.classes[s.arguments[1].number] for s in model if s.name == "aspml_class"]
+        # clingo's class (the printed program's label(0,c)) must be the one the decision
+        # list gives from clingo's literal truth
+        terms = [str(s.arguments[1]) for s in model if s.name == naming.target]
         first = next((r for i, r in enumerate(every) if r.head is None and all(truth[i])), None)
         expected = program.target.default if first is None else first.label
-        if classes != ([] if expected is None else [expected]):
-            raise AspmlError(f"internal error: clingo gives the row the classes {classes}, "
+        if terms != ([] if expected is None else [printer.label(expected)]):
+            raise AspmlError(f"internal error: clingo gives the row the classes {terms}, "
                              f"its rules {expected!r}")
-    holds = {None: naming.target in names, **{d: d in names for d in program.derived},
+    holds = {None: fires if program.is_multiclass else naming.target in names, **{d: d in names for d in program.derived},
              **{a: p in names for p, a in atoms.items()}}
     return truth, holds, _holding_atoms(model, naming, program)
 
@@ -250,21 +217,20 @@ class _World:
         if not self.program.is_multiclass:
             atom = self.target_atom()
             return f":- not {atom}." if answer else f":- {atom}."
-        if answer == "some":
-            return ":- not aspml_some_class."
-        if answer == "none":
-            return ":- aspml_some_class."
+        printer = LogicPrinter(self.p2, "asp")
+        if answer in ("some", "none"):            # the printed program's label(0,C)
+            some = f"aspml_some_class :- {printer.naming.target}(0,_)."
+            return some + (" :- not aspml_some_class." if answer == "some"
+                           else " :- aspml_some_class.")
         how, c = answer
-        atom = f"aspml_class(0,{self.program.classes.index(c)})"
+        atom = f"{printer.naming.target}(0,{printer.label(c)})"
         return f":- not {atom}." if how == "is" else f":- {atom}."
 
     def session(self, answer, extra=()) -> Session:
         cover = LogicPrinter(self.p2, "asp")
         covers = [cover.rule(r, head=f"aspml_fires({i},X)") for i, r in enumerate(self.p2.rules)
                   if r.head is None]
-        if self.p2.is_multiclass:
-            covers.append(class_rules(self.p2))
-        parts = [binary_view(self.p2).to_asp(), self.facts(), encoding("world"),
+        parts = [self.p2.to_asp(), self.facts(), encoding("world"),
                  self.require(answer),
                  "\n".join(covers), "#show aspml_pick/2. #show aspml_fires/2.", *extra]
         return Session(parts, program_part=0)
