@@ -206,10 +206,11 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
     """Per class and per rule figures of a multi-class program on ``X`` (labels ``y``, or
     None: coverage only).
 
-    ``{"classes": [{"class", "rules", "given", "actual", "right", "precision", "recall",
-    "f1"}], "rules": [{"index", "class", "covers", "decides", "labelled", "right",
+    ``{"classes": [{"class", "rules", "default", "given", "labelled", "actual", "right",
+    "precision", "recall", "f1"}], "rules": [{"index", "class", "covers", "decides", "labelled", "right",
     "precision"}], "no_class": n}``.  For a class: the (1-based) numbers of its
-    default rules, the rows the program gives it, the labelled rows that have it,
+    default rules, whether it is the default class, the rows the program gives it (and
+    how many of them are labelled), the labelled rows that have it,
     and of the labelled rows it is given those that have it (precision = right /
     labelled given, recall = right / actual).  For a rule: the rows its body holds
     on (``covers``; its exceptions included), the rows it decides (the first rule
@@ -239,7 +240,8 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
                         "rules": [i + 1 for i, r in enumerate(program.rules)
                                   if r.head is None and _is(r.label, c)],
                         "default": _is(c, program.target.default),
-                        "given": int(gets.sum()), "actual": int(has.sum()), "right": right,
+                        "given": int(gets.sum()), "labelled": labelled_given,
+                        "actual": int(has.sum()), "right": right,
                         "precision": precision, "recall": recall, "f1": f1})
     rules = []
     for i, r in enumerate(program.rules):
@@ -253,6 +255,50 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
     return {"classes": classes, "rules": rules,
             "no_class": int(sum(g is None for g in given)),
             "by_default": int((decider < 0).sum())}
+
+
+def check_lines(program: Program, X: pd.DataFrame, y=None, label_name: str | None = None) -> list:
+    """What ``aspml check`` prints of a multi-class program's figures, one line each: the
+    classes given, with labels ``y`` (column ``label_name``) accuracy and macro-F1, each
+    class's precision and recall, the confusion matrix, and each rule's coverage, rows
+    decided and precision."""
+    from .explain import class_head
+    f = class_figures(program, X, y)
+    lines = []
+    given = ", ".join(f"{text_value(c['class'])} {c['given']}" for c in f["classes"])
+    lines.append(f"classes given: {given}"
+                 + (f", no class {f['no_class']}" if f["no_class"] else "")
+                 + f" ({f['by_default']} row{'s' if f['by_default'] != 1 else ''} by the "
+                 "default)")
+    cm = confusion(program, X, y) if y is not None else None
+    if cm is not None and cm["labelled"]:
+        lines.append(f"{cm['labelled']} labelled rows" + (f" ({label_name})" if label_name else "")
+                     + f": accuracy {cm['accuracy']:.3f}, macro-F1 {cm['macro_f1']:.3f}")
+        for c in f["classes"]:
+            prec = ("–" if c["precision"] is None
+                    else f"{c['precision']:.3f} ({c['right']}/{c['labelled']})")
+            rec = ("–" if c["recall"] is None
+                   else f"{c['recall']:.3f} ({c['right']}/{c['actual']})")
+            lines.append(f"  class {text_value(c['class'])}: precision {prec}, recall {rec}")
+        names = [_class_text(c) for c in cm["predicted"]]
+        width = max([len(n) for n in names] + [len(_class_text(c)) for c in cm["classes"]]
+                    + [len(str(max(max(r) for r in cm["matrix"])))]) + 2
+        lines.append("confusion matrix (rows: actual class, columns: given class):")
+        lines.append(" " * (width + 2) + "".join(n.rjust(width) for n in names))
+        for c, row in zip(cm["classes"], cm["matrix"]):
+            lines.append("  " + _class_text(c).ljust(width) + "".join(str(n).rjust(width)
+                                                                      for n in row))
+    for r, rule in zip(f["rules"], program.rules):
+        kind = ", expert" if r["index"] - 1 in program.expert else ""
+        head = rule.head if rule.head is not None else class_head(program, rule.label)
+        line = (f"  rule {r['index']} ({head}{kind}): covers {r['covers']} "
+                f"row{'s' if r['covers'] != 1 else ''}")
+        if rule.head is None:
+            line += f", decides {r['decides']}"
+            if r["precision"] is not None:
+                line += f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']})"
+        lines.append(line)
+    return lines
 
 
 def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: int = 520,
