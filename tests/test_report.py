@@ -92,3 +92,31 @@ def test_target_without_a_label():
                       "flies": ["yes", "no", "no"]})
     page = render(program, X, X["flies"], "m", "d")
     assert "Accuracy 1.000" in page and "predicted not flies" in page
+
+
+def test_multiclass_report_holds_the_confusion_matrix_of_every_class(tmp_path):
+    """A multi-class program (issue #17): the confusion matrix over all its classes (and a
+    label it does not know), each class's figures, each rule's coverage; through the
+    command line, opened in headless Chromium; hostile class labels escaped."""
+    from test_multiclass_explain import FIG_X, FIG_Y, triage
+    p = triage(classes=("<b>emergency</b>", "urgent & co", "routine"))
+    y = FIG_Y.replace({"emergency": "<b>emergency</b>", "urgent": "urgent & co"})
+    model, data, out = tmp_path / "model.lp", tmp_path / "data.csv", tmp_path / "report.html"
+    p.save(model)
+    FIG_X.assign(triage=y).to_csv(data, index=False)
+    assert main(["report", str(model), str(data), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    from aspml.data.csvfile import read_csv
+    table = read_csv(str(data))
+    assert page == render(p, table, table["triage"], "model.lp", "data.csv")
+    assert "<b>" not in page and "&lt;b&gt;emergency&lt;/b&gt;" in page
+    assert "macro-F1 0.722" in page and "Accuracy 0.667" in page
+    for c in ("&quot;urgent &amp; co&quot;", "&quot;routine&quot;", "&quot;other&quot;"):
+        assert f"actual {c}" in page
+    assert page.count("<tr><th>actual ") == 4 and page.count("<th>predicted ") == 3
+    assert "ELSE IF" in page and "rule2(X)" in page      # the decision list, its ASP print
+    for tag in ("table", "pre", "tr"):
+        assert page.count(f"<{tag}") == page.count(f"</{tag}>"), tag
+    png = screenshot(out, tmp_path / "shot.png", (1000, 800))
+    width, height, colours, nonwhite = png_pixels(png)
+    assert (width, height) == (1000, 800) and colours >= 6 and 0.01 < nonwhite < 0.9
