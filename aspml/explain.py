@@ -101,7 +101,7 @@ class Explanation:
             return _ClassWords(self).text()
         note = ""
         if self.why_not is not None and self.why_not == self.prediction:
-            note = (f"The row gets this answer; the question why not does not arise. "
+            note = ("The row gets this answer; the question why not does not arise. "
                     "Why it gets it:\n")
         return note + _Words(self).text()
 
@@ -237,24 +237,18 @@ def resolve_class(program: Program, value, what: str = "class"):
     command line's ``--why-not 2`` for the class 2).  A binary program's answers are
     ``True`` / ``False`` or its positive and negative labels.  Anything else: one error
     that lists the classes."""
-    from .logic.printers import text_value
-    if program.is_multiclass:
-        choices = list(program.classes)
-    else:
-        t = program.target
-        choices = [True, False]
+    if not program.is_multiclass:
         if isinstance(value, bool):
             return value
+        t = program.target
         for label, answer in ((t.positive, True), (t.negative, False)):
-            if label is not None and _same(value, label):
+            if label is not None and (_same(value, label) or
+                                      (isinstance(value, str) and value == str(label))):
                 return answer
-        if isinstance(value, str) and t.positive is not None and value == str(t.positive):
-            return True
-        if isinstance(value, str) and t.negative is not None and value == str(t.negative):
-            return False
-        shown = [v for v in (t.positive, t.negative) if v is not None]
+        shown = "".join(f", {v!r}" for v in (t.positive, t.negative) if v is not None)
         raise AspmlError(f"{what}: {value!r} is not an answer of this binary program "
-                         f"(True, False{''.join(', ' + repr(v) for v in shown)})")
+                         f"(True, False{shown})")
+    choices = program.classes
     exact = [c for c in choices if _same(value, c)]
     if exact:
         return exact[0]
@@ -263,8 +257,8 @@ def resolve_class(program: Program, value, what: str = "class"):
         if len(named) == 1:
             return named[0]
         if len(named) > 1:
-            raise AspmlError(f"{what}: {value!r} could be any of the classes "
-                             f"{[c for c in named]}; pass the class itself")
+            raise AspmlError(f"{what}: {value!r} could be any of the classes {named}; "
+                             "pass the class itself")
     raise AspmlError(f"{what}: {value!r} is not a class of the program (its classes: "
                      + ", ".join(text_value(c) for c in choices) + ")")
 
@@ -426,7 +420,6 @@ def class_head(program: Program, label) -> str:
     return f"{text_name(program.target.name)} = {text_value(label)}"
 
 
-_rule_head = text_head          # "label = "c"" for a class-labelled default rule
 
 
 def _earlier(e: Explanation) -> tuple:
@@ -450,7 +443,7 @@ class _ClassWords:
         pad = "  " * depth
         label = f"{'expert rule' if r.index in self.p.expert else 'rule'} {r.index + 1}"
         verb = "fires" if r.fires else "does not fire"
-        self.lines.append(f"{pad}{label} {verb}: IF {_cond(r.rule)} THEN {_rule_head(self.p, r.rule)}")
+        self.lines.append(f"{pad}{label} {verb}: IF {_cond(r.rule)} THEN {text_head(self.p, r.rule)}")
         if not detail:
             return
         for c in (r.checks if r.fires else (r.failing,)):
@@ -482,7 +475,7 @@ class _ClassWords:
             elif first is rules[0]:
                 self.lines.append("  and it is the first rule of the list")
             else:
-                self.lines.append(f"  and no earlier rule concludes another class")
+                self.lines.append("  and no earlier rule concludes another class")
         elif e.prediction is not None:
             self.lines.append(f"{class_head(p, e.prediction)} for this row because no rule "
                               f"covers it, and {text_value(e.prediction)} is the default class:")
@@ -534,7 +527,7 @@ def _rule_dict(r: RuleCheck, program: Program) -> dict:
         "rule": r.index + 1,
         **({"expert": True} if r.index in program.expert else {}),
         **({"class": _plain(r.rule.label)} if r.rule.label is not None else {}),
-        "text": f"IF {_cond(r.rule)} THEN {_rule_head(program, r.rule)}",
+        "text": f"IF {_cond(r.rule)} THEN {text_head(program, r.rule)}",
         "fires": r.fires,
         "literals": [{
             "literal": text_literal(c.literal),

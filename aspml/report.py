@@ -619,13 +619,13 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels) -> list[str]:
              "<table><tr><th class=n>#</th><th>rule</th><th class=n>covers</th>"
              "<th class=n>decides</th><th class=n>precision</th></tr>"]
     for r, rule in zip(figures["rules"], program.rules):
-        from .explain import _cond, _rule_head
+        from .explain import _cond
         prec = ("–" if r["precision"] is None
                 else f"{r['precision']:.3f} ({r['right']}/{r['labelled']})")
         decides = r["decides"] if rule.head is None else "–"
         mark = " <em>(expert rule)</em>" if r["index"] - 1 in program.expert else ""
         html.append(f"<tr><td class=n>{r['index']}</td><td>IF {_e(_cond(rule))} THEN "
-                    f"{_e(_rule_head(program, rule))}{mark}</td><td class=n>{r['covers']}</td>"
+                    f"{_e(text_head(program, rule))}{mark}</td><td class=n>{r['covers']}</td>"
                     f"<td class=n>{decides}</td><td class=n>{prec}</td></tr>")
     html.append("</table>")
     return html
