@@ -406,3 +406,27 @@ def test_a_bad_program_file_is_one_line_from_the_cli(tmp_path):
     path = tmp_path / "bad.scasp"
     path.write_text(BAD[0][0])
     one_line_error(run_aspml("export", str(path), "--to", "text"), "neither label clause")
+
+
+TEXT_BAD = [
+    ('IF a > 1 THEN y = "p"\nIF b > 1 THEN y = "q"\nELSE y = "r"\n', "conclude two classes"),
+    ('ELSE IF a > 1 THEN y = "p"\nELSE y = "r"\n', "starts with IF"),
+    ('IF a > 1 THEN y = "p"\nIF b > 1 THEN y = "q"\nELSE no class\n', "each reads ELSE IF"),
+    ('IF a > 1 THEN y = "p"\nELSE IF b > 1 THEN y = "q"\n', "one ELSE line"),
+    ('IF a > 1 THEN y = "p"\nELSE IF b > 1 THEN z = "q"\nELSE no class\n', "two targets"),
+    ('CLASSES "p", "q"\nIF a > 1 THEN y = "p"\nELSE IF b > 1 THEN y = "s"\nELSE no class\n',
+     "not one of"),
+]
+
+
+@pytest.mark.parametrize("text, words", TEXT_BAD, ids=[w for _, w in TEXT_BAD])
+def test_text_that_is_no_decision_list_is_refused(text, words):
+    with pytest.raises(aspml.ParseError, match=words):
+        aspml.parse(text, "text")
+
+
+def test_a_feature_named_like_the_classes_line_is_quoted():
+    p = Program((Rule(None, (Compare("CLASSES", ">", 1),), label="a"),),
+                Target("y", classes=("a", "b"), default="b"))
+    assert 'IF "CLASSES" > 1 THEN' in p.to_text()
+    assert aspml.parse(p.to_text(), "text") == p

@@ -329,6 +329,8 @@ class _Builder:
             raise ParseError("more than one '% aspml:' header", metas[1][2], 1)
         self.meta = metas[0][1] if metas else None
         self.meta_line = metas[0][2] if metas else None
+        self.helpers: set = set()          # multi-class: the rule atoms (rule1 ...)
+        self.multiclass = False
         self._read_meta()
 
     def error(self, message: str, where) -> ParseError:

@@ -44,6 +44,27 @@ The rules an expert fixed before learning (``Program.expert``) are marked: a
 their indices in the header, only when there are some), ``  # expert`` after
 each in ``text``; the parsers read the marks back.
 
+A multi-class program (``Program.is_multiclass``, a decision list) prints in
+the reference FOLD-RM's form in ``asp``, ``prolog`` and ``scasp``: first one
+clause per default rule ``k``, ``label(X,"b") :- rule2(X), not rule1(X).``,
+whose helper atom is ``Program.rule_atoms[k]`` (prefixed like the exceptions:
+``heart_rule2``) and whose negations are ``Program.guards(k)``, the earlier
+rules of other classes; then the default class's clause ``label(X,"d") :-
+row(X), not rule1(X), ...`` (none when ``target.default`` is None); then the
+rules in ``Program.rules`` order, each default rule as its helper atom's rule
+``rule1(X) :- body.``, exception rules as they are; then the background.  The
+header then records the target's ``"classes"`` and ``"default"``.  The
+``text`` print is a decision list read from the top::
+
+    CLASSES "setosa", "versicolor", "virginica"
+    IF petal_length <= 2.5 THEN label = "setosa"
+    ELSE IF petal_width <= 1.7 AND NOT ab1 THEN label = "versicolor"
+    ELSE label = "virginica"
+    IF petal_width > 1.6 AND sepal_length > 7 THEN ab1
+
+(``ELSE no class`` when there is no default class); the ``CLASSES`` line lists
+every class, in the target's order, including classes no rule concludes.
+
 A program with background knowledge (``Program.background``) prints its
 background rules after the learned ones, under ``% background knowledge``
 (``text``: ``WHERE elderly IF age >= 65``), and its header lists the derived
@@ -425,8 +446,7 @@ class LogicPrinter:
         for i, r in enumerate(self.p.rules):
             lines += [EXPERT_COMMENT] if i in expert else []
             # multi-class: a default rule is its helper atom's rule, ruleK(X) :- body
-            lines.append(self.rule(r, head=f"{helper[i]}(X)" if i in helper and
-                                   self.p.is_multiclass else None))
+            lines.append(self.rule(r, head=f"{helper[i]}(X)" if i in helper else None))
         lines += self.background()
         return "\n".join(lines) + "\n"
 

@@ -19,6 +19,7 @@ from ..errors import AspmlError, ParseError
 from .model import (DERIVED_NAME, Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
                     Target)
 from .names import exception_like
+from .printers import text_value
 from .values import read_number
 
 _OP = {"=": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}
@@ -158,6 +159,14 @@ def build_text(tree, text: str = "") -> Program:
         target_name = candidates[0] if candidates else "label"
     heads = {r[2][0] for r in rules}
     positive = next((r[2][1] for r in rules if r[2][0] == target_name and r[2][1] is not None), None)
+    other = next((r for r in rules if r[2][0] == target_name and r[2][1] is not None
+                  and r[2][1] != positive), None)
+    if other is not None:
+        raise ParseError(f"the rules conclude two classes, {text_value(positive)} and "
+                         f"{text_value(other[2][1])}: a program of several classes is a decision "
+                         f"list, IF ... THEN {target_name} = ... then ELSE IF ... THEN "
+                         f"{target_name} = ... and ELSE {target_name} = ... (or ELSE no class)",
+                         other[3], 1)
     negative = None
     if elses and elses[0][2] == "negative":
         negative = elses[0][3]
