@@ -453,13 +453,22 @@ class FoldSE(LogicClassifier):
         frequent class among them (weighted when the rows are), learn one default
         rule (with its exceptions, as in a binary program) for it against every other
         remaining row, and let the rows the rule covers leave (their class is decided:
-        the program is a decision list).  Stops when one class remains, when the rule
-        found covers fewer than ``tail`` of the rows (FOLD-SE's long-tail pruning), or
-        when no rule is found; the default class is the majority of the rows left
-        (of all rows when none is left).  Rules at the end of the list that conclude
-        the default class are dropped: without them the same rows get the same class."""
+        the program is a decision list).  One rule per step, not a class's whole rule
+        set: measured on the shared multi-class sets, one rule per step was as
+        accurate or more on five of the six (README, Multi-class).
+
+        Stops when one class remains, when the rule found covers fewer than ``tail``
+        of the rows (FOLD-SE's long-tail pruning), or when no rule is found.  The
+        default class is the majority of the rows left (of all rows when none is left
+        or those left weigh less than ``tail``).  Rules at the end of the list that
+        conclude the default class are dropped: without them the same rows get the
+        same class."""
         names = list(self.schema_.names)
         search = self._search(table, names, table.n_rows)
+        # a literal must keep the positives a rule needs to be kept (else the rule, which
+        # only loses positives as it grows, is dropped and the list ends); the binary
+        # search keeps FOLD-R++'s any-literal choice, so binary programs stay as they were
+        search.min_tp = max(1, search.min_rule)
         remaining = np.ones(table.n_rows, dtype=bool)
         learned, labels = [], []
         while remaining.any():
@@ -482,7 +491,11 @@ class FoldSE(LogicClassifier):
             learned.append(rule)
             labels.append(c)
             remaining &= ~covered
-        totals = self._class_totals(y_idx, remaining if remaining.any() else None)
+        # the rows left decide the default class, unless they weigh less than the tail:
+        # too few to speak for the rows no rule covers, which then get the majority class
+        left = search.total(remaining)
+        totals = self._class_totals(y_idx, remaining if left and left >= search.min_rule
+                                    else None)
         default = int(np.argmax(totals))
         while labels and labels[-1] == default:
             learned.pop()

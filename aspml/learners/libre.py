@@ -209,6 +209,12 @@ class Libre(LogicClassifier):
     positive, kinds, missing, target : as for every aspml learner (see ``FoldSE``):
         the class the rules describe, column kinds, missing-value tokens, the
         target predicate's name.
+    class_order : {"precision", "frequency"}, default "precision"
+        Multi-class only (three or more classes, no ``positive``): one binary
+        rule set is learned per class but the largest, which is the default; the
+        classes' rules come in the order of their training precision
+        (``"precision"``, surest first) or from the rarest class up
+        (``"frequency"``).  See the README's Multi-class section.
     class_weight : None, "balanced" or dict, default None
         Weights of the classes, scikit-learn's convention: ``"balanced"`` gives
         each class ``n_samples / (n_classes * its count)``; a dict maps a class
@@ -228,12 +234,14 @@ class Libre(LogicClassifier):
     """
 
     _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
+    _multiclass_only = ("class_order",)
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha=0.7,
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
                  random_state=None, max_bins=10, early_stopping="cv", cut_points=None,
                  positive=None, kinds=None, missing=None, target="label", max_categories=64,
-                 background=None, class_weight=None):
+                 background=None, class_weight=None,
+                 class_order="precision"):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.heuristic = heuristic
@@ -253,6 +261,7 @@ class Libre(LogicClassifier):
         self.target = target
         self.background = background
         self.class_weight = class_weight
+        self.class_order = class_order
 
     def _check(self):
         if self.heuristic not in ("H1", "H2"):

@@ -151,6 +151,12 @@ class MultiValueRuleSet(LogicClassifier):
         in proportion.
     random_state : int, Generator or None
     positive, kinds, missing, target : as for every aspml learner.
+    class_order : {"precision", "frequency"}, default "precision"
+        Multi-class only (three or more classes, no ``positive``): one binary
+        rule set is learned per class but the largest, which is the default; the
+        classes' rules come in the order of their training precision
+        (``"precision"``, surest first) or from the rarest class up
+        (``"frequency"``).  See the README's Multi-class section.
     class_weight : None, "balanced" or dict, default None
         Weights of the classes, scikit-learn's convention (see ``FoldSE``); with
         ``fit(sample_weight=...)`` a row counts as its weight.  The likelihood
@@ -174,12 +180,15 @@ class MultiValueRuleSet(LogicClassifier):
         Features the search saw (at most ``max_features_mined``).
     """
 
+    _multiclass_only = ("class_order",)
+
     def __init__(self, n_iter=1000, n_bins=5, binning="quantile", alpha_M=1.0, beta_M=10.0,
                  alpha_L=1.0, beta_L=10.0, theta=1.0, alpha_plus=100.0, beta_plus=1.0,
                  alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
                  n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, random_state=None,
                  positive=None, kinds=None, missing=None, target="label",
-                 max_features_mined=100, background=None, class_weight=None):
+                 max_features_mined=100, background=None, class_weight=None,
+                 class_order="precision"):
         self.n_iter = n_iter
         self.n_bins = n_bins
         self.binning = binning
@@ -207,6 +216,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.target = target
         self.background = background
         self.class_weight = class_weight
+        self.class_order = class_order
 
     def _check(self):
         for name in ("n_iter", "n_bins", "max_length", "n_candidates", "n_chains"):

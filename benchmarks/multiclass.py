@@ -1,0 +1,181 @@
+"""Multi-class programs (issue #17): aspml's four learners against the reference FOLD-RM
+and a depth-5 tree, side by side on the same folds.
+
+    nice -n 10 python benchmarks/multiclass.py                  # the issue's six sets
+    nice -n 10 python benchmarks/multiclass.py --datasets wine ecoli --learners FoldSE FoldRpp
+    nice -n 10 python benchmarks/multiclass.py --check          # + clingo and SWI-Prolog
+
+Stratified 5-fold CV (``StratifiedKFold(5, shuffle=True, random_state=0)``) on the
+multi-class sets of ``MANIFEST.tsv`` (cardiotocography's label is NSP).  Per
+learner and set: accuracy, macro-F1, rules (``program.n_rules``: default and
+exception rules), literals (``not abK`` included), the first fold's fit seconds
+(``first``: cold caches, numba compiled once per machine) and the mean of the
+other four (``warm``).  The reference FOLD-RM (PyPI ``foldrm`` 0.0.2, ratio 0.5)
+reads the CSV rows as its README does; its rules are all the lines it prints
+(``ruleK`` helpers and ``label`` rules included, as the issue counts them), its
+literals the atoms of those lines, and ``unanswered`` the share of test rows it
+gives no class (counted wrong).  The tree is scikit-learn's
+``DecisionTreeClassifier(max_depth=5, random_state=0)`` on one-hot columns.
+
+``--check``: every aspml program of the CV must give the fast path's classes on its
+test fold in clingo (``aspml.asp.predict``), and one program per learner and set in
+SWI-Prolog (``aspml.prolog.predict``); a disagreement stops the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import f1_score
+from sklearn.model_selection import StratifiedKFold
+
+import aspml
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATASETS = ["wine", "balance", "ecoli", "anneal", "cardiotocography", "avila"]
+LEARNERS = ["FoldSE", "FoldRpp", "Libre", "MRS", "ref FOLD-RM", "tree depth 5"]
+
+
+def load(data_dir: Path, name: str):
+    """(X, y, kinds, entry, frame): the table as ``aspml bench`` reads it, the class labels
+    as text, and the raw text frame of the files (what the reference reads)."""
+    from aspml.bench import load_dataset, read_manifest
+    entry = read_manifest(data_dir)[name]
+    frame = pd.concat([pd.read_csv(data_dir / f, dtype=str, keep_default_na=False)
+                       for f in entry["files"].split()], ignore_index=True)
+    label = entry["label_column"]
+    frame = frame[~frame[label].isin(["?", ""])].reset_index(drop=True)
+    d = load_dataset(data_dir, entry, positive=frame[label].iloc[0])
+    return d.X, frame[label].to_numpy(dtype=object), d.kinds, entry, frame
+
+
+def run_aspml(make, X, y, folds, check, name):
+    rows = []
+    for i, (tr, te) in enumerate(folds):
+        clf = make()
+        t = time.perf_counter()
+        clf.fit(X.iloc[tr], y[tr])
+        seconds = time.perf_counter() - t
+        pred = clf.predict(X.iloc[te])
+        p = clf.program_
+        if check:
+            fast = np.asarray(p.predict(X.iloc[te]), dtype=object)
+            if not np.array_equal(fast, pred.astype(object)):
+                raise SystemExit(f"{name}: program_.predict differs from predict")
+            answers = np.asarray(aspml.asp.predict(p, X.iloc[te]), dtype=object)
+            if not np.array_equal(answers, fast):
+                raise SystemExit(f"{name} fold {i}: clingo disagrees with the fast path")
+            if i == 0:
+                answers = np.asarray(aspml.prolog.predict(p, X.iloc[te]), dtype=object)
+                if not np.array_equal(answers, fast):
+                    raise SystemExit(f"{name} fold {i}: SWI-Prolog disagrees with the fast path")
+        rows.append(dict(acc=np.mean(pred == y[te]),
+                         f1=f1_score(y[te], pred, average="macro", zero_division=0),
+                         rules=p.n_rules, literals=p.n_literals, seconds=seconds))
+    return rows
+
+
+def run_reference(entry, frame, y, folds):
+    """The reference FOLD-RM on the same folds, reading the rows as its README does."""
+    from foldrm import Classifier
+    label = entry["label_column"]
+    cats = [c for c in entry["categorical_columns"].split() if c in frame.columns]
+    nums = [c for c in entry["numeric_columns"].split() if c in frame.columns]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "data.csv"
+        frame.to_csv(path, index=False)
+        model = Classifier(attrs=cats + nums, numeric=nums, label=label)
+        data = model.load_data(str(path))
+    rows = []
+    for tr, te in folds:
+        model.rules, model.asp_rules = None, None
+        t = time.perf_counter()
+        model.fit([data[i] for i in tr], ratio=0.5)
+        seconds = time.perf_counter() - t
+        pred = np.array(model.predict([data[i] for i in te]), dtype=object)
+        printed = model.asp()
+        unanswered = np.array([p is None for p in pred])
+        truth = np.array([data[i][-1] for i in te], dtype=object)
+        shown = np.where(unanswered, "(none)", pred).astype(str)
+        rows.append(dict(acc=np.mean(shown == truth.astype(str)),
+                         f1=f1_score(truth.astype(str), shown, average="macro",
+                                     labels=sorted(set(truth)), zero_division=0),
+                         rules=len(printed),
+                         literals=sum(line.split(":-", 1)[1].count("(X") for line in printed),
+                         seconds=seconds, unanswered=unanswered.mean()))
+    return rows
+
+
+def run_tree(X, y, kinds, folds):
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.tree import DecisionTreeClassifier
+    cats = [c for c in X.columns if kinds.get(c) != "numeric"]
+    nums = [c for c in X.columns if kinds.get(c) == "numeric"]
+    X = X.copy()
+    for c in cats:
+        X[c] = X[c].astype(str)
+    rows = []
+    for tr, te in folds:
+        tree = make_pipeline(
+            ColumnTransformer([("cat", OneHotEncoder(handle_unknown="ignore"), cats),
+                               ("num", "passthrough", nums)]),
+            DecisionTreeClassifier(max_depth=5, random_state=0))
+        t = time.perf_counter()
+        tree.fit(X.iloc[tr], y[tr])
+        seconds = time.perf_counter() - t
+        pred = tree.predict(X.iloc[te])
+        leaves = tree[-1].get_n_leaves()
+        rows.append(dict(acc=np.mean(pred == y[te]),
+                         f1=f1_score(y[te], pred, average="macro", zero_division=0),
+                         rules=leaves, literals=float("nan"), seconds=seconds))
+    return rows
+
+
+def make(name, kinds):
+    return {"FoldSE": lambda: aspml.FoldSE(kinds=kinds),
+            "FoldRpp": lambda: aspml.FoldRpp(kinds=kinds),
+            "Libre": lambda: aspml.Libre(kinds=kinds, random_state=0),
+            "MRS": lambda: aspml.MultiValueRuleSet(kinds=kinds, random_state=0)}[name]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data-dir", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--datasets", nargs="+", default=DATASETS)
+    ap.add_argument("--learners", nargs="+", default=LEARNERS)
+    ap.add_argument("--check", action="store_true",
+                    help="every program's test-fold classes in clingo, a sample in SWI-Prolog")
+    args = ap.parse_args(argv)
+    print("| data | learner | accuracy | macro-F1 | rules | literals | fit s first | fit s warm "
+          "| unanswered |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for data in args.datasets:
+        X, y, kinds, entry, frame = load(args.data_dir, data)
+        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+        for learner in args.learners:
+            if learner == "ref FOLD-RM":
+                rows = run_reference(entry, frame, y, folds)
+            elif learner == "tree depth 5":
+                rows = run_tree(X, y, kinds, folds)
+            else:
+                rows = run_aspml(make(learner, kinds), X, y, folds, args.check,
+                                 f"{learner} on {data}")
+            mean = {k: np.mean([r[k] for r in rows]) for k in rows[0]}
+            warm = np.mean([r["seconds"] for r in rows[1:]])
+            unanswered = f"{mean['unanswered']:.3f}" if "unanswered" in mean else ""
+            print(f"| {data} | {learner} | {mean['acc']:.3f} | {mean['f1']:.3f} | "
+                  f"{mean['rules']:.1f} | {mean['literals']:.1f} | {rows[0]['seconds']:.3f} | "
+                  f"{warm:.3f} | {unanswered} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+"""Multi-class programs from every learner (issue #17 item 2): FOLD-RM's scheme in FoldSE and
+FoldRpp, one binary rule set per class in Libre and MultiValueRuleSet; the estimator API
+over the decision list; binary programs exactly as before."""
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_iris, load_wine
+from sklearn.model_selection import GridSearchCV, cross_val_score
+
+import aspml
+from aspml.errors import AspmlWarning
+
+GOLDEN = Path(__file__).parent / "golden" / "binary_learners"
+
+LEARNERS = {
+    "FoldSE": lambda **k: aspml.FoldSE(**k),
+    "FoldRpp": lambda **k: aspml.FoldRpp(**k),
+    "Libre": lambda **k: aspml.Libre(n_estimators=5, random_state=0, **k),
+    "MRS": lambda **k: aspml.MultiValueRuleSet(n_iter=100, random_state=0, **k),
+}
+
+
+def fit(name, X, y, sample_weight=None, **params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        return LEARNERS[name](**params).fit(X, y, sample_weight=sample_weight)
+
+
+def separated(n=240, seed=0):
+    """Four classes, each a clear region: a <= 25, 25 < a <= 50, then c decides."""
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(0, 100, n).round(1)
+    c = rng.choice(["x", "z"], n)
+    noise = rng.uniform(0, 1, n).round(2)
+    y = np.where(a <= 25, "low", np.where(a <= 50, "mid", np.where(c == "x", "high-x",
+                                                                      "high-z")))
+    return pd.DataFrame({"a": a, "c": c, "noise": noise}), y
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True, as_frame=True)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+@pytest.mark.parametrize("load", [load_iris, load_wine])
+def test_fast_path_and_probabilities_agree_with_predict(name, load):
+    X, y = load(return_X_y=True, as_frame=True)
+    clf = fit(name, X, y)
+    p = clf.program_
+    assert p.is_multiclass and p.classes == (0, 1, 2) and p.target.default in (0, 1, 2)
+    assert list(clf.classes_) == [0, 1, 2]
+    pred = clf.predict(X)
+    assert np.array_equal(np.asarray(p.predict(X), dtype=object), pred.astype(object))
+    assert np.mean(pred == y) > 0.85
+    proba = clf.predict_proba(X)
+    assert proba.shape == (len(X), 3)
+    assert np.allclose(proba.sum(axis=1), 1) and (proba > 0).all()
+    assert np.array_equal(clf.classes_[proba.argmax(axis=1)], pred)
+    # every default rule concludes a class; exceptions are named apart across the program
+    assert all(r.label in p.classes for r in p.default_rules)
+    heads = [r.head for r in p.exception_rules]
+    assert set(heads) == set(p.exception_names)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_each_class_gets_rules_on_a_well_separated_table(name):
+    X, y = separated()
+    clf = fit(name, X, y)
+    p = clf.program_
+    ruled = {r.label for r in p.default_rules}
+    assert ruled | {p.target.default} == {"low", "mid", "high-x", "high-z"}
+    assert p.target.default not in ruled or name.startswith("Fold")
+    Xt, yt = separated(seed=1)
+    assert np.mean(clf.predict(Xt) == yt) > 0.85       # MRS: quantile bins miss a <= 25
+    assert clf.program_.n_rules == len(p.rules)
+
+
+def test_fold_rm_scheme_decision_list_order():
+    """The most frequent class among the rows left gets the next rule: the first rule
+    concludes the largest class; no rule at the end concludes the default class."""
+    X, y = separated(400)
+    for cls in (aspml.FoldSE, aspml.FoldRpp):
+        p = cls().fit(X, y).program_
+        values, counts = np.unique(y, return_counts=True)
+        assert p.default_rules[0].label == values[counts.argmax()]
+        assert p.default_rules[-1].label != p.target.default
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_integer_weights_equal_duplicated_rows(name, iris):
+    X, y = iris
+    w = np.random.default_rng(1).integers(1, 4, len(y))
+    idx = np.repeat(np.arange(len(y)), w)
+    # LIBRE's default stopping splits rows into inner folds (copies can part, a weighted
+    # row cannot): as in test_weights, its training-set stopping is compared
+    params = {"early_stopping": "train"} if name == "Libre" else {}
+    weighted = fit(name, X, y, w, **params)
+    copies = fit(name, X.iloc[idx].reset_index(drop=True), y.to_numpy()[idx], **params)
+    assert weighted.program_.rules == copies.program_.rules
+    assert weighted.program_.target == copies.program_.target
+    assert np.allclose(weighted.predict_proba(X), copies.predict_proba(X))
+
+
+@pytest.mark.parametrize("name", ["FoldSE", "Libre"])
+def test_class_weight_shapes_a_multiclass_program(name):
+    X, y = separated(seed=3)
+    y = np.where((X.noise > 0.85) & (y == "low"), "mid", y)     # some noise in class low
+    plain = fit(name, X, y)
+    weighted = fit(name, X, y, class_weight={"mid": 20.0})
+    assert weighted.program_ != plain.program_
+    balanced = fit(name, X, y, class_weight="balanced")
+    assert balanced.program_.is_multiclass
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+@pytest.mark.parametrize("y, message", [
+    (["x"] * 6, "only one class"),
+    (["x", "y", np.nan, "z", "x", "y"], "missing labels"),
+    ([0.0, 1.0, np.nan, 2.0, 1.0, 0.0], "NaN"),
+])
+def test_bad_labels_give_one_clear_error(name, y, message):
+    X = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6]})
+    with pytest.raises(ValueError, match=message):
+        LEARNERS[name]().fit(X, np.array(y, dtype=object if isinstance(y[0], str) else float))
+
+
+def test_positive_with_three_classes_and_fixed_rules_are_refused(iris):
+    X, y = iris
+    with pytest.raises(ValueError, match="positive=2 learns a binary program.*y == 2"):
+        aspml.FoldSE(positive=2).fit(X, y)
+    with pytest.raises(ValueError, match="fixed_rules are rules for one positive class"):
+        aspml.FoldSE(fixed_rules=[aspml.Rule(None, (aspml.Compare("petal length (cm)", ">",
+                                                                  5.0),))]).fit(X, y)
+    # with positive= on a two-class y, the binary program of today
+    two = aspml.FoldSE(positive=2).fit(X[y > 0], y[y > 0]).program_
+    assert not two.is_multiclass and two.target.positive == 2
+
+
+def test_sklearn_tools_with_macro_f1(iris):
+    X, y = iris
+    search = GridSearchCV(aspml.FoldSE(), {"ratio": [0.3, 0.5]}, scoring="f1_macro", cv=3)
+    search.fit(X, y)
+    assert search.best_score_ > 0.85
+    assert search.best_estimator_.program_.is_multiclass
+    scores = cross_val_score(aspml.FoldRpp(), X, y, cv=3, scoring="f1_macro")
+    assert scores.mean() > 0.85
+    copy = clone(aspml.Libre(class_order="frequency"))
+    assert copy.get_params()["class_order"] == "frequency"
+
+
+def test_class_order_is_checked_and_recorded(iris):
+    X, y = iris
+    p = fit("Libre", X, y, class_order="frequency").program_
+    assert dict(p.provenance)["class_order"] == "frequency"
+    with pytest.raises(ValueError, match="class_order must be"):
+        fit("MRS", X, y, class_order="size")
+
+
+def test_string_labels_and_their_order(iris):
+    X, y = iris
+    names = np.array(["setosa", "versicolor", "virginica"], dtype=object)[y]
+    clf = fit("FoldSE", X, names)
+    assert list(clf.classes_) == ["setosa", "versicolor", "virginica"]
+    assert set(clf.predict(X)) <= set(names)
+    assert clf.program_.classes == ("setosa", "versicolor", "virginica")
+
+
+def test_multiclass_programs_on_shared_sets(data_dir):
+    """Each shared multi-class set: a program per learner whose fast path is predict."""
+    from aspml.bench import load_dataset, read_manifest
+    entry = read_manifest(data_dir)["ecoli"]
+    frame = pd.read_csv(data_dir / entry["files"], dtype=str, keep_default_na=False)
+    d = load_dataset(data_dir, entry)
+    y = frame[entry["label_column"]].to_numpy(dtype=object)
+    for name in ("FoldSE", "FoldRpp"):
+        clf = fit(name, d.X, y, kinds=d.kinds)
+        assert len(clf.program_.classes) == len(set(y))
+        assert np.array_equal(np.asarray(clf.program_.predict(d.X), dtype=object),
+                              clf.predict(d.X).astype(object))
+        assert np.mean(clf.predict(d.X) == y) > 0.8
+
+
+# -- binary programs as before -------------------------------------------------------------
+
+BINARY = ["FoldSE", "FoldRpp", "Libre", "MRS", "FoldSE-positive", "FoldSE-weighted"]
+
+
+def binary_table(n=160, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=n).round(2)
+    b = rng.integers(0, 30, n).astype(float)
+    b[rng.random(n) < 0.1] = np.nan
+    c = rng.choice(["red", "green", "blue"], n)
+    p = np.where((a > 0.2) & (c != "blue") | (b > 25), 0.85, 0.15)
+    y = np.where(rng.random(n) < p, "yes", "no")
+    return pd.DataFrame({"a": a, "b": b, "c": c}), y
+
+
+def binary_prints(name, X, y) -> str:
+    """The saved asp file and the text print of one binary program (the golden files were
+    written by the code before multi-class learning, see tests/golden/binary_learners)."""
+    kind, _, how = name.partition("-")
+    params = {"positive": "no"} if how == "positive" else {}
+    if how == "weighted":
+        params["class_weight"] = {"yes": 2.0}
+    p = fit(kind, X, y, **params).program_
+    return p.print("asp") + "\n%%%%\n" + p.to_text() + "\n%%%%\n" + p.print("prolog")
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_programs_are_as_before(name):
+    X, y = binary_table()
+    assert binary_prints(name, X, y) == (GOLDEN / f"{name}.txt").read_text()
