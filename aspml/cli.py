@@ -186,15 +186,22 @@ def cmd_learn(args) -> int:
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     program = clf.program_
-    hit = clf.decision(X)
-    truth = y == positive
-    tp = int(np.sum(hit & truth))
-    f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
+    if program.is_multiclass:
+        from .bench import macro_scores
+        s = macro_scores(clf.predict(X), y)
+        fit = f"on them accuracy {s['acc']:.3f}, macro-F1 {s['f1']:.3f}"
+    else:
+        hit = clf.decision(X)
+        truth = y == positive
+        tp = int(np.sum(hit & truth))
+        f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
+        fit = f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}"
     print(f"{args.learner}: {_count(program.n_rules, 'rule')}, "
           f"{_count(program.n_literals, 'literal')} from {_count(len(X), 'row')}"
           + (f" (and {_count(len(program.background), 'background rule')})"
-             if program.background else "") + "; "
-          f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}")
+             if program.background else "")
+          + (f" for {_count(len(program.classes), 'class')}" if program.is_multiclass else "")
+          + "; " + fit)
     sys.stdout.write(program.to_text())
     if args.output:                           # any learned program saves: clingo ranks big numbers
         try:
@@ -239,7 +246,8 @@ def _predict(program, X, engine: str) -> np.ndarray:
 
 
 def _labels(program, y: np.ndarray) -> np.ndarray:
-    """The target's labels for a boolean answer (``yes``/``no``, or True/False when unnamed)."""
+    """The target's labels for a boolean answer (``yes``/``no``, or True/False when unnamed);
+    a multi-class program's answers are labels already (``None``, an empty cell: no class)."""
     t = program.target
     if t.positive is None:
         return y
@@ -431,8 +439,12 @@ def cmd_bench(args) -> int:
         if not sep:
             raise AspmlError(f"--positive {item!r}: write it as DATASET=VALUE")
         overrides[name] = value
-    names = args.datasets or (
-        [n for n, e in manifest.items() if B.usable(e, overrides.get(n))]
+    if args.multiclass and args.positive:
+        raise AspmlError("--multiclass learns every class: leave out --positive")
+    names = args.datasets or (                # multi-class datasets when named (or one CSV)
+        [n for n, e in manifest.items() if B.usable(e, overrides.get(n), args.multiclass)
+         and (args.multiclass or args.data is not None or overrides.get(n) is not None
+              or not e["positive_value"].endswith(B.MULTICLASS))]
         + [v for v in B.ISSUE_VARIANTS if B.split_dataset(v)[0] in manifest])
     unknown = [n for n in names if B.split_dataset(n)[0] not in manifest]
     if unknown:
@@ -453,10 +465,12 @@ def cmd_bench(args) -> int:
     for n in names:
         base, positive = B.split_dataset(n)
         positive = positive if positive is not None else overrides.get(n)
-        if not B.usable(manifest[base], positive):
+        if args.multiclass and positive is not None:
+            raise AspmlError(f"{n}: --multiclass learns every class, not {n}@{positive}")
+        if not B.usable(manifest[base], positive, args.multiclass):
             raise AspmlError(f"{n}: positive value {manifest[base]['positive_value']!r} is not "
                              f"one label; give one with --positive {n}=VALUE or as {n}@VALUE")
-        data = B.load_dataset(data_dir, manifest[base], positive)
+        data = B.load_dataset(data_dir, manifest[base], positive, args.multiclass)
         data.name = n
         datasets.append(data)
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
@@ -532,7 +546,8 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--target", required=True, metavar="COLUMN", help="the column to predict")
     le.add_argument("--positive", metavar="VALUE",
                     help="the class the rules describe (default: the second of two values, "
-                         "sorted; required when the column holds more than two)")
+                         "sorted; a column of three or more values without --positive gives "
+                         "one multi-class program, a decision list over every class)")
     le.add_argument("--learner", default="fold-se", metavar="NAME",
                     help=f"one of {', '.join(L.available())} (default fold-se)")
     for option, (_, kind, text) in L.OPTIONS.items():
@@ -687,8 +702,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ripper (wittgenstein), tree (scikit-learn, depth 5; "
                                    "tree:max_depth=N) and figs (imodels' FIGS) when installed. "
                                    "Scores: accuracy, the positive class's F1, precision and "
-                                   "recall, balanced accuracy. NAME:balanced runs a learner with "
-                                   "class_weight=balanced.",
+                                   "recall, balanced accuracy (on a multi-class dataset: "
+                                   "macro averages over the classes). NAME:balanced runs a "
+                                   "learner with class_weight=balanced.",
                        epilog="examples:\n"
                               "  python examples/breast_cancer/make_data.py breast_cancer.csv\n"
                               "  aspml bench breast_cancer.csv --target diagnosis --positive "
@@ -720,6 +736,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
                    help="another positive class than the manifest's; with DATA.csv just VALUE "
                         "(default: the second of two label values, sorted)")
+    b.add_argument("--multiclass", action="store_true",
+                   help="learn every class of each dataset (one multi-class program) instead "
+                        "of its positive class against the rest; datasets the manifest marks "
+                        "(multi-class), and a CSV label of 3+ values, are multi-class anyway")
     b.add_argument("--reference-max-rows", type=int, default=50_000, metavar="N",
                    help="skip foldrpp, ripper and tree on larger datasets (default 50000)")
     b.add_argument("--out", metavar="PREFIX", help="also write PREFIX.csv and PREFIX.json")
