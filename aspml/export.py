@@ -72,7 +72,8 @@ def export(program, dialect: str = "prolog", X=None, key: str | None = None,
 def names(program, dialect: str = "prolog") -> list[tuple[str, str, str]]:
     """``(kind, name, predicate/arity)`` for every predicate of the print in ``dialect``:
     each column (``column``), each background atom (``background``), the target (``target``), each exception or helper atom
-    (``exception``) and the rows (``rows``), as ``aspml export --names`` lists them."""
+    (``exception``), in a multi-class program each default rule's atom (``rule``: ``rule1``)
+    and the rows (``rows``), as ``aspml export --names`` lists them."""
     program = as_program(program, "aspml.export.names")
     if dialect == "text":
         raise AspmlError("the text print names no predicates; ask for asp, prolog or scasp")
@@ -83,8 +84,10 @@ def names(program, dialect: str = "prolog") -> list[tuple[str, str, str]]:
     out = [("background" if f.name in derived else "column", f.name,
             f"{naming.preds[f.name]}/{1 if f.kind == 'boolean' else 2}")
            for f in program.schema.features]
-    out.append(("target", program.target.name,
-                f"{naming.target}/{1 if program.target.positive is None else 2}"))
+    arity = 1 if program.target.positive is None and not program.is_multiclass else 2
+    out.append(("target", program.target.name, f"{naming.target}/{arity}"))
     out += [("exception", n, f"{p}/1") for n, p in naming.derived.items()]
+    # multi-class: each default rule's helper atom (ruleK), as the print names it
+    out += [("rule", n, f"{p}/1") for n, p in zip(program.rule_atoms, naming.rules)]
     out.append(("rows", "row", f"{naming.domain}/1"))
     return out

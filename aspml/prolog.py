@@ -20,7 +20,7 @@ from .errors import AspmlError, EngineError
 from .evaluate import data_table
 from .logic.model import Program, Rule
 from .logic.names import prolog_atom
-from .logic.printers import LogicPrinter, Naming
+from .logic.printers import LogicPrinter, Naming, label_term
 
 SWIPL_TIMEOUT = 600
 
@@ -52,30 +52,40 @@ QUERIES = ("open", "rows")
 
 
 def predict(program: Program, X, missing=None, query: str = "open") -> np.ndarray:
-    """SWI-Prolog's answer for every row (a boolean array).
+    """SWI-Prolog's answer for every row (a boolean array; for a multi-class program each
+    row's class, an object array with None where no class holds).
 
     ``query="open"`` asks the target once with the row unbound, as a user at
-    the prompt would (``label(R, yes)``), and keeps the distinct rows (a row
-    that several rules prove is answered once per rule); ``"rows"`` asks for
-    each row in turn.  Both give the same answer.
+    the prompt would (``label(R, yes)``; multi-class ``label(R, C)``), and keeps the
+    distinct answers (a row that several rules prove is answered once per rule);
+    ``"rows"`` asks for each row in turn.  Both give the same answer.
     """
+    from ._given import engine_program
+    if engine_program(program, "aspml.prolog.predict").is_multiclass:
+        return _classes(engine_program(program, "aspml.prolog.predict"), X, missing, query)
     return holds(program, X, None, missing, query)
 
 
 def holds(program: Program, X, atom: str | None = None, missing=None,
           query: str = "open") -> np.ndarray:
     """Where SWI-Prolog proves the target (``atom`` None) or the derived atom
-    ``atom`` (an exception such as ``ab1``, or a background atom), for each row; ``query``
-    as in :func:`predict`."""
+    ``atom`` (an exception such as ``ab1``, a background atom, or in a multi-class
+    program a rule atom such as ``rule2``: where that default rule's body holds), for
+    each row; ``query`` as in :func:`predict`.  A multi-class program has no one
+    target to prove: :func:`predict` gives each row's class."""
     from ._given import engine_program
     given = program
     program = engine_program(program, "aspml.prolog.predict")
     if query not in QUERIES:
         raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
-    names = [*program.exception_names, *program.background_atoms]
+    names = [*program.exception_names, *program.background_atoms, *program.rule_atoms]
     prefix = getattr(given, "prefix", None)
     if atom is not None and prefix and atom.startswith(prefix + "_") and atom not in names:
         atom = atom[len(prefix) + 1:]          # heart_ab1, as the print names it: ab1
+    if atom is None and program.is_multiclass:
+        raise AspmlError("a multi-class program concludes a class, not one target: "
+                         "aspml.prolog.predict gives each row's class; holds asks for a "
+                         f"derived atom, one of {names}")
     if atom is not None and atom not in names:
         raise AspmlError(f"{atom!r} is not a derived atom of the program; it has {names}")
     table = data_table(program, X, missing)     # the printed background rules derive the rest
@@ -87,6 +97,17 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
     else:
         ask = (f"forall(between(0,{table.n_rows - 1},R), "
                f"({goal} -> format('~q~n', [R]) ; true))")
+    out = np.zeros(table.n_rows, dtype=bool)
+    answers = _answers(program, table, naming, ask)
+    bad = next((a for a in answers if not (a.isdigit() and int(a) < table.n_rows)), None)
+    if bad is not None:
+        raise EngineError(f"SWI-Prolog answered {goal} with {bad}, which is not a row")
+    out[[int(a) for a in answers]] = True
+    return out
+
+
+def _answers(program: Program, table, naming, ask: str) -> list[str]:
+    """What SWI-Prolog prints for ``ask`` over the program and the rows' facts, word by word."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "program.pl")
         with open(path, "w", encoding="utf-8") as fh:
@@ -96,12 +117,38 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
         result = _run(f"consult({prolog_atom(path)}), {ask}", [])
     if result.returncode != 0 or result.stderr.strip():
         raise EngineError("SWI-Prolog failed: " + (result.stderr.strip() or f"exit {result.returncode}"))
-    out = np.zeros(table.n_rows, dtype=bool)
-    answers = result.stdout.split()
-    bad = next((a for a in answers if not (a.isdigit() and int(a) < table.n_rows)), None)
-    if bad is not None:
-        raise EngineError(f"SWI-Prolog answered {goal} with {bad}, which is not a row")
-    out[[int(a) for a in answers]] = True
+    return result.stdout.split()
+
+
+def _classes(program: Program, X, missing, query: str) -> np.ndarray:
+    """Each row's class, from the answers to ``label(R, C)``: the row and the class's
+    position among ``program.classes`` (so no label is ever read back from text)."""
+    if query not in QUERIES:
+        raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
+    table = data_table(program, X, missing)
+    naming = Naming.of(program)
+    classes = "[" + ",".join(label_term(c, "prolog") for c in program.classes) + "]"
+    say = (f"(nth0(K, {classes}, C) -> format('~q ~q~n', [R, K]) "
+           "; format('~q none~n', [R]))")
+    goal = f"{naming.target}(R, C)"
+    if query == "open":
+        ask = f"findall(R-C, {goal}, L), sort(L, S), forall(member(R-C, S), {say})"
+    else:
+        ask = f"forall(between(0,{table.n_rows - 1},R), forall({goal}, {say}))"
+    words = _answers(program, table, naming, ask)
+    out = np.full(table.n_rows, None, dtype=object)
+    said: dict = {}
+    for row, k in zip(words[0::2], words[1::2]):
+        if not (row.isdigit() and int(row) < table.n_rows):
+            raise EngineError(f"SWI-Prolog answered {goal} with R = {row}, which is not a row")
+        if not k.isdigit():
+            raise EngineError(f"SWI-Prolog gave row {row} a class that is none of "
+                              f"{list(program.classes)}")
+        r = int(row)
+        if said.setdefault(r, int(k)) != int(k):
+            raise EngineError(f"SWI-Prolog gave row {r} two classes: "
+                              f"{program.classes[said[r]]!r} and {program.classes[int(k)]!r}")
+        out[r] = program.classes[int(k)]
     return out
 
 

@@ -133,3 +133,34 @@ def tables_for(draw, program, max_rows=30):
 def programs_with_tables(draw, **kw):
     p = draw(programs(**kw))
     return p, draw(tables_for(p))
+
+
+# class labels of multi-class programs: hostile strings, integers, a fraction, a number
+# clingo cannot hold (both printed as strings in asp)
+class_labels = st.one_of(hostile_text, small_numbers, st.sampled_from([1.5, -0.25, 2**40]))
+
+
+def _asp_term(label):
+    from aspml.logic.printers import label_term
+    return label_term(label, "asp")
+
+
+@st.composite
+def multiclass_programs(draw, **kw):
+    """A random program as a multi-class decision list: each default rule of
+    :func:`programs` concludes a class drawn from 2-4 labels, the default class one of
+    them or None; exception rules stay interleaved with the default rules."""
+    from dataclasses import replace
+    p = draw(programs(**kw))
+    classes = draw(st.lists(class_labels, min_size=2, max_size=4, unique_by=_asp_term))
+    rules = tuple(replace(r, label=draw(st.sampled_from(classes))) if r.head is None else r
+                  for r in p.rules)
+    default = draw(st.one_of(st.none(), st.sampled_from(classes)))
+    return replace(p, rules=rules, target=Target(p.target.name, classes=tuple(classes),
+                                                 default=default))
+
+
+@st.composite
+def multiclass_programs_with_tables(draw, **kw):
+    p = draw(multiclass_programs(**kw))
+    return p, draw(tables_for(p))

@@ -18,6 +18,8 @@ CASES = {
     "foldrpp_kidney.scasp": "scasp",    # FOLD-R++ output style
     "mixed.txt": "text",                # intervals, value sets, negated comparison, flags
     "mixed_kinds.lp": "asp",            # a mixed column: type guards
+    "multiclass.lp": "asp",             # a decision list of three classes (issue #17)
+    "foldrm_wine.scasp": "scasp",       # the reference FOLD-RM's README program, as printed there
 }
 SUFFIX = {"asp": "lp", "prolog": "pl", "scasp": "scasp", "text": "txt"}
 

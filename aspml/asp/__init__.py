@@ -14,12 +14,12 @@ import numpy as np
 
 from ..data.facts import clingo_facts, clingo_numbers, program_limits
 from .._given import as_program, engine_program
-from ..errors import AspmlError
+from ..errors import AspmlError, EngineError
 from ..evaluate import data_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
                            Program, Rule, Schema)
 from ..logic.names import clingo_string
-from ..logic.printers import LogicPrinter, Naming, rank_tables, text_literal
+from ..logic.printers import LogicPrinter, Naming, label_term, rank_tables, text_literal
 from ..logic.values import is_number, scale_for, scaled
 from .solve import atoms, solve
 
@@ -49,15 +49,40 @@ def _prepare(program: Program, X, missing, ids=None):
 
 
 def predict(program: Program, X, missing=None) -> np.ndarray:
-    """The reference semantics: clingo's answer for every row (a boolean array)."""
+    """The reference semantics: clingo's answer for every row (a boolean array); for a
+    multi-class program each row's class (an object array, None where no class holds)."""
     program = engine_program(program, "aspml.asp.predict")
     program, naming, table, facts = _prepare(program, X, missing)
+    if program.is_multiclass:
+        return _classes(program, naming, table, facts)
     arity = 1 if program.target.positive is None else 2
     show = f"#show {naming.target}/{arity}."
     out = np.zeros(table.n_rows, dtype=bool)
     for sym in solve([program.to_asp(), facts, show], program_part=0)[0]:
         out[sym.arguments[0].number] = True
     return out
+
+
+def _classes(program: Program, naming, table, facts) -> np.ndarray:
+    """Each row's class from the answer set: the ``label(X,c)`` atoms, one per row."""
+    of = {_clingo_term(c): c for c in program.classes}
+    out = np.full(table.n_rows, None, dtype=object)
+    found = np.zeros(table.n_rows, dtype=bool)
+    for sym in solve([program.to_asp(), facts, f"#show {naming.target}/2."], program_part=0)[0]:
+        row, term = sym.arguments[0].number, sym.arguments[1]
+        if term not in of:
+            raise EngineError(f"clingo derived {sym}, whose class is none of {list(program.classes)}")
+        if found[row]:
+            raise EngineError(f"clingo derived two classes for row {row}: "
+                              f"{out[row]!r} and {of[term]!r}")
+        out[row], found[row] = of[term], True
+    return out
+
+
+def _clingo_term(value):
+    """A class label as clingo prints the symbol (strings escaped as in the program)."""
+    from clingo import parse_term
+    return parse_term(label_term(value, "asp"))
 
 
 def derive(program: Program, X, missing=None) -> dict:

@@ -184,6 +184,7 @@ TEXT_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "inf", "true", 
 
 def text_name(name: str) -> str:
     """A feature or target name for the text dialect: bare when plain, else quoted."""
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and name.lower() not in TEXT_KEYWORDS:
+    if (re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and name.lower() not in TEXT_KEYWORDS
+            and name != "CLASSES"):     # the multi-class print's first word (only in capitals)
         return name
     return text_string(name)

@@ -19,9 +19,10 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, VisitError
 from ..errors import AspmlError, ParseError
 from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, NotAtom,
                     NotCompare, Program, Rule, Schema, Target, missing_tokens)
+from .decisions import LabelClause, OrderError, decision_order
 from .names import DOMAIN, exception_like, prefixed
 from .printers import DIALECTS, META_VERSION
-from .values import MAX_DECIMALS, is_number, normalize_value, read_number, unranked, unscaled
+from .values import MAX_DECIMALS, format_number, is_number, normalize_value, read_number, unranked, unscaled
 
 
 @lru_cache(maxsize=None)
@@ -359,7 +360,8 @@ class _Builder:
             if said not in DIALECTS:
                 raise ValueError(f"unknown dialect {said!r}")
             t = m["target"]
-            self.target = Target(t["name"], t["positive"], t.get("negative"))
+            self.target = Target(t["name"], t["positive"], t.get("negative"),
+                                 tuple(t.get("classes", ())), t.get("default"))
             self.target_pred = t["pred"]
             for entry in m["features"]:
                 # name, predicate, kind, scale, and (asp, a ranked feature) the rank table
@@ -437,8 +439,8 @@ class _Builder:
         referenced = set()
         for r in self.rules:
             for lit in r.body:
-                if lit.kind == "negative":
-                    referenced.add(lit.parts[0].name)
+                if lit.kind == "negative" or (lit.kind == "positive" and lit.parts[0].name in heads):
+                    referenced.add(lit.parts[0].name)   # rule2(X) in label(X,c) :- rule2(X), ...
         if self.target_pred is None:
             candidates = [h for h in heads if h not in referenced]
             if not candidates and self.rules:
@@ -446,9 +448,12 @@ class _Builder:
                                  "as an exception", self.rules[0].head)
             self.target_pred = candidates[0] if candidates else "label"
         background_preds = {p for p, name in self.feature_of.items() if name in self.background}
-        self.derived = {h for h in heads if h != self.target_pred and h not in background_preds}
+        self.helpers = self._helpers(heads, background_preds)
+        self.derived = {h for h in heads if h != self.target_pred and h not in background_preds
+                        and h not in self.helpers}
         rules, background = [], []
         positive = None
+        clauses, defined = [], []           # multi-class: label clauses, helper definitions
         for raw in self.rules:
             head = raw.head
             if not head.args or not isinstance(head.args[0], Var):
@@ -459,6 +464,16 @@ class _Builder:
                     raise self.error(f"the background atom {head.name} takes one argument, "
                                      "the row", head)
                 background.append(Rule(self.feature_of[head.name], self.body(raw)))
+            elif head.name == self.target_pred and self.multiclass:
+                clauses.append(self.label_clause(raw))
+            elif head.name in self.helpers:
+                if len(head.args) != 1:
+                    raise self.error(f"the rule atom {head.name} takes one argument, the row", head)
+                if head.name in (d.head.name for d in defined):
+                    raise self.error(f"{head.name} is defined by two rules: each rule of a "
+                                     "multi-class program's decision list is one rule", head)
+                defined.append(raw)
+                rules.append(raw)           # a slot: filled below, in decision order
             elif head.name == self.target_pred:
                 if len(head.args) > 2:
                     raise self.error(f"the head {head.name} has too many arguments", head)
@@ -476,7 +491,9 @@ class _Builder:
                     rules.append(Rule(name, body))
                 except AspmlError as e:
                     raise self.error(str(e), head) from None
-        if self.target is None:
+        if self.multiclass:
+            rules = self.decision_list(rules, clauses, defined)
+        elif self.target is None:
             self.target = Target(self.target_pred, positive)
         try:
             return Program(tuple(rules), self.target, Schema(tuple(self.features)),
@@ -484,6 +501,119 @@ class _Builder:
                            prefix=self.prefix, background=tuple(background))
         except AspmlError as e:
             raise ParseError(str(e), 1, 1) from None
+
+    # -- multi-class: FOLD-RM's form ------------------------------------
+    def _helpers(self, heads, background_preds) -> set:
+        """The rule atoms of a multi-class program (``rule2`` in ``label(X,c) :- rule2(X),
+        not rule1(X).``), and whether the program is one (``self.multiclass``): its
+        header lists classes, or, without a header, a label clause reads a rule atom or
+        the label clauses name two classes."""
+        targets = [r for r in self.rules if r.head.name == self.target_pred]
+        helpers = {lit.parts[0].name for r in targets for lit in r.body
+                   if lit.kind == "positive" and lit.parts[0].name in heads
+                   and lit.parts[0].name not in background_preds
+                   and lit.parts[0].name != self.target_pred}
+        if self.meta is not None:
+            self.multiclass = self.target.is_multiclass
+            return helpers if self.multiclass else set()
+        labels = {self.label(r.head.args[1], r.head) for r in targets if len(r.head.args) == 2}
+        self.multiclass = bool(helpers) or len(labels) > 1
+        if self.multiclass and not helpers:
+            first = next(r for r in targets if len(r.head.args) == 2)
+            raise self.error(
+                f"the clauses of {self.target_pred} name {len(labels)} classes but read no rule "
+                "atom, so they give no order (a row could get two classes); aspml reads a "
+                "multi-class program as FOLD-RM's print_asp() writes it: label(X,c) :- "
+                "rule2(X), not rule1(X). with rule2(X) :- ... (not print_asp(simple=True))",
+                first.head)
+        return helpers
+
+    def label_clause(self, raw: RawRule) -> LabelClause:
+        """``label(X,c) :- ruleK(X), not ruleJ(X), ...`` (or, for the default class,
+        ``label(X,c) :- row(X), not ruleJ(X), ...``)."""
+        head = raw.head
+        if len(head.args) != 2:
+            raise self.error(f"a multi-class program's clause {head.name}(X,Class) names the "
+                             "class it concludes", head)
+        label = self.class_label(head.args[1], head)
+        self.row_var = head.args[0].name
+        rule, guards = None, []
+        for lit in raw.body:
+            atom = lit.parts[0] if lit.kind in ("positive", "negative") else None
+            if (atom is not None and lit.kind == "positive" and atom.name == self.domain
+                    and len(atom.args) == 1 and atom.name not in self.feature_of):
+                self.check_row_var(atom)
+                continue
+            if atom is not None and atom.name in self.helpers and len(atom.args) == 1:
+                self.check_row_var(atom)
+                if lit.kind == "negative":
+                    guards.append(atom.name)
+                elif rule is not None:
+                    raise self.error(f"the label clause reads two rules, {rule} and "
+                                     f"{atom.name}: it reads one and negates earlier ones", lit)
+                else:
+                    rule = atom.name
+                continue
+            raise self.error(f"a multi-class program's clause for {head.name} reads one rule "
+                             f"atom and negates the earlier ones ({head.name}(X,c) :- rule2(X), "
+                             "not rule1(X).); the conditions belong in the rule atom's own rule "
+                             "(rule2(X) :- ...)", lit)
+        return LabelClause(label, rule, tuple(guards), head)
+
+    def class_label(self, term, where):
+        """The class a label constant names; with a header, one of its classes (in ``asp``
+        a fraction is written as a string, "1.5")."""
+        value = self.label(term, where)
+        classes = self.target.classes if self.target is not None else ()
+        if not classes or value in classes:
+            return value
+        if isinstance(value, str):
+            same = [c for c in classes if is_number(c) and format_number(c) == value]
+            if same:
+                return same[0]
+        raise self.error(f"the class {value!r} is not one of the classes the '% aspml:' "
+                         f"header lists ({list(classes)})", where)
+
+    def decision_list(self, rules, clauses, defined) -> list:
+        """``rules`` with each rule atom's slot filled, in decision order, by a default rule
+        that carries its class; the target from the header or the clauses."""
+        try:
+            ordered, default = decision_order(clauses, [d.head.name for d in defined])
+        except OrderError as e:
+            raise self.error(str(e), e.where) from None
+        bodies = {d.head.name: d for d in defined}
+        unread = [n for n in bodies if n not in {c.rule for c in ordered}]
+        if unread:      # a backstop: a rule atom is one that a label clause reads
+            raise self.error(f"no label clause reads {unread[0]}", bodies[unread[0]].head)
+        made = iter(ordered)
+        out = []
+        for r in rules:
+            if isinstance(r, RawRule):
+                c = next(made)
+                try:
+                    out.append(Rule(None, self.body(bodies[c.rule]), label=c.label))
+                except AspmlError as e:
+                    raise self.error(str(e), bodies[c.rule].head) from None
+            else:
+                out.append(r)
+        said = None if default is None else default.label
+        if self.target is None:
+            classes = tuple(dict.fromkeys(c.label for c in clauses))
+            if len(classes) < 2:
+                raise self.error(f"the clauses of {self.target_pred} name one class, "
+                                 f"{classes[0]!r}: a multi-class program names two or more "
+                                 "(a binary one reads label(X,c) :- ... without rule atoms)",
+                                 clauses[0].where)
+            try:
+                self.target = Target(self.target_pred, classes=classes, default=said)
+            except AspmlError as e:
+                raise self.error(str(e), clauses[0].where) from None
+        elif said != self.target.default:
+            where = default.where if default is not None else clauses[0].where if clauses else None
+            raise self.error(f"the '% aspml:' header names the default class "
+                             f"{self.target.default!r}, but the program's clause for rows no "
+                             f"rule covers concludes {said!r}", where)
+        return out
 
     def body(self, raw: RawRule) -> tuple:
         env: dict[str, str] = {}                    # variable -> feature
@@ -523,6 +653,9 @@ class _Builder:
             if not isinstance(args[1], ListTerm) or not args[1].items:
                 raise self.error(f"{name} needs a non-empty list of values", where)
             return [InSet(feature, frozenset(self.value(t, feature, where) for t in args[1].items))]
+        if name in self.helpers:
+            raise self.error(f"{name} is a rule of the decision list: only the clauses of "
+                             f"{self.target_pred} read it", where)
         if name in self.derived or name == self.target_pred:
             raise self.error(f"{name} is derived: aspml rules use derived atoms only "
                              "negated (not ...)", where)
@@ -549,6 +682,9 @@ class _Builder:
         name, args = atom.name, atom.args
         if name == self.target_pred:
             raise self.error(f"the target {name} cannot appear in a rule body", where)
+        if name in self.helpers:
+            raise self.error(f"{name} is a rule of the decision list: only the clauses of "
+                             f"{self.target_pred} read it", where)
         if name in self.derived or (len(args) == 1 and self._undefined_exception(name)):
             return [NotAtom(self.internal(name, where))]
         feature = self.feature(name)

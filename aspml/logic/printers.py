@@ -99,6 +99,9 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
                      for f in program.schema.features],
         "provenance": [list(kv) for kv in program.provenance],
     }
+    if t.is_multiclass:                         # only then: binary headers stay as they were
+        meta["target"]["classes"] = list(t.classes)
+        meta["target"]["default"] = t.default
     if program.missing != DEFAULT_MISSING:      # the default leaves the header as it was
         meta["missing"] = list(program.missing)
     if program.expert:                          # likewise: only a program with expert rules
@@ -135,7 +138,8 @@ def rank_tables(program: Program) -> dict:
 class Naming:
     """The printed predicate names: the target's, each feature's (``preds``), each
     exception's (``derived``: ``ab1`` -> ``heart_ab1`` with prefix ``heart``) and the
-    domain's (``row``, ``heart_row``).  Feature predicates avoid the exception names
+    domain's (``row``, ``heart_row``) and, in a multi-class program, each default rule's
+    helper atom (``rules``: ``rule1`` or ``heart_rule1``).  Feature predicates avoid the exception names
     both ways, so a column's predicate does not change when a prefix is set, except
     for a column named like a prefixed name (``heart_ab1`` gets ``heart_ab1_2``)."""
 
@@ -143,12 +147,14 @@ class Naming:
     preds: dict
     derived: dict = field(default_factory=dict)
     domain: str = DOMAIN
+    rules: tuple = ()
 
     @staticmethod
     def of(program: Program) -> "Naming":
         derived = {n: prefixed(program.prefix, n) for n in program.exception_names}
         domain = prefixed(program.prefix, DOMAIN)
-        taken = set(derived) | set(derived.values()) | {domain}
+        rules = tuple(prefixed(program.prefix, n) for n in program.rule_atoms)
+        taken = set(derived) | set(derived.values()) | {domain} | set(program.rule_atoms) | set(rules)
         target, preds = predicate_names(program.target.name, program.schema.names, taken)
         if program.prefix is not None and program.background:
             # the background atoms are the program's own (its rules define them): prefixed
@@ -161,7 +167,7 @@ class Naming:
                     name, k = f"{base}_{k}", k + 1
                 used.add(name)
                 preds[atom] = name
-        return Naming(target, preds, derived, domain)
+        return Naming(target, preds, derived, domain, rules)
 
     def atom(self, name: str) -> str:
         """The printed name of the derived atom ``name``."""
@@ -198,6 +204,11 @@ class LogicPrinter:
         self.schema = program.schema
         self.ranks = rank_tables(program) if dialect == "asp" else {}
         self.neg = "not " if dialect in ("asp", "scasp") else "\\+ "
+        terms = [self.label(c) for c in program.classes]
+        if len(set(terms)) < len(terms):      # clingo: the class 1.5 is the string "1.5"
+            same = next(t for t in terms if terms.count(t) > 1)
+            raise DialectError(f"two classes print as {same} in {dialect}: rename one of "
+                               f"{[c for c, t in zip(program.classes, terms) if t == same]}")
 
     # -- constants -----------------------------------------------------
     def const(self, feature: str, value: Value) -> str:
@@ -210,15 +221,15 @@ class LogicPrinter:
         return format_number(value)
 
     def label(self, value: Value) -> str:
-        if isinstance(value, str):
-            return clingo_string(value) if self.d == "asp" else prolog_atom(value)
-        return format_number(value)
+        return label_term(value, self.d)
 
     # -- atoms ---------------------------------------------------------
     def head(self, rule: Rule, var: str = "X") -> str:
         if rule.head is not None:
             return f"{self.naming.atom(rule.head)}({var})"
         t = self.p.target
+        if rule.label is not None:
+            return f"{self.naming.target}({var},{self.label(rule.label)})"
         if t.positive is None:
             return f"{self.naming.target}({var})"
         return f"{self.naming.target}({var},{self.label(t.positive)})"
@@ -345,7 +356,8 @@ class LogicPrinter:
         return not rule.body or not _binds_x(rule.body[0])
 
     def uses_domain(self) -> bool:
-        return any(self.needs_domain(r) for r in self.p.rules + self.p.background)
+        return (any(self.needs_domain(r) for r in self.p.rules + self.p.background)
+                or self.p.target.default is not None)       # the default class's clause
 
     def header(self) -> list[str]:
         p = self.p
@@ -385,11 +397,14 @@ class LogicPrinter:
         indicators += [f"{n}/1" for n in self.naming.derived.values()]
         if self.uses_domain():
             indicators.append(f"{self.naming.domain}/1")   # without row facts: loads, answers no
-        target_arity = 1 if self.p.target.positive is None else 2
-        if not self.p.default_rules:
+        multi = self.p.is_multiclass
+        target_arity = 1 if self.p.target.positive is None and not multi else 2
+        helpers = [f"{n}/1" for n in self.naming.rules]
+        indicators += helpers
+        if not self.p.default_rules and self.p.target.default is None:
             indicators.append(f"{self.naming.target}/{target_arity}")
         heads = ([f"{self.naming.target}/{target_arity}"]
-                 + [f"{self.naming.atom(n)}/1" for n in self.p.derived])
+                 + [f"{self.naming.atom(n)}/1" for n in self.p.derived] + helpers)
         lines = [":- encoding(utf8)."]
         if indicators:
             lines.append(":- dynamic " + ", ".join(indicators) + ".")
@@ -402,12 +417,35 @@ class LogicPrinter:
 
     def program(self) -> str:
         lines = self.header() + self.declarations() + [""]
+        if self.p.is_multiclass:
+            lines += self.decisions()
         expert = set(self.p.expert)
+        helper = dict(zip((i for i, r in enumerate(self.p.rules) if r.head is None),
+                          self.naming.rules))
         for i, r in enumerate(self.p.rules):
             lines += [EXPERT_COMMENT] if i in expert else []
-            lines.append(self.rule(r))
+            # multi-class: a default rule is its helper atom's rule, ruleK(X) :- body
+            lines.append(self.rule(r, head=f"{helper[i]}(X)" if i in helper and
+                                   self.p.is_multiclass else None))
         lines += self.background()
         return "\n".join(lines) + "\n"
+
+    def decisions(self) -> list[str]:
+        """Multi-class, FOLD-RM's form: one clause per default rule, ``label(X,c) :-
+        ruleK(X), not ruleJ(X), ...`` over the earlier rules of other classes, then the
+        default class, ``label(X,d) :- row(X), not rule1(X), ...`` (``row(X)`` binds X
+        before the negations, as for any rule that does not bind it)."""
+        p, atoms = self.p, self.naming.rules
+        lines = []
+        for k, r in enumerate(p.default_rules):
+            body = [f"{atoms[k]}(X)"] + [f"{self.neg}{atoms[j]}(X)" for j in p.guards(k)]
+            lines.append(f"{self.head(r)} :- " + ", ".join(body) + ".")
+        if p.target.default is not None:
+            body = [f"{self.naming.domain}(X)"] + [
+                f"{self.neg}{atoms[j]}(X)" for j in p.guards(len(p.default_rules))]
+            lines.append(f"{self.naming.target}(X,{self.label(p.target.default)}) :- "
+                         + ", ".join(body) + ".")
+        return lines
 
     def background(self) -> list[str]:
         """The background rules after the learned ones, under a comment: the program
@@ -416,6 +454,18 @@ class LogicPrinter:
             return []
         return ["", "% background knowledge"] + [
             self.rule(r, head=f"{self.pred(r.head)}(X)") for r in self.p.background]
+
+
+def label_term(value: Value, dialect: str) -> str:
+    """A class label as a constant of ``dialect``: a clingo string or a quoted Prolog atom
+    for a category, a number as it is; clingo has neither fractions nor integers past
+    32 bits, so such a number is the string of its digits in ``asp`` (the header's
+    ``classes`` tell it apart when read back)."""
+    if isinstance(value, str):
+        return clingo_string(value) if dialect == "asp" else prolog_atom(value)
+    if dialect == "asp" and not (isinstance(value, int) and abs(value) <= 2**31 - 1):
+        return clingo_string(format_number(value))
+    return format_number(value)
 
 
 def _binds_x(lit: Literal) -> bool:
@@ -433,7 +483,7 @@ def _binds_x(lit: Literal) -> bool:
 
 def _hidden_strings(p: Program) -> list[str]:
     """The program's string constants that hold an invisible character, sorted."""
-    found = {p.target.positive} if isinstance(p.target.positive, str) else set()
+    found = {v for v in (p.target.positive, *p.target.classes) if isinstance(v, str)}
     for lit in p.literals:
         values = lit.members if isinstance(lit, InSet) else (getattr(lit, "value", None),)
         found.update(v for v in values if isinstance(v, str))
@@ -442,6 +492,9 @@ def _hidden_strings(p: Program) -> list[str]:
 
 def _describe_target(p: Program) -> str:
     t = p.target
+    if t.is_multiclass:
+        return (f"target {json.dumps(t.name, ensure_ascii=True)}, {len(t.classes)} classes, "
+                "first rule that holds decides")
     value = "" if t.positive is None else f" = {json.dumps(t.positive)}"
     return f"target {json.dumps(t.name, ensure_ascii=True)}{value}"
 
@@ -484,10 +537,14 @@ def text_head(program: Program, rule: Rule) -> str:
         return rule.head
     t = program.target
     name = text_name(t.name)
+    if rule.label is not None:                  # a multi-class program's default rule
+        return f"{name} = {text_value(rule.label)}"
     return name if t.positive is None else f"{name} = {text_value(t.positive)}"
 
 
 def _print_text(program: Program) -> str:
+    if program.is_multiclass:
+        return _print_decision_list(program)
     lines = []
     expert = set(program.expert)
     for i, rule in enumerate(program.rules):
@@ -502,9 +559,36 @@ def _print_text(program: Program) -> str:
         lines.append(f"ELSE {name} != {text_value(t.positive)}")
     else:
         lines.append(f"ELSE NOT {name}")
-    if program.background:
-        lines.append("# background knowledge")
-        lines += [f"WHERE {text_name(r.head)} IF "
-                  + (" AND ".join(text_literal(lit) for lit in r.body) or "TRUE")
-                  for r in program.background]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _text_background(program)) + "\n"
+
+
+def _print_decision_list(program: Program) -> str:
+    """A multi-class program for people: its classes, then the default rules as a decision
+    list a reader follows from the top (``IF`` / ``ELSE IF`` ... ``THEN label = "c"``, the
+    first that holds decides) and ``ELSE label = "d"`` (``ELSE no class`` without a default
+    class); then the exception rules and the background, as in a binary program."""
+    t = program.target
+    name = text_name(t.name)
+    lines = ["CLASSES " + ", ".join(text_value(c) for c in t.classes)]
+    expert = set(program.expert)
+    exceptions = []
+    for i, rule in enumerate(program.rules):
+        cond = " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE"
+        mark = EXPERT_TEXT if i in expert else ""
+        if rule.head is None:
+            word = "ELSE IF" if len(lines) > 1 else "IF"
+            lines.append(f"{word} {cond} THEN {text_head(program, rule)}{mark}")
+        else:
+            exceptions.append(f"IF {cond} THEN {rule.head}{mark}")
+    lines.append(f"ELSE {name} = {text_value(t.default)}" if t.default is not None
+                 else "ELSE no class")
+    lines += exceptions
+    return "\n".join(lines + _text_background(program)) + "\n"
+
+
+def _text_background(program: Program) -> list[str]:
+    if not program.background:
+        return []
+    return ["# background knowledge"] + [
+        f"WHERE {text_name(r.head)} IF " + (" AND ".join(text_literal(lit) for lit in r.body)
+                                            or "TRUE") for r in program.background]

@@ -92,7 +92,18 @@ class _TextSyntax(Transformer):
 
     @v_args(meta=True)
     def rule(self, meta, items):
-        return ("rule", items[0], items[1], meta.line, meta.end_line)
+        return ("rule", items[0], items[1], meta.line, meta.end_line, False)
+
+    @v_args(meta=True)
+    def else_rule(self, meta, items):
+        return ("rule", items[0], items[1], meta.line, meta.end_line, True)
+
+    @v_args(meta=True)
+    def classes(self, meta, items):
+        return ("classes", tuple(items), meta.line)
+
+    def else_none(self, items):
+        return ("else", None, "none", None)
 
     def else_label(self, items):
         name, op, value = items
@@ -136,6 +147,9 @@ def build_text(tree, text: str = "") -> Program:
         raise
     rules = [i for i in items if i[0] == "rule"]
     elses = [i for i in items if i[0] == "else"]
+    listed = [i for i in items if i[0] == "classes"]
+    if listed or any(r[5] for r in rules) or any(e[2] == "none" for e in elses):
+        return _decision_list(items, rules, elses, listed, text)
     referenced = {c[1] for r in rules for c in r[1] if c[0] == "not_name"}
     if elses:
         target_name = elses[0][1]
@@ -152,30 +166,47 @@ def build_text(tree, text: str = "") -> Program:
     out = []
     source = text.split("\n")
     expert = tuple(k for k, r in enumerate(rules) if _marked(source, r[4]))
-    for _, conds, (head, value), line, _end in rules:
+    for _, conds, (head, value), line, _end, _else in rules:
         if head != target_name and value is not None:
             raise ParseError(f"only the target ({target_name}) takes a value; {head} is an "
                              f"exception, written THEN {head}", line, 1)
         body = []
         try:
-            for kind, payload in conds:
-                if kind == "lit":
-                    body.append(payload)
-                elif kind == "flag":
-                    if payload in heads and payload != target_name:
-                        raise ParseError(f"{payload} is derived: use it negated (NOT {payload})",
-                                         line, 1)
-                    body.append(Flag(payload, True))
-                elif ((payload in heads or exception_like(payload))
-                      and DERIVED_NAME.match(payload) and not isinstance(payload, _Quoted)):
-                    body.append(NotAtom(payload))
-                else:
-                    body.append(Flag(payload, False))
+            body = _body(conds, heads, target_name, line)
             out.append(Rule(None if head == target_name else head, tuple(body)))
         except ParseError:
             raise
         except AspmlError as e:
             raise ParseError(str(e), line, 1) from None
+    background = _background(items)
+    try:
+        return Program(tuple(out), Target(target_name, positive, negative), expert=expert,
+                       background=tuple(background))
+    except AspmlError as e:
+        raise ParseError(str(e)) from None
+
+
+def _body(conds, heads, target_name, line) -> list:
+    """A rule's literals: ``NOT name`` is an exception when a rule derives ``name`` or it
+    is named like one (``ab1``), else a Boolean feature."""
+    body = []
+    for kind, payload in conds:
+        if kind == "lit":
+            body.append(payload)
+        elif kind == "flag":
+            if payload in heads and payload != target_name:
+                raise ParseError(f"{payload} is derived: use it negated (NOT {payload})",
+                                 line, 1)
+            body.append(Flag(payload, True))
+        elif ((payload in heads or exception_like(payload))
+              and DERIVED_NAME.match(payload) and not isinstance(payload, _Quoted)):
+            body.append(NotAtom(payload))
+        else:
+            body.append(Flag(payload, False))
+    return body
+
+
+def _background(items) -> list:
     background = []
     for _, name, conds, line in (i for i in items if i[0] == "background"):
         try:                    # a background body reads other atoms as Boolean features
@@ -184,8 +215,68 @@ def build_text(tree, text: str = "") -> Program:
                 for kind, payload in conds)))
         except AspmlError as e:
             raise ParseError(str(e), line, 1) from None
+    return background
+
+
+def _decision_list(items, rules, elses, listed, text) -> Program:
+    """A multi-class program: ``CLASSES ...``, then ``IF ... THEN label = c`` and ``ELSE IF
+    ...`` lines in decision order, ``ELSE label = d`` or ``ELSE no class``, and the
+    exception rules (``IF ... THEN ab1``).  Without a ``CLASSES`` line the classes are
+    the labels in the order the lines name them."""
+    if len(listed) > 1:
+        raise ParseError("more than one CLASSES line", listed[1][2], 1)
+    if len(elses) != 1:
+        line = next((r[3] for r in rules if r[5]), 1)
+        raise ParseError("a decision list ends with one ELSE line: ELSE label = \"c\" "
+                         "(the default class) or ELSE no class", line, 1)
+    _, target_name, how, default = elses[0]
+    if how == "positive":
+        raise ParseError("the default class reads ELSE label = \"c\", not !=")
+    if how is None:
+        raise ParseError(f"a decision list ends with ELSE {target_name} = \"c\" or "
+                         f"ELSE no class, not ELSE NOT {target_name}")
+    decisions = [r for r in rules if r[2][1] is not None]
+    names = {r[2][0] for r in decisions} | ({target_name} if target_name is not None else set())
+    if len(names) > 1:
+        raise ParseError(f"the decision list concludes two targets, {sorted(names)[:2]}: "
+                         "one program predicts one target", decisions[0][3] if decisions else 1, 1)
+    target_name = names.pop() if names else "label"
+    started = False
+    for r in rules:
+        if r[2][0] == target_name and r[2][1] is None:
+            raise ParseError(f"THEN {target_name} names no class: write THEN "
+                             f"{target_name} = \"c\"", r[3], 1)
+        if r[2][1] is not None:
+            if r[5] and not started:
+                raise ParseError("the decision list starts with IF, not ELSE IF", r[3], 1)
+            if started and not r[5]:
+                raise ParseError("after the first rule of the decision list, each reads "
+                                 "ELSE IF ... THEN ...", r[3], 1)
+            started = True
+        elif r[5]:
+            raise ParseError(f"ELSE IF ... THEN {r[2][0]}: an exception rule reads "
+                             f"IF ... THEN {r[2][0]}, after the decision list", r[3], 1)
+    heads = {r[2][0] for r in rules}
+    source = text.split("\n")
+    out, expert = [], []
+    for k, (_, conds, (head, value), line, end, _else) in enumerate(rules):
+        try:
+            body = tuple(_body(conds, heads, target_name, line))
+            out.append(Rule(None, body, label=value) if value is not None else Rule(head, body))
+        except ParseError:
+            raise
+        except AspmlError as e:
+            raise ParseError(str(e), line, 1) from None
+        if _marked(source, end):
+            expert.append(k)
+    # the program's rules: the decision list in its order, then the exception rules
+    order = sorted(range(len(out)), key=lambda k: out[k].head is not None)
+    rules_out = tuple(out[k] for k in order)
+    expert = tuple(order.index(k) for k in expert)
+    seen = [r.label for r in rules_out if r.head is None] + ([default] if default is not None else [])
+    classes = listed[0][1] if listed else tuple(dict.fromkeys(seen))
     try:
-        return Program(tuple(out), Target(target_name, positive, negative), expert=expert,
-                       background=tuple(background))
+        return Program(rules_out, Target(target_name, classes=classes, default=default),
+                       expert=expert, background=tuple(_background(items)))
     except AspmlError as e:
-        raise ParseError(str(e)) from None
+        raise ParseError(str(e), listed[0][2] if listed else None, 1 if listed else None) from None
