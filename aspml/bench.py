@@ -121,6 +121,8 @@ def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
         from .cli_learners import _numbers_if_all
         values = sorted(set(labels) - {"", "?"})
         if len(values) > 2:                     # every class: a multi-class program
+            from .cli_learners import check_classes
+            check_classes(label, values, int((labels != "").sum() - (labels == "?").sum()))
             positive = MULTICLASS
         elif len(values) != 2:
             raise AspmlError(f"column {label!r} of {path} holds {len(values)} value(s); a "
@@ -148,6 +150,17 @@ def infer_kinds(X: pd.DataFrame) -> dict:
 def usable(entry: dict, positive: str | None = None, multiclass: bool = False) -> bool:
     return (positive is not None or multiclass or "(" not in entry["positive_value"]
             or entry["positive_value"].endswith(MULTICLASS))
+
+
+def default_names(manifest: dict, overrides: dict, multiclass: bool = False) -> list[str]:
+    """The datasets a run without ``--datasets`` takes: every one with a positive value
+    (``overrides`` give some), and the learners' tables' ``NAME@POSITIVE`` variants.  A
+    dataset the manifest marks ``(multi-class)`` only with ``multiclass`` (it is long:
+    name it to run it)."""
+    return ([n for n, e in manifest.items() if usable(e, overrides.get(n), multiclass)
+             and (multiclass or overrides.get(n) is not None
+                  or not e["positive_value"].endswith(MULTICLASS))]
+            + [v for v in ISSUE_VARIANTS if split_dataset(v)[0] in manifest])
 
 
 def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,

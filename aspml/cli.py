@@ -511,11 +511,8 @@ def cmd_bench(args) -> int:
         overrides[name] = value
     if args.multiclass and args.positive:
         raise AspmlError("--multiclass learns every class: leave out --positive")
-    names = args.datasets or (                # multi-class datasets when named (or one CSV)
-        [n for n, e in manifest.items() if B.usable(e, overrides.get(n), args.multiclass)
-         and (args.multiclass or args.data is not None or overrides.get(n) is not None
-              or not e["positive_value"].endswith(B.MULTICLASS))]
-        + [v for v in B.ISSUE_VARIANTS if B.split_dataset(v)[0] in manifest])
+    names = args.datasets or B.default_names(manifest, overrides, args.multiclass or
+                                             args.data is not None)
     unknown = [n for n in names if B.split_dataset(n)[0] not in manifest]
     if unknown:
         raise AspmlError(f"{data_dir / 'MANIFEST.tsv'} has no dataset {unknown[0]!r} "
@@ -536,7 +533,9 @@ def cmd_bench(args) -> int:
         base, positive = B.split_dataset(n)
         positive = positive if positive is not None else overrides.get(n)
         if args.multiclass and positive is not None:
-            raise AspmlError(f"{n}: --multiclass learns every class, not {n}@{positive}")
+            raise AspmlError(f"{n}: --multiclass learns every class, not the positive class "
+                             f"{positive!r} against the rest: leave out the @{positive} or "
+                             "--positive")
         if not B.usable(manifest[base], positive, args.multiclass):
             raise AspmlError(f"{n}: positive value {manifest[base]['positive_value']!r} is not "
                              f"one label; give one with --positive {n}=VALUE or as {n}@VALUE")

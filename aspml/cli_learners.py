@@ -140,7 +140,7 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
     if len(values) < 2:
         raise AspmlError(f"column {target!r} holds only {values[0]!r}: a classifier needs two classes")
     if positive is None and len(values) > 2:
-        pass                          # every class: one multi-class program
+        check_classes(target, values, len(df))     # every class: one multi-class program
     elif positive is None:
         positive = values[1]
     elif positive not in values:
@@ -161,6 +161,16 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
             chosen[c] = "boolean"
     chosen.update(kinds or {})
     return X, y, positive, chosen
+
+
+def check_classes(target: str, values, n_rows: int) -> None:
+    """A label of three or more values is learned class by class, unless most rows have
+    a value of their own (an identifier, a measurement): that is no label to learn."""
+    if len(values) > n_rows / 2:
+        raise AspmlError(f"column {target!r} holds {len(values)} different values in "
+                         f"{n_rows} rows, too many to learn each as a class: is it the label "
+                         f"column? To learn one class against the others, say which is the "
+                         f"positive class with --positive (one of: {_show(values)})")
 
 
 def _numbers_if_all(labels):
