@@ -257,50 +257,6 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
             "by_default": int((decider < 0).sum())}
 
 
-def check_lines(program: Program, X: pd.DataFrame, y=None, label_name: str | None = None) -> list:
-    """What ``aspml check`` prints of a multi-class program's figures, one line each: the
-    classes given, with labels ``y`` (column ``label_name``) accuracy and macro-F1, each
-    class's precision and recall, the confusion matrix, and each rule's coverage, rows
-    decided and precision."""
-    from .explain import class_head
-    f = class_figures(program, X, y)
-    lines = []
-    given = ", ".join(f"{text_value(c['class'])} {c['given']}" for c in f["classes"])
-    lines.append(f"classes given: {given}"
-                 + (f", no class {f['no_class']}" if f["no_class"] else "")
-                 + f" ({f['by_default']} row{'s' if f['by_default'] != 1 else ''} by the "
-                 "default)")
-    cm = confusion(program, X, y) if y is not None else None
-    if cm is not None and cm["labelled"]:
-        lines.append(f"{cm['labelled']} labelled rows" + (f" ({label_name})" if label_name else "")
-                     + f": accuracy {cm['accuracy']:.3f}, macro-F1 {cm['macro_f1']:.3f}")
-        for c in f["classes"]:
-            prec = ("–" if c["precision"] is None
-                    else f"{c['precision']:.3f} ({c['right']}/{c['labelled']})")
-            rec = ("–" if c["recall"] is None
-                   else f"{c['recall']:.3f} ({c['right']}/{c['actual']})")
-            lines.append(f"  class {text_value(c['class'])}: precision {prec}, recall {rec}")
-        names = [_class_text(c) for c in cm["predicted"]]
-        width = max([len(n) for n in names] + [len(_class_text(c)) for c in cm["classes"]]
-                    + [len(str(max(max(r) for r in cm["matrix"])))]) + 2
-        lines.append("confusion matrix (rows: actual class, columns: given class):")
-        lines.append(" " * (width + 2) + "".join(n.rjust(width) for n in names))
-        for c, row in zip(cm["classes"], cm["matrix"]):
-            lines.append("  " + _class_text(c).ljust(width) + "".join(str(n).rjust(width)
-                                                                      for n in row))
-    for r, rule in zip(f["rules"], program.rules):
-        kind = ", expert" if r["index"] - 1 in program.expert else ""
-        head = rule.head if rule.head is not None else class_head(program, rule.label)
-        line = (f"  rule {r['index']} ({head}{kind}): covers {r['covers']} "
-                f"row{'s' if r['covers'] != 1 else ''}")
-        if rule.head is None:
-            line += f", decides {r['decides']}"
-            if r["precision"] is not None:
-                line += f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']})"
-        lines.append(line)
-    return lines
-
-
 def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: int = 520,
                 height: int = 340) -> str:
     """An SVG scatter plot: points (series, rules, F1, tooltip), x on a log scale."""

@@ -17,7 +17,7 @@ import pytest
 import aspml
 from aspml import Compare, NotAtom, Program, Rule, Target
 from aspml.evaluate import first_rules
-from aspml.report import check_lines, class_figures, confusion
+from aspml.report import class_figures, confusion
 from conftest import GOLDEN
 
 CLASSES = ("emergency", "urgent", "routine")
@@ -370,28 +370,3 @@ def test_class_figures_and_confusion_counted_by_hand():
     assert class_figures(p, FIG_X)["no_class"] == 3
     with pytest.raises(aspml.AspmlError, match="multi-class"):
         confusion(aspml.parse("flies(X) :- bird(X).", "asp"), FIG_X, FIG_Y)
-
-
-def test_check_lines():
-    lines = check_lines(P, FIG_X, FIG_Y, "triage")
-    assert lines == [
-        'classes given: "emergency" 2, "urgent" 2, "routine" 3 (3 rows by the default)',
-        "6 labelled rows (triage): accuracy 0.667, macro-F1 0.722",
-        '  class "emergency": precision 0.500 (1/2), recall 1.000 (1/1)',
-        '  class "urgent": precision 0.500 (1/2), recall 0.500 (1/2)',
-        '  class "routine": precision 1.000 (2/2), recall 1.000 (2/2)',
-        "confusion matrix (rows: actual class, columns: given class):",
-        '                 "emergency"     "urgent"    "routine"',
-        '  "emergency"              1            0            0',
-        '  "urgent"                 1            1            0',
-        '  "routine"                0            0            2',
-        '  "other"                  0            1            0',
-        '  rule 1 (triage = "emergency"): covers 1 row, decides 1, precision 1.000 (1/1)',
-        '  rule 2 (triage = "urgent"): covers 1 row, decides 1, precision 1.000 (1/1)',
-        '  rule 3 (triage = "emergency"): covers 2 rows, decides 1, precision 0.000 (0/1)',
-        '  rule 4 (triage = "urgent"): covers 3 rows, decides 1, precision 0.000 (0/1)',
-        "  rule 5 (ab1): covers 1 row",
-        "  rule 6 (ab2): covers 1 row"]
-    # without labels: what the rules cover and decide
-    assert check_lines(P, FIG_X)[1:] == [line.split(", precision")[0] for line in lines
-                                         if line.startswith("  rule")]
