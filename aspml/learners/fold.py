@@ -480,11 +480,10 @@ class FoldSE(LogicClassifier):
             if not search.enough(pos):
                 break
             rule = search.learn_rule(pos, neg, [], 0, _narrow(search.view, remaining))
-            if rule is None:
-                break
-            covered = search.rule_mask(rule) & remaining
+            covered = (search.rule_mask(rule) & remaining if rule is not None
+                       else np.zeros_like(remaining))
             kept = search.enough(covered & pos)
-            if search.trace:
+            if search.trace and rule is not None:
                 search._step("covered", 0, tp=int((covered & pos).sum()), kept=kept)
             if not kept:
                 break
