@@ -12,9 +12,10 @@ exception rules), literals (``not abK`` included), the first fold's fit seconds
 (``first``: cold caches, numba compiled once per machine) and the mean of the
 other four (``warm``).  The reference FOLD-RM (PyPI ``foldrm`` 0.0.2, ratio 0.5)
 reads the CSV rows as its README does; its rules are all the lines it prints
-(``ruleK`` helpers and ``label`` rules included, as the issue counts them), its
-literals the atoms of those lines, and ``unanswered`` the share of test rows it
-gives no class (counted wrong).  The tree is scikit-learn's
+(``ruleK`` helpers and ``label`` rules included, as the issue counts them; the
+last column also gives its default and exception rules alone, what
+``program.n_rules`` counts for aspml), its literals the atoms of those lines,
+and ``unanswered`` the share of test rows it gives no class (counted wrong).  The tree is scikit-learn's
 ``DecisionTreeClassifier(max_depth=5, random_state=0)`` on one-hot columns.
 
 ``--check``: every aspml program of the CV must give the fast path's classes on its
@@ -107,6 +108,10 @@ def run_reference(entry, frame, y, folds):
                          f1=f1_score(truth.astype(str), shown, average="macro",
                                      labels=sorted(set(truth)), zero_division=0),
                          rules=len(printed),
+                         # the printed rules less the label(X,c) :- ruleK(X), ... lines: the
+                         # default and exception rules, as program.n_rules counts aspml's
+                         own=sum(not line.startswith(label.lower().replace(" ", "_") + "(")
+                                 for line in printed),
                          literals=sum(line.split(":-", 1)[1].count("(X") for line in printed),
                          seconds=seconds, unanswered=unanswered.mean()))
     return rows
@@ -170,7 +175,8 @@ def main(argv=None) -> int:
                                  f"{learner} on {data}")
             mean = {k: np.mean([r[k] for r in rows]) for k in rows[0]}
             warm = np.mean([r["seconds"] for r in rows[1:]])
-            unanswered = f"{mean['unanswered']:.3f}" if "unanswered" in mean else ""
+            unanswered = (f"{mean['unanswered']:.3f} ({mean['own']:.1f} default + exception "
+                          "rules)" if "unanswered" in mean else "")
             print(f"| {data} | {learner} | {mean['acc']:.3f} | {mean['f1']:.3f} | "
                   f"{mean['rules']:.1f} | {mean['literals']:.1f} | {rows[0]['seconds']:.3f} | "
                   f"{warm:.3f} | {unanswered} |", flush=True)

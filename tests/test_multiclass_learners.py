@@ -217,3 +217,19 @@ def binary_prints(name, X, y) -> str:
 def test_binary_programs_are_as_before(name):
     X, y = binary_table()
     assert binary_prints(name, X, y) == (GOLDEN / f"{name}.txt").read_text()
+
+
+def test_class_programs_merge_with_exceptions_renamed_apart():
+    """Two binary programs that both name an exception ab1: the decision list keeps
+    them apart, and each class's rule holds exactly where its binary program does."""
+    from aspml.learners._base import merge_class_programs
+    from aspml.logic.model import Compare, NotAtom, Program, Rule, Target
+    one = Program((Rule(None, (Compare("a", ">", 5), NotAtom("ab1"))),
+                   Rule("ab1", (Compare("a", ">", 8),))), Target("label", "p", "n"))
+    two = Program((Rule(None, (Compare("a", "<=", 2), NotAtom("ab1"))),
+                   Rule("ab1", (Compare("a", "<=", 0),))), Target("label", "q", "n"))
+    rules = merge_class_programs([("p", one), ("q", two)])
+    p = Program(tuple(rules), Target("label", classes=("n", "p", "q"), default="n"))
+    assert p.exception_names == ("ab1", "ab2")
+    X = pd.DataFrame({"a": [-1, 1, 4, 6, 9]})
+    assert list(p.predict(X)) == ["n", "q", "n", "p", "n"]

@@ -470,6 +470,7 @@ class FoldSE(LogicClassifier):
         # search keeps FOLD-R++'s any-literal choice, so binary programs stay as they were
         search.min_tp = max(1, search.min_rule)
         remaining = np.ones(table.n_rows, dtype=bool)
+        view = search.view          # cut down as rows leave (a superset of the remaining rows)
         learned, labels = [], []
         while remaining.any():
             totals = self._class_totals(y_idx, remaining)
@@ -479,12 +480,12 @@ class FoldSE(LogicClassifier):
             pos, neg = remaining & (y_idx == c), remaining & (y_idx != c)
             if not search.enough(pos):
                 break
-            rule = search.learn_rule(pos, neg, [], 0, _narrow(search.view, remaining))
-            if rule is None:
-                break
-            covered = search.rule_mask(rule) & remaining
+            view = _narrow(view, remaining)
+            rule = search.learn_rule(pos, neg, [], 0, view)
+            covered = (search.rule_mask(rule) & remaining if rule is not None
+                       else np.zeros_like(remaining))
             kept = search.enough(covered & pos)
-            if search.trace:
+            if search.trace and rule is not None:
                 search._step("covered", 0, tp=int((covered & pos).sum()), kept=kept)
             if not kept:
                 break
