@@ -8,9 +8,12 @@ cells are missing; rows without a label are left out; a numeric column that
 also holds strings is read as ``mixed``.  When an entry lists no column kinds
 at all, every column but the label is a feature and its kind is inferred as
 ``aspml learn`` infers it (:func:`infer_kinds`).  Datasets whose positive
-value is not one label (``(multi-class)``, ``(regression)``) are skipped
-unless ``positive`` overrides it.  A plain CSV file is a dataset too
-(:func:`csv_entry`: the manifest entry it would have).
+value is not one label (``(regression)``) are skipped unless ``positive``
+overrides it; a ``(multi-class)`` dataset named in ``--datasets`` (and every
+named dataset under ``--multiclass``) runs with all its classes, the learners
+learning one multi-class program.  A plain CSV file is a dataset too
+(:func:`csv_entry`: the manifest entry it would have; a label of three or more
+values and no positive value given is multi-class).
 
 Learners: aspml's own (``fold-se``, ``fold-rpp``, ``libre``, ``mrs`` when
 present), and, when their packages are importable, the reference FOLD-R++
@@ -21,7 +24,11 @@ rules = its splits).  Every learner sees the same stratified
 folds; reported per (dataset, learner): mean accuracy, F1 of the positive
 class, balanced accuracy (the mean of the two classes' recalls, which calling
 every row negative cannot raise above 0.5), the positive class's precision and
-recall, rules, literals and training seconds per fold.
+recall, rules, literals and training seconds per fold.  On a multi-class
+dataset F1, precision and recall are macro averages over the classes (each
+class's score, unweighted mean) and balanced accuracy is the mean recall; the
+reference learners that are binary only (``foldrpp``, ``ripper``, ``figs``)
+are left out of it, and the tree's rules are all its leaves.
 
 A learner name ending in ``:balanced`` (``fold-se:balanced``, with other
 parameters ``libre:max_rules=3,balanced``; ``tree:balanced``) runs it with
@@ -66,14 +73,22 @@ def split_dataset(spec: str) -> tuple[str, str | None]:
     return name, (positive if sep else None)
 
 
+MULTICLASS = "(multi-class)"
+BINARY_ONLY = ("foldrpp", "ripper", "figs")
+
+
 @dataclass
 class Dataset:
     name: str
     X: pd.DataFrame
-    y: np.ndarray          # bool: the positive class
+    y: np.ndarray          # bool: the positive class; the labels (str) when multi-class
     kinds: dict
     label: str
-    positive: str
+    positive: str | None   # None: multi-class
+
+    @property
+    def multiclass(self) -> bool:
+        return self.positive is None
 
 
 def read_manifest(data_dir: Path) -> dict:
@@ -105,13 +120,17 @@ def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
     if positive is None:
         from .cli_learners import _numbers_if_all
         values = sorted(set(labels) - {"", "?"})
-        if len(values) != 2:
-            raise AspmlError(f"column {label!r} of {path} holds {len(values)} values; say which "
-                             f"is the positive class with --positive VALUE")
-        # learn's order: numbers as numbers (2 before 10), then text
-        read = list(_numbers_if_all(pd.Series(values)))
-        positive = max(values, key=lambda v: (isinstance(read[values.index(v)], str),
-                                              read[values.index(v)]))
+        if len(values) > 2:                     # every class: a multi-class program
+            from .cli_learners import check_classes
+            check_classes(label, values, int((labels != "").sum() - (labels == "?").sum()))
+            positive = MULTICLASS
+        elif len(values) != 2:
+            raise AspmlError(f"column {label!r} of {path} holds {len(values)} value(s); a "
+                             "classifier needs two classes or more")
+        else:       # learn's order: numbers as numbers (2 before 10), then text
+            read = list(_numbers_if_all(pd.Series(values)))
+            positive = max(values, key=lambda v: (isinstance(read[values.index(v)], str),
+                                                  read[values.index(v)]))
     return {"name": Path(path).stem, "label_column": label, "positive_value": positive,
             "categorical_columns": "", "numeric_columns": "", "files": str(Path(path).resolve())}
 
@@ -128,11 +147,27 @@ def infer_kinds(X: pd.DataFrame) -> dict:
     return kinds
 
 
-def usable(entry: dict, positive: str | None = None) -> bool:
-    return positive is not None or "(" not in entry["positive_value"]
+def usable(entry: dict, positive: str | None = None, multiclass: bool = False) -> bool:
+    return (positive is not None or multiclass or "(" not in entry["positive_value"]
+            or entry["positive_value"].endswith(MULTICLASS))
 
 
-def load_dataset(data_dir: Path, entry: dict, positive: str | None = None) -> Dataset:
+def default_names(manifest: dict, overrides: dict, multiclass: bool = False) -> list[str]:
+    """The datasets a run without ``--datasets`` takes: every one with a positive value
+    (``overrides`` give some), and the learners' tables' ``NAME@POSITIVE`` variants.  A
+    dataset the manifest marks ``(multi-class)`` only with ``multiclass`` (it is long:
+    name it to run it)."""
+    return ([n for n, e in manifest.items() if usable(e, overrides.get(n), multiclass)
+             and (multiclass or overrides.get(n) is not None
+                  or not e["positive_value"].endswith(MULTICLASS))]
+            + [v for v in ISSUE_VARIANTS if split_dataset(v)[0] in manifest])
+
+
+def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
+                 multiclass: bool = False) -> Dataset:
+    """The dataset of a manifest entry: binary (the positive class against the others),
+    or with every class when ``multiclass`` or when the entry says ``(multi-class)``
+    and no positive value is given."""
     from .data.csvfile import check_packed
     frames = []
     for f in entry["files"].split():
@@ -143,7 +178,9 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None) -> Da
             raise AspmlError(f"cannot read {Path(data_dir) / f}: {e}") from None
     df = pd.concat(frames, ignore_index=True)
     label = entry["label_column"]
-    positive = positive if positive is not None else entry["positive_value"]
+    if positive is None and not multiclass:
+        positive = entry["positive_value"]
+        multiclass = positive.endswith(MULTICLASS)
     if label not in df.columns:
         raise AspmlError(f"{entry['name']}: no column {label!r} in {entry['files']}")
     df = df[~df[label].isin(["?", ""])].reset_index(drop=True)
@@ -166,6 +203,11 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None) -> Da
             kinds[c] = "numeric"
         else:
             kinds[c] = "mixed"
+    if multiclass:
+        y = df[label].astype(str).to_numpy(dtype=object)
+        if len(set(y)) < 2:
+            raise AspmlError(f"{entry['name']}: column {label!r} holds one class only")
+        return Dataset(entry["name"], X, y, kinds, label, None)
     y = (df[label] == positive).to_numpy()
     if not y.any():
         raise AspmlError(f"{entry['name']}: no row has {label} = {positive!r}")
@@ -222,7 +264,7 @@ def parse_learner(spec: str) -> tuple[str, dict]:
 def run_aspml(spec, data: Dataset, tr, te, seed):
     name, extra = parse_learner(spec)
     cls = available()[name]
-    params = {"kinds": data.kinds, "positive": True}
+    params = {"kinds": data.kinds} if data.multiclass else {"kinds": data.kinds, "positive": True}
     if "random_state" in cls().get_params():
         params["random_state"] = seed
     clf = cls(**{**params, **extra})
@@ -232,7 +274,8 @@ def run_aspml(spec, data: Dataset, tr, te, seed):
         clf.fit(data.X.iloc[tr], data.y[tr])
         seconds = time.perf_counter() - t
     p = clf.program_
-    return clf.decision(data.X.iloc[te]), p.n_rules, p.n_literals, seconds
+    pred = clf.predict(data.X.iloc[te]) if data.multiclass else clf.decision(data.X.iloc[te])
+    return pred, p.n_rules, p.n_literals, seconds
 
 
 def run_foldrpp(data: Dataset, tr, te, seed):
@@ -319,7 +362,7 @@ def run_tree(data: Dataset, tr, te, seed, max_depth=5, class_weight=None):
     t = time.perf_counter()
     clf.fit(X.iloc[tr], data.y[tr])
     seconds = time.perf_counter() - t
-    pred = np.asarray(clf.predict(X.iloc[te]), dtype=bool)
+    pred = np.asarray(clf.predict(X.iloc[te]), dtype=object if data.multiclass else bool)
     t_ = tree.tree_
     depth = np.zeros(t_.node_count, dtype=int)
     for node in range(t_.node_count):          # children come after their parent
@@ -327,6 +370,8 @@ def run_tree(data: Dataset, tr, te, seed, max_depth=5, class_weight=None):
             if child >= 0:
                 depth[child] = depth[node] + 1
     leaves = t_.children_left < 0
+    if data.multiclass:                        # every leaf concludes a class
+        return pred, int(leaves.sum()), int(depth[leaves].sum()), seconds
     positive_class = list(tree.classes_).index(True) if True in tree.classes_ else None
     if positive_class is None:
         return pred, 0, 0, seconds
@@ -365,12 +410,19 @@ def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_ro
                            [0, 1, 0, 1])
     results = []
     for data in datasets:
-        if np.bincount(data.y.astype(int), minlength=2).min() < folds:
+        counts = np.unique(data.y, return_counts=True)[1]
+        if len(counts) < 2 or counts.min() < folds:
             progress.write(f"skipped {data.name}: a class has fewer than {folds} rows", err=True)
             failed.append(data.name)
             continue
         splits = list(StratifiedKFold(folds, shuffle=True, random_state=seed).split(data.X, data.y))
         for learner in learners:
+            if data.multiclass and learner.partition(":")[0] in BINARY_ONLY:
+                progress.write(f"skipped {learner} on {data.name}: it learns two classes only",
+                               err=True)
+                for _ in splits:
+                    progress.step(f"{data.name} {learner}")
+                continue
             if learner.partition(":")[0] in EXTERNAL and len(data.X) > max_rows:
                 progress.write(f"skipped {learner} on {data.name}: more than {max_rows} rows",
                                err=True)
@@ -398,7 +450,10 @@ def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_ro
 
 def fold_scores(pred, truth) -> dict:
     """Accuracy; the positive class's F1, precision and recall (0 when undefined: no
-    row predicted positive); balanced accuracy, the mean recall of the two classes."""
+    row predicted positive); balanced accuracy, the mean recall of the two classes.
+    Labels that are not Booleans (a multi-class fold): :func:`macro_scores`."""
+    if np.asarray(truth).dtype != bool:
+        return macro_scores(pred, truth)
     pred, truth = np.asarray(pred, dtype=bool), np.asarray(truth, dtype=bool)
     tp = int(np.sum(pred & truth))
     f1 = 0.0 if tp == 0 else 2 * tp / (pred.sum() + truth.sum())
@@ -407,6 +462,25 @@ def fold_scores(pred, truth) -> dict:
     return {"acc": float(np.mean(pred == truth)), "f1": float(f1),
             "bal_acc": float((recall + specificity) / 2),
             "precision": float(tp / max(int(pred.sum()), 1)), "recall": float(recall)}
+
+
+def macro_scores(pred, truth) -> dict:
+    """A multi-class fold: accuracy; F1, precision and recall of each class of ``truth``,
+    averaged with equal weight (macro; a class never predicted has precision 0, as
+    scikit-learn's ``zero_division=0``); balanced accuracy, the mean recall.  A row
+    with no class (``None``) counts as wrong."""
+    pred = np.array([None if p is None else str(p) for p in pred], dtype=object)
+    truth = np.asarray(truth, dtype=object).astype(str)
+    f1s, precisions, recalls = [], [], []
+    for c in np.unique(truth):
+        hit, real = pred == c, truth == c
+        tp = int(np.sum(hit & real))
+        precisions.append(tp / max(int(hit.sum()), 1))
+        recalls.append(tp / max(int(real.sum()), 1))
+        f1s.append(0.0 if tp == 0 else 2 * tp / (hit.sum() + real.sum()))
+    return {"acc": float(np.mean(pred == truth)), "f1": float(np.mean(f1s)),
+            "bal_acc": float(np.mean(recalls)), "precision": float(np.mean(precisions)),
+            "recall": float(np.mean(recalls))}
 
 
 def summary(data: str, learner: str, folds: list[dict]) -> dict:

@@ -186,15 +186,22 @@ def cmd_learn(args) -> int:
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     program = clf.program_
-    hit = clf.decision(X)
-    truth = y == positive
-    tp = int(np.sum(hit & truth))
-    f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
+    if program.is_multiclass:
+        from .bench import macro_scores
+        s = macro_scores(clf.predict(X), y)
+        fit = f"on them accuracy {s['acc']:.3f}, macro-F1 {s['f1']:.3f}"
+    else:
+        hit = clf.decision(X)
+        truth = y == positive
+        tp = int(np.sum(hit & truth))
+        f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
+        fit = f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}"
     print(f"{args.learner}: {_count(program.n_rules, 'rule')}, "
           f"{_count(program.n_literals, 'literal')} from {_count(len(X), 'row')}"
           + (f" (and {_count(len(program.background), 'background rule')})"
-             if program.background else "") + "; "
-          f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}")
+             if program.background else "")
+          + (f" for {_count(len(program.classes), 'class')}" if program.is_multiclass else "")
+          + "; " + fit)
     sys.stdout.write(program.to_text())
     if args.output:                           # any learned program saves: clingo ranks big numbers
         try:
@@ -239,7 +246,8 @@ def _predict(program, X, engine: str) -> np.ndarray:
 
 
 def _labels(program, y: np.ndarray) -> np.ndarray:
-    """The target's labels for a boolean answer (``yes``/``no``, or True/False when unnamed)."""
+    """The target's labels for a boolean answer (``yes``/``no``, or True/False when unnamed);
+    a multi-class program's answers are labels already (``None``, an empty cell: no class)."""
     t = program.target
     if t.positive is None:
         return y
@@ -281,6 +289,8 @@ def cmd_check(args) -> int:
     program = _read_program(args.model, args.source, args.missing, args.edited)
     X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
+    if program.is_multiclass:
+        return _check_classes(program, X, labels)
     target, cov, _ = evaluate(program, X)
     reference = asp.predict(program, X)
     agree = bool(np.array_equal(target, reference))
@@ -313,11 +323,65 @@ def cmd_check(args) -> int:
     return 0 if agree else 1
 
 
+def _check_classes(program, X, labels) -> int:
+    """``check`` of a multi-class program: the engines agree; per class, the rows it is
+    given (and with labels its precision and recall, and the confusion matrix); per
+    rule, the rows it covers and those it decides."""
+    from . import asp
+    from .logic.printers import text_value
+    from .report import class_figures, confusion
+    fast, reference = program.predict(X), asp.predict(program, X)
+    agree = bool(np.array_equal(fast, reference))
+    print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
+    figures = class_figures(program, X, labels)
+    show = {c: text_value(c) for c in program.classes}
+
+    def share(x):
+        return "-" if x is None else f"{x:.3f}"
+    for c in figures["classes"]:
+        line = (f"  class {show[c['class']]}: given to {_count(c['given'], 'row')} "
+                f"({_count(len(c['rules']), 'rule')}" + (", the default" if c["default"] else "")
+                + ")")
+        if labels is not None:
+            line += (f"; {c['actual']} labelled so, precision {share(c['precision'])}, "
+                     f"recall {share(c['recall'])}")
+        print(line)
+    if figures["no_class"]:
+        print(f"  no class: {figures['no_class']} rows (the program has no default class)")
+    if labels is not None:
+        m = confusion(program, X, labels)
+        if m["labelled"]:
+            print(f"{m['labelled']} labelled rows ({labels.name}): accuracy {m['accuracy']:.3f}, "
+                  f"macro-F1 {m['macro_f1']:.3f}")
+            names = [text_value(c) for c in m["classes"]]
+            cols = ["(no class)" if c is None else text_value(c) for c in m["predicted"]]
+            width = max(len(x) for x in names + cols + ["actual"])
+            print("confusion matrix (rows: the label, columns: the program's class):")
+            print("  " + "actual".ljust(width) + "".join(f" {c:>{width}}" for c in cols))
+            for name, row in zip(names, m["matrix"]):
+                print("  " + name.ljust(width) + "".join(f" {n:>{width}}" for n in row))
+    for r in figures["rules"]:
+        rule = program.rules[r["index"] - 1]
+        head = rule.head if rule.head is not None else \
+            f"{program.target.name} = {text_value(rule.label)}"
+        line = f"  rule {r['index']} ({head}): covers {_count(r['covers'], 'row')}"
+        if rule.head is None:
+            line += f", decides {r['decides']}"
+            if labels is not None and r["precision"] is not None:
+                line += f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']})"
+        print(line)
+    if figures["by_default"] and program.target.default is not None:
+        print(f"  default ({program.target.name} = {text_value(program.target.default)}): "
+              f"decides {figures['by_default']}")
+    return 0 if agree else 1
+
+
 def cmd_explain(args) -> int:
     import json
 
     from .asp.explain import counterfactual
     from .explain import explain
+    from .logic.printers import text_value
     program = _read_program(args.model, args.source, args.missing, args.edited)
     X = _read_table(args.data, args.sep)
     if not 0 <= args.row < len(X):
@@ -327,25 +391,39 @@ def cmd_explain(args) -> int:
         raise AspmlError(f"{args.data} has no column(s) {absent}; the program needs "
                          f"{list(program.columns_used)}")
     row = X.iloc[args.row]
-    e = explain(program, row, minimal=args.minimal)
+    if args.why_not is not None and not program.is_multiclass:
+        raise AspmlError("--why-not CLASS asks a multi-class program; this one is binary "
+                         "(its explanation already says why the other answer does not hold)")
+    e = explain(program, row, minimal=args.minimal, why_not=args.why_not)
     cf = None
     if args.counterfactual:
         from .asp.explain import steps_of
-        cf = counterfactual(program, row, target=not e.prediction,
-                            immutable=tuple(args.immutable or ()), ranges=_ranges(program, X),
-                            steps=steps_of(X, program.columns_used))   # 0 -> 10, not 9.5
+        options = dict(immutable=tuple(args.immutable or ()), ranges=_ranges(program, X),
+                       steps=steps_of(X, program.columns_used))       # 0 -> 10, not 9.5
+        if not program.is_multiclass:
+            cf = counterfactual(program, row, target=not e.prediction, **options)
+        elif e.why_not is not None and e.why_not != e.prediction:    # to the class asked about
+            cf = counterfactual(program, row, target=e.why_not, **options)
+        else:                       # the nearest other class: fewest changes, then distance
+            found = [c for c in (counterfactual(program, row, target=k, **options)
+                                 for k in program.classes if k != e.prediction) if c is not None]
+            cf = min(found, key=lambda c: (len(c.changes), c.distance), default=None)
     if args.json:
         out = e.to_dict()
         if args.counterfactual:
             out["counterfactual"] = None if cf is None else {
                 "changes": {k: [_json(o), _json(n)] for k, (o, n) in cf.changes.items()},
-                "rule": None if cf.rule is None else cf.rule + 1, "distance": cf.distance}
+                "rule": None if cf.rule is None else cf.rule + 1, "distance": cf.distance,
+                **({"class": _json(cf.label)} if program.is_multiclass else {})}
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
     sys.stdout.write(e.to_text())
     if args.counterfactual:
-        sys.stdout.write("No change of the mutable features gives the other answer.\n" if cf is None
-                         else "To get the other answer: " + cf.to_text(program))
+        other = ("the other answer" if not program.is_multiclass else "another class"
+                 if e.why_not is None or e.why_not == e.prediction else
+                 f"class {text_value(e.why_not)}")
+        sys.stdout.write(f"No change of the mutable features gives {other}.\n" if cf is None
+                         else f"To get {other}: " + cf.to_text(program))
     return 0
 
 
@@ -431,9 +509,10 @@ def cmd_bench(args) -> int:
         if not sep:
             raise AspmlError(f"--positive {item!r}: write it as DATASET=VALUE")
         overrides[name] = value
-    names = args.datasets or (
-        [n for n, e in manifest.items() if B.usable(e, overrides.get(n))]
-        + [v for v in B.ISSUE_VARIANTS if B.split_dataset(v)[0] in manifest])
+    if args.multiclass and args.positive:
+        raise AspmlError("--multiclass learns every class: leave out --positive")
+    names = args.datasets or B.default_names(manifest, overrides, args.multiclass or
+                                             args.data is not None)
     unknown = [n for n in names if B.split_dataset(n)[0] not in manifest]
     if unknown:
         raise AspmlError(f"{data_dir / 'MANIFEST.tsv'} has no dataset {unknown[0]!r} "
@@ -453,10 +532,14 @@ def cmd_bench(args) -> int:
     for n in names:
         base, positive = B.split_dataset(n)
         positive = positive if positive is not None else overrides.get(n)
-        if not B.usable(manifest[base], positive):
+        if args.multiclass and positive is not None:
+            raise AspmlError(f"{n}: --multiclass learns every class, not the positive class "
+                             f"{positive!r} against the rest: leave out the @{positive} or "
+                             "--positive")
+        if not B.usable(manifest[base], positive, args.multiclass):
             raise AspmlError(f"{n}: positive value {manifest[base]['positive_value']!r} is not "
                              f"one label; give one with --positive {n}=VALUE or as {n}@VALUE")
-        data = B.load_dataset(data_dir, manifest[base], positive)
+        data = B.load_dataset(data_dir, manifest[base], positive, args.multiclass)
         data.name = n
         datasets.append(data)
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
@@ -532,7 +615,8 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--target", required=True, metavar="COLUMN", help="the column to predict")
     le.add_argument("--positive", metavar="VALUE",
                     help="the class the rules describe (default: the second of two values, "
-                         "sorted; required when the column holds more than two)")
+                         "sorted; a column of three or more values without --positive gives "
+                         "one multi-class program, a decision list over every class)")
     le.add_argument("--learner", default="fold-se", metavar="NAME",
                     help=f"one of {', '.join(L.available())} (default fold-se)")
     for option, (_, kind, text) in L.OPTIONS.items():
@@ -629,8 +713,12 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--row", type=int, required=True, help="the row to explain (0 is the first)")
     x.add_argument("--minimal", action="store_true",
                    help="also a minimal set of the row's values that forces the answer")
+    x.add_argument("--why-not", metavar="CLASS",
+                   help="a multi-class program: also why the row does not get CLASS (each "
+                        "rule of CLASS, and what failed or came first)")
     x.add_argument("--counterfactual", action="store_true",
-                   help="also the fewest changes that give the other answer")
+                   help="also the fewest changes that give the other answer (multi-class: "
+                        "the --why-not CLASS, else the nearest other class)")
     x.add_argument("--immutable", nargs="+", action="extend", metavar="FEATURE",
                    help="features a counterfactual may not change")
     x.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -687,8 +775,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ripper (wittgenstein), tree (scikit-learn, depth 5; "
                                    "tree:max_depth=N) and figs (imodels' FIGS) when installed. "
                                    "Scores: accuracy, the positive class's F1, precision and "
-                                   "recall, balanced accuracy. NAME:balanced runs a learner with "
-                                   "class_weight=balanced.",
+                                   "recall, balanced accuracy (on a multi-class dataset: "
+                                   "macro averages over the classes). NAME:balanced runs a "
+                                   "learner with class_weight=balanced.",
                        epilog="examples:\n"
                               "  python examples/breast_cancer/make_data.py breast_cancer.csv\n"
                               "  aspml bench breast_cancer.csv --target diagnosis --positive "
@@ -720,6 +809,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
                    help="another positive class than the manifest's; with DATA.csv just VALUE "
                         "(default: the second of two label values, sorted)")
+    b.add_argument("--multiclass", action="store_true",
+                   help="learn every class of each dataset (one multi-class program) instead "
+                        "of its positive class against the rest; datasets the manifest marks "
+                        "(multi-class), and a CSV label of 3+ values, are multi-class anyway")
     b.add_argument("--reference-max-rows", type=int, default=50_000, metavar="N",
                    help="skip foldrpp, ripper and tree on larger datasets (default 50000)")
     b.add_argument("--out", metavar="PREFIX", help="also write PREFIX.csv and PREFIX.json")

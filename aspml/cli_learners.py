@@ -105,6 +105,10 @@ _FLAGS = {"true", "false"}
 def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, missing=None):
     """(X, y, positive label, kinds) from a CSV table read as text; mistakes are one line.
 
+    A label of three or more values and no ``positive`` is multi-class: ``y``
+    holds the labels (numbers when they all are) and the positive label is
+    ``None``; with ``positive`` it is that class against all the others.
+
     Rows without a label (empty, or a ``missing`` token: ``?`` by default) are
     left out.  A column that holds only ``true``/``false`` (any case) besides
     missing values is a Boolean feature; ``kinds`` (``{column: kind}``)
@@ -135,16 +139,15 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
         positive = _numbers_if_all(pd.Series([positive])).iloc[0]
     if len(values) < 2:
         raise AspmlError(f"column {target!r} holds only {values[0]!r}: a classifier needs two classes")
-    if positive is None:
-        if len(values) != 2:
-            raise AspmlError(f"column {target!r} holds {len(values)} values; say which is the "
-                             f"positive class with --positive (one of: {_show(values)})")
+    if positive is None and len(values) > 2:
+        check_classes(target, values, len(df))     # every class: one multi-class program
+    elif positive is None:
         positive = values[1]
     elif positive not in values:
         raise AspmlError(f"--positive {positive!r} is not a value of column {target!r} "
                          f"(its values: {_show(values)})")
     y = df[target].to_numpy(dtype=object)
-    if len(values) > 2:               # the positive class against all others, as text labels
+    if len(values) > 2 and positive is not None:               # the positive class against all others, as text labels
         positive = str(positive)
         y = np.where(df[target].astype(str).to_numpy() == positive, positive, f"not {positive}")
     features = [c for c in columns if c != target and c not in ignore]
@@ -158,6 +161,16 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
             chosen[c] = "boolean"
     chosen.update(kinds or {})
     return X, y, positive, chosen
+
+
+def check_classes(target: str, values, n_rows: int) -> None:
+    """A label of three or more values is learned class by class, unless most rows have
+    a value of their own (an identifier, a measurement): that is no label to learn."""
+    if len(values) > n_rows / 2:
+        raise AspmlError(f"column {target!r} holds {len(values)} different values in "
+                         f"{n_rows} rows, too many to learn each as a class: is it the label "
+                         f"column? To learn one class against the others, say which is the "
+                         f"positive class with --positive (one of: {_show(values)})")
 
 
 def _numbers_if_all(labels):

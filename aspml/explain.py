@@ -26,7 +26,7 @@ from .errors import AspmlError
 from .evaluate import as_table, rule_masks, literal_mask
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare, Program,
                           Rule)
-from .logic.names import visible
+from .logic.names import text_name, visible
 from .logic.printers import LogicPrinter, text_head, text_literal, text_value
 from .logic.values import is_number
 
@@ -76,16 +76,38 @@ class Explanation:
     minimal: dict | None = None       # feature -> value: a minimal sufficient reason
     engine: str = "fast"
     atoms: tuple = field(default=(), compare=False)
+    why_not: object = None            # multi-class: the class asked about ("why not d?")
 
     @property
     def firing_rules(self) -> tuple[int, ...]:
         """Indices of the default rules that fire for this row."""
         return tuple(r.index for r in self.target.firing)
 
+    @property
+    def deciding_rule(self) -> int | None:
+        """Multi-class: the index (in ``program.rules``) of the first default rule that fires,
+        the one whose class the row gets; ``None`` when no rule fires (the default class)."""
+        return next((r.index for r in self.target.rules if r.fires), None)
+
+    @property
+    def earlier(self) -> tuple:
+        """Multi-class: the RuleChecks of the earlier default rules of other classes (they
+        all fail; else the row would have their class).  For a row no rule covers, every
+        default rule of another class than the default."""
+        return _earlier(self)
+
     def to_text(self) -> str:
-        return _Words(self).text()
+        if self.program.is_multiclass:
+            return _ClassWords(self).text()
+        note = ""
+        if self.why_not is not None and self.why_not == self.prediction:
+            note = (f"The row gets this answer; the question why not does not arise. "
+                    "Why it gets it:\n")
+        return note + _Words(self).text()
 
     def to_dict(self) -> dict:
+        if self.program.is_multiclass:
+            return _class_dict(self)
         return {
             "prediction": bool(self.prediction),
             "target": _atom_dict(self.target, self.program),
@@ -131,7 +153,7 @@ def _value(table, feature: str):
 
 
 def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
-            missing=None) -> Explanation:
+            missing=None, why_not=None) -> Explanation:
     """Why the program predicts what it does for ``row`` (a Series, dict or one-row DataFrame).
 
     ``program`` is a Program or a fitted aspml estimator (its ``program_``).
@@ -139,9 +161,25 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     ``engine="clingo"`` reads every literal's truth from a clingo model of the
     one-row program instead of the fast path; the two explanations are equal.
     ``minimal=True`` adds a minimal sufficient reason (clingo).
+
+    A multi-class program's explanation answers "why class c": the default rule
+    that decides the row (each literal with the row's value, each exception and
+    why it does not hold) and, for every earlier default rule of another class,
+    why it does not fire; for a row no rule covers, why each rule fails and that
+    the default class applies.  ``why_not="d"`` answers "why not class d"
+    instead: each rule of ``d`` and why it fails or is pre-empted by an earlier
+    rule of another class (and, when ``d`` is the default class, which rule
+    keeps the row from it); with ``minimal=True`` the minimal reason is then a
+    set of the row's values that alone rules ``d`` out.  A class given as text
+    (``"2"``, as the command line passes it) names the class it prints as.
+    For a binary program ``why_not`` is the answer asked about (``True``, the
+    positive label, ``False`` or the negative label); the explanation is the
+    usual one, which already says why the row does not get the other answer.
     """
     from ._given import engine_program
     program = engine_program(program, "explain")
+    if why_not is not None:
+        why_not = resolve_class(program, why_not, "why_not")
     frame = as_row(program, row)
     missing = program.missing if missing is None else missing
     table = as_table(program, frame, missing)          # background atoms derived
@@ -178,11 +216,80 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
         return built[name]
 
     target = atom(None)
+    prediction = target.holds
+    if program.is_multiclass:
+        first = next((r for r in target.rules if r.fires), None)
+        prediction = program.target.default if first is None else first.rule.label
+        atoms = _class_atoms(program, atoms, prediction)
     reason = None
     if minimal:
         from .asp.explain import minimal_reason
-        reason = minimal_reason(program, frame, target.holds, missing)
-    return Explanation(program, values, target.holds, target, reason, engine, tuple(atoms))
+        if program.is_multiclass and why_not is not None and why_not != prediction:
+            reason = minimal_reason(program, frame, prediction, missing, rule_out=why_not)
+        else:
+            reason = minimal_reason(program, frame, prediction, missing)
+    return Explanation(program, values, prediction, target, reason, engine, tuple(atoms),
+                       why_not)
+
+
+def resolve_class(program: Program, value, what: str = "class"):
+    """The class of ``program`` that ``value`` names: the class itself, or its text (the
+    command line's ``--why-not 2`` for the class 2).  A binary program's answers are
+    ``True`` / ``False`` or its positive and negative labels.  Anything else: one error
+    that lists the classes."""
+    from .logic.printers import text_value
+    if program.is_multiclass:
+        choices = list(program.classes)
+    else:
+        t = program.target
+        choices = [True, False]
+        if isinstance(value, bool):
+            return value
+        for label, answer in ((t.positive, True), (t.negative, False)):
+            if label is not None and _same(value, label):
+                return answer
+        if isinstance(value, str) and t.positive is not None and value == str(t.positive):
+            return True
+        if isinstance(value, str) and t.negative is not None and value == str(t.negative):
+            return False
+        shown = [v for v in (t.positive, t.negative) if v is not None]
+        raise AspmlError(f"{what}: {value!r} is not an answer of this binary program "
+                         f"(True, False{''.join(', ' + repr(v) for v in shown)})")
+    exact = [c for c in choices if _same(value, c)]
+    if exact:
+        return exact[0]
+    if isinstance(value, str):          # the text of a class: "2" for 2, '"b"' or b for "b"
+        named = [c for c in choices if value in (str(c), text_value(c))]
+        if len(named) == 1:
+            return named[0]
+        if len(named) > 1:
+            raise AspmlError(f"{what}: {value!r} could be any of the classes "
+                             f"{[c for c in named]}; pass the class itself")
+    raise AspmlError(f"{what}: {value!r} is not a class of the program (its classes: "
+                     + ", ".join(text_value(c) for c in choices) + ")")
+
+
+def _same(a, b) -> bool:
+    """Equal values of one kind: 2 and 2.0 are one class, True is not the class 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return False
+    if isinstance(a, str) != isinstance(b, str):
+        return False
+    try:
+        return a == b
+    except Exception:                 # noqa: BLE001 - an odd object is no class
+        return False
+
+
+def _class_atoms(program: Program, atoms, prediction) -> list:
+    """The supporting atoms of a multi-class explanation: the exceptions and background
+    atoms that hold, and the class atom ``label(0,"c")`` (not the binary view's ``label(0)``)."""
+    printer = LogicPrinter(program, "asp")
+    name = printer.naming.target
+    out = [a for a in atoms if a != f"{name}(0)"]
+    if prediction is not None:
+        out.append(f"{name}(0,{printer.label(prediction)})")
+    return sorted(set(out))
 
 
 def _fast_truth(program: Program, table):
@@ -314,6 +421,169 @@ def _cond(rule: Rule) -> str:
     return " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE"
 
 
+def class_head(program: Program, label) -> str:
+    """``label = "setosa"``: a multi-class target with one of its classes."""
+    return f"{text_name(program.target.name)} = {text_value(label)}"
+
+
+_rule_head = text_head          # "label = "c"" for a class-labelled default rule
+
+
+def _earlier(e: Explanation) -> tuple:
+    if not e.program.is_multiclass:
+        return ()
+    rules = e.target.rules                  # the default rules, in order
+    decided = next((k for k, r in enumerate(rules) if r.fires), len(rules))
+    return tuple(rules[j] for j in e.program.guards(decided))
+
+
+class _ClassWords:
+    """A multi-class explanation in words: why class c, or why not class d."""
+
+    def __init__(self, e: Explanation) -> None:
+        self.e = e
+        self.p = e.program
+        self.words = _Words(e)          # literals and exceptions are worded as in binary programs
+        self.lines = self.words.lines
+
+    def rule(self, r: RuleCheck, depth: int, detail: bool = True) -> None:
+        pad = "  " * depth
+        label = f"{'expert rule' if r.index in self.p.expert else 'rule'} {r.index + 1}"
+        verb = "fires" if r.fires else "does not fire"
+        self.lines.append(f"{pad}{label} {verb}: IF {_cond(r.rule)} THEN {_rule_head(self.p, r.rule)}")
+        if not detail:
+            return
+        for c in (r.checks if r.fires else (r.failing,)):
+            self.words.check(c, depth + 1)
+
+    def text(self) -> str:
+        e = self.e
+        if e.why_not is not None and e.why_not != e.prediction:
+            self.why_not(e.why_not)
+        else:
+            if e.why_not is not None:
+                self.lines.append(f"The row gets {class_head(self.p, e.why_not)}; the question "
+                                  "why not does not arise. Why it gets it:")
+            self.why()
+        return "\n".join(self.lines) + "\n"
+
+    def why(self) -> None:
+        e, p = self.e, self.p
+        rules = e.target.rules
+        first = next((r for r in rules if r.fires), None)
+        if first is not None:
+            self.lines.append(f"{class_head(p, e.prediction)} for this row because")
+            self.rule(first, 1)
+            earlier = _earlier(e)
+            if earlier:
+                self.lines.append("  and no earlier rule of another class fires:")
+                for r in earlier:
+                    self.rule(r, 2)
+            elif first is rules[0]:
+                self.lines.append("  and it is the first rule of the list")
+            else:
+                self.lines.append(f"  and no earlier rule concludes another class")
+        elif e.prediction is not None:
+            self.lines.append(f"{class_head(p, e.prediction)} for this row because no rule "
+                              f"covers it, and {text_value(e.prediction)} is the default class:")
+            for r in rules:
+                self.rule(r, 1)
+        else:
+            self.lines.append(f"{text_name(p.target.name)} has no class for this row: no rule "
+                              "covers it, and the program has no default class:")
+            for r in rules:
+                self.rule(r, 1)
+        if not rules:
+            self.lines.append("  (the program has no rules)")
+        self.minimal(f"for {class_head(p, e.prediction)}" if e.prediction is not None
+                     else "to leave the row without a class")
+
+    def why_not(self, d) -> None:
+        e, p = self.e, self.p
+        rules = e.target.rules
+        got = ("no class" if e.prediction is None
+               else f"{text_value(e.prediction)}")
+        self.lines.append(f"{class_head(p, d)} does not hold for this row (its class is {got}):")
+        first = next((r for r in rules if r.fires), None)
+        own = [r for r in rules if r.rule.label == d]
+        for r in own:
+            self.rule(r, 1)
+            if r.fires:                 # then an earlier rule of another class fired first
+                self.lines.append("    but an earlier rule of another class fires first:")
+                self.rule(first, 3)
+        if d == p.target.default:
+            self.lines.append(f"  {text_value(d)} is the default class: a row gets it when no "
+                              "rule of another class fires first, and here one does:")
+            self.rule(first, 2)
+        elif not own:
+            self.lines.append(f"  no rule concludes {text_value(d)}, and it is not the "
+                              "default class")
+        self.minimal(f"to rule out {class_head(p, d)}")
+
+    def minimal(self, what: str) -> None:
+        if self.e.minimal is None:
+            return
+        parts = [f"{visible(k)} = {_show(v)}" for k, v in self.e.minimal.items()]
+        self.lines.append(f"These values alone are enough {what}: "
+                          + (", ".join(parts) if parts else "none (the program always answers so)")
+                          + ".")
+
+
+def _rule_dict(r: RuleCheck, program: Program) -> dict:
+    return {
+        "rule": r.index + 1,
+        **({"expert": True} if r.index in program.expert else {}),
+        **({"class": _plain(r.rule.label)} if r.rule.label is not None else {}),
+        "text": f"IF {_cond(r.rule)} THEN {_rule_head(program, r.rule)}",
+        "fires": r.fires,
+        "literals": [{
+            "literal": text_literal(c.literal),
+            "holds": c.holds,
+            "value": _plain(c.value),
+            "words": describe(c),
+            **({"exception": _atom_dict(c.exception, program)} if c.exception is not None else {}),
+        } for c in r.checks],
+    }
+
+
+def _class_dict(e: Explanation) -> dict:
+    """The whole multi-class explanation: every default rule (with its literals and
+    exceptions), which one decides, the earlier rules of other classes, and the why-not."""
+    p = e.program
+    rules = e.target.rules
+    first = next((r for r in rules if r.fires), None)
+    out = {
+        "prediction": _plain(e.prediction),
+        "classes": [_plain(c) for c in p.classes],
+        "default_class": _plain(p.target.default),
+        "decided_by": None if first is None else first.index + 1,
+        "default_applies": first is None,
+        "earlier": [r.index + 1 for r in _earlier(e)],
+        "target": _atom_dict(e.target, p),
+        "why_not": None,
+        "minimal_reason": None if e.minimal is None
+        else {k: _plain(v) for k, v in e.minimal.items()},
+        "row": {k: _plain(v) for k, v in e.row.items()},
+        "supporting_atoms": list(e.atoms),
+    }
+    if e.why_not is not None:
+        d = e.why_not
+        out["why_not"] = {
+            "class": _plain(d),
+            "holds": d == e.prediction,
+            "is_default_class": d == p.target.default,
+            "rules": [{"rule": r.index + 1, "fires": r.fires,
+                       "preempted_by": first.index + 1 if r.fires and first is not r else None}
+                      for r in rules if r.rule.label == d],
+            "blocked_by": (first.index + 1 if d == p.target.default and first is not None
+                           and first.rule.label != d else None),
+        }
+    # what the minimal reason forces: the row's class, or (asked why not d) that d is ruled out
+    out["minimal_reason_rules_out"] = (_plain(e.why_not) if e.why_not is not None
+                                       and e.why_not != e.prediction else None)
+    return out
+
+
 def _plain(v):
     if isinstance(v, np.generic):
         return v.item()
@@ -324,17 +594,5 @@ def _atom_dict(a: AtomExplanation, program: Program) -> dict:
     return {
         "atom": "target" if a.name is None else a.name,
         "holds": a.holds,
-        "rules": [{
-            "rule": r.index + 1,
-            **({"expert": True} if r.index in program.expert else {}),
-            "text": f"IF {_cond(r.rule)} THEN {text_head(program, r.rule)}",
-            "fires": r.fires,
-            "literals": [{
-                "literal": text_literal(c.literal),
-                "holds": c.holds,
-                "value": _plain(c.value),
-                "words": describe(c),
-                **({"exception": _atom_dict(c.exception, program)} if c.exception is not None else {}),
-            } for c in r.checks],
-        } for r in a.rules],
+        "rules": [_rule_dict(r, program) for r in a.rules],
     }

@@ -19,7 +19,8 @@ import pandas as pd
 from .evaluate import evaluate
 from .logic.model import Program
 from .logic.names import visible
-from .logic.printers import text_head, text_literal
+from .logic.names import text_name
+from .logic.printers import text_head, text_literal, text_value
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf"]
@@ -99,6 +100,159 @@ def rule_rows(program: Program, X: pd.DataFrame, known, positive_truth) -> list[
                     "covers": n, "labelled": int(labelled.sum()), "right": right,
                     "precision": right / labelled.sum() if labelled.any() else None})
     return out
+
+
+# ---------------------------------------------------------------------------
+# multi-class figures (issue #17): per-class coverage and precision, confusion matrix
+# ---------------------------------------------------------------------------
+
+def class_of_labels(program: Program, labels) -> tuple[np.ndarray, np.ndarray]:
+    """``(known, class)`` for a label column: each labelled row's class of ``program``
+    (a label read as text names the class that prints as it: "2" is the class 2), or
+    the label's own text when the program has no such class.  Empty cells and the
+    program's missing tokens are unknown (``known`` False, class None)."""
+    text = pd.Series(labels).reset_index(drop=True).astype(object)
+    known = (text.notna() & ~text.isin(list(program.missing)) & (text != "")).to_numpy()
+    by_text: dict = {}
+    for c in program.classes:
+        by_text.setdefault(str(c), c)
+    out = np.empty(len(text), dtype=object)
+    for k, v in enumerate(text):
+        if not known[k]:
+            out[k] = None
+        elif any(_is(v, c) for c in program.classes):
+            out[k] = v
+        elif str(v) in by_text:
+            out[k] = by_text[str(v)]
+        else:
+            number = pd.to_numeric(pd.Series([v]), errors="coerce")[0]
+            hit = [c for c in program.classes if isinstance(c, (int, float))
+                   and not isinstance(c, bool) and number == c]
+            out[k] = hit[0] if hit else str(v)
+    return known, out
+
+
+def _multiclass(program: Program, what: str) -> None:
+    from .errors import AspmlError
+    if not program.is_multiclass:
+        raise AspmlError(f"{what} reads a multi-class program; this one is binary "
+                         "(its figures: precision and recall of the positive class)")
+
+
+def _decisions(program: Program, X) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(each row's class, the deciding default rule's index in program.rules or -1,
+    rows x rules coverage)."""
+    from .evaluate import first_rules
+    _, cov, _ = evaluate(program, X)
+    first = first_rules(program, X)
+    index = np.array([i for i, r in enumerate(program.rules) if r.head is None] + [-1])
+    labels = np.array([r.label for r in program.default_rules] + [program.target.default],
+                      dtype=object)
+    return labels[first], index[first], cov
+
+
+def confusion(program: Program, X: pd.DataFrame, y) -> dict:
+    """The confusion matrix of a multi-class program on ``X`` against the labels ``y``.
+
+    ``{"classes": [...], "matrix": [[...]], "labelled": n, "accuracy": a,
+    "macro_f1": f}``: row ``i`` counts the labelled rows whose actual class is
+    ``classes[i]``, column ``j`` those the program gives ``classes[j]``.  The classes
+    are the program's, then any label the data holds that is not one of them (a row
+    of its own; no column, the program never gives it), then ``"(no class)"`` as a
+    column when the program has no default class and leaves rows without one.
+    Unlabelled rows (empty, the missing tokens) are left out.  Macro-F1 averages
+    the F1 of the program's classes (a class never given nor seen scores 0)."""
+    _multiclass(program, "confusion")
+    known, actual = class_of_labels(program, y)
+    predicted = _decisions(program, X)[0]
+    pred, act = predicted[known], actual[known]
+    classes = list(program.classes)
+    extra = [v for v in dict.fromkeys(act) if not any(_is(v, c) for c in classes)]
+    rows = classes + extra
+    cols = classes + ([None] if any(v is None for v in pred) else [])
+    matrix = np.zeros((len(rows), len(cols)), dtype=np.int64)
+    for a, p in zip(act, pred):
+        i = next(k for k, c in enumerate(rows) if _is(a, c))
+        j = next(k for k, c in enumerate(cols) if _is(p, c))
+        matrix[i, j] += 1
+    n = int(known.sum())
+    right = int(sum(matrix[k, k] for k in range(len(classes))))
+    f1s = []
+    for k in range(len(classes)):
+        tp = matrix[k, k]
+        given, seen = matrix[:, k].sum(), matrix[k, :].sum()
+        f1s.append(2 * tp / (given + seen) if given + seen else 0.0)
+    return {"classes": [_plain(c) for c in rows], "predicted": [_plain(c) for c in cols],
+            "matrix": matrix.tolist(), "labelled": n,
+            "accuracy": right / n if n else None,
+            "macro_f1": float(np.mean(f1s)) if n else None}
+
+
+def _is(a, b) -> bool:
+    """One class: equal values of one kind (the class 2 is not the label "2" here; labels
+    read as text are mapped to classes first, by :func:`class_of_labels`)."""
+    if a is None or b is None:
+        return a is b
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str) and a == b
+    return a == b
+
+
+def _plain(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
+    """Per class and per rule figures of a multi-class program on ``X`` (labels ``y``, or
+    None: coverage only).
+
+    ``{"classes": [{"class", "rules", "given", "actual", "right", "precision", "recall",
+    "f1"}], "rules": [{"index", "class", "covers", "decides", "labelled", "right",
+    "precision"}], "no_class": n}``.  For a class: the (1-based) numbers of its
+    default rules, the rows the program gives it, the labelled rows that have it,
+    and of the labelled rows it is given those that have it (precision = right /
+    labelled given, recall = right / actual).  For a rule: the rows its body holds
+    on (``covers``; its exceptions included), the rows it decides (the first rule
+    that fires: ``decides``), and among the labelled rows it decides those with its
+    class (``precision``).  An exception rule has ``class`` None and decides no row.
+    ``no_class``: rows that get no class (a program without a default class).
+    Precision and recall are None where nothing is counted."""
+    _multiclass(program, "class_figures")
+    given, decider, cov = _decisions(program, X)
+    if y is None:
+        known, actual = np.zeros(len(given), dtype=bool), np.full(len(given), None, dtype=object)
+    else:
+        known, actual = class_of_labels(program, y)
+    hit = np.array([known[k] and _is(actual[k], given[k]) if given[k] is not None else False
+                    for k in range(len(given))], dtype=bool)
+    classes = []
+    for c in program.classes:
+        gets = np.array([g is not None and _is(g, c) for g in given], dtype=bool)
+        has = known & np.array([a is not None and _is(a, c) for a in actual], dtype=bool)
+        right = int((gets & has).sum())
+        labelled_given = int((gets & known).sum())
+        precision = right / labelled_given if labelled_given else None
+        recall = right / int(has.sum()) if has.any() else None
+        f1 = (2 * right / (labelled_given + int(has.sum()))
+              if labelled_given + int(has.sum()) else None)
+        classes.append({"class": _plain(c),
+                        "rules": [i + 1 for i, r in enumerate(program.rules)
+                                  if r.head is None and _is(r.label, c)],
+                        "default": _is(c, program.target.default),
+                        "given": int(gets.sum()), "actual": int(has.sum()), "right": right,
+                        "precision": precision, "recall": recall, "f1": f1})
+    rules = []
+    for i, r in enumerate(program.rules):
+        decides = decider == i
+        labelled = decides & known
+        right = int((labelled & hit).sum())
+        rules.append({"index": i + 1, "class": _plain(r.label), "head": r.head,
+                      "covers": int(cov[:, i].sum()), "decides": int(decides.sum()),
+                      "labelled": int(labelled.sum()), "right": right,
+                      "precision": right / labelled.sum() if labelled.any() else None})
+    return {"classes": classes, "rules": rules,
+            "no_class": int(sum(g is None for g in given)),
+            "by_default": int((decider < 0).sum())}
 
 
 def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: int = 520,
@@ -265,6 +419,9 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
            data_name: str, bench: dict | None = None) -> str:
     """The report page as one HTML string."""
     t = program.target
+    if program.is_multiclass:
+        return _page(program, X, model_name, data_name, bench,
+                     multiclass_sections(program, X, labels))
     prediction = program.predict(X)
     if labels is not None:
         known, truth = truth_of(labels, t.positive, program.missing)
@@ -329,6 +486,111 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
     html.append("<p class=muted>Written by aspml; this page needs no network and no "
                 "script.</p></body></html>")
     return "\n".join(html) + "\n"
+
+
+def _page(program: Program, X, model_name: str, data_name: str, bench, sections) -> str:
+    """The page around ``sections`` (a multi-class program's figures): title, target,
+    provenance, then the sections, the program's text and ASP prints and the bench plots."""
+    t = program.target
+    title = f"aspml report: {model_name} on {data_name}"
+    prov = dict(program.provenance)
+    classes = ", ".join(_e(text_value(c)) for c in t.classes)
+    default = ("no default class" if t.default is None
+               else f"default class <code>{_e(text_value(t.default))}</code>")
+    html = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
+            f"<h1>{_e(title)}</h1>",
+            f"<p>Target <code>{_e(text_name(t.name))}</code> with the classes {classes}; "
+            f"{default}; {program.n_rules} rules, {program.n_literals} literals; {len(X)} rows"
+            + (f"; learned by {_e(prov['learner'])}" if "learner" in prov else "") + ".</p>"]
+    if prov:
+        html.append("<details><summary>Provenance</summary><table>"
+                    + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in prov.items())
+                    + "</table></details>")
+    html += sections
+    html += ["<h2>The program</h2>", "<h3>As text</h3>", f"<pre>{_pre(program.to_text())}</pre>",
+             "<h3>As clingo reads it (ASP)</h3>", f"<pre>{_pre(program.to_asp())}</pre>"]
+    if bench is not None:
+        html.append(bench_section(bench))
+    html.append("<p class=muted>Written by aspml; this page needs no network and no "
+                "script.</p></body></html>")
+    return "\n".join(html) + "\n"
+
+
+def multiclass_sections(program: Program, X: pd.DataFrame, labels) -> list[str]:
+    """The HTML of a multi-class program's figures: the confusion matrix for all classes
+    with accuracy and macro-F1, each class's figures, each rule's coverage and precision."""
+    html = []
+    figures = class_figures(program, X, labels)
+    if labels is not None:
+        cm = confusion(program, X, labels)
+    if labels is not None and cm["labelled"]:
+        html += ["<h2>Confusion matrix</h2>",
+                 f"<p>{cm['labelled']} labelled rows. Accuracy {cm['accuracy']:.3f}, "
+                 f"macro-F1 {cm['macro_f1']:.3f}. Rows: the actual class; columns: the class "
+                 "the program gives.</p>",
+                 '<table class="cm"><tr><th></th>'
+                 + "".join(f"<th>predicted {_e(_class_text(c))}</th>" for c in cm["predicted"])
+                 + "</tr>"]
+        top = max(1, max((max(r) for r in cm["matrix"]), default=1))
+        for i, (actual, row) in enumerate(zip(cm["classes"], cm["matrix"])):
+            cells = []
+            for j, n in enumerate(row):
+                same = i < len(program.classes) and j == i
+                shade = (216, 240, 216) if same else (246, 218, 218)
+                alpha = 0.25 + 0.75 * n / top if n else 0.0
+                colour = "#fff" if not n else "#%02x%02x%02x" % tuple(
+                    round(255 - (255 - v) * alpha) for v in shade)
+                cells.append(f"<td style='background:{colour}'>{n}</td>")
+            html.append(f"<tr><th>actual {_e(_class_text(actual))}</th>{''.join(cells)}</tr>")
+        html.append("</table>")
+    else:
+        html.append("<p class=muted>The data has no label column for this target: no "
+                    "precision and no confusion matrix (give one with --target).</p>")
+    html += ["<h2>Classes</h2>", "<table><tr><th>class</th><th>rules</th><th class=n>given"
+             "</th><th class=n>actual</th><th class=n>precision</th><th class=n>recall</th>"
+             "<th class=n>F1</th></tr>"]
+    for c in figures["classes"]:
+        rules = ", ".join(str(k) for k in c["rules"]) or "–"
+        if c["default"]:
+            rules += " (default class)"
+        html.append(f"<tr><td>{_e(_class_text(c['class']))}</td><td>{rules}</td>"
+                    f"<td class=n>{c['given']}</td><td class=n>{c['actual']}</td>"
+                    + "".join(f"<td class=n>{_ratio(c[k])}</td>" for k in ("precision", "recall",
+                                                                           "f1"))
+                    + "</tr>")
+    html.append("</table>")
+    if figures["no_class"]:
+        html.append(f"<p>{figures['no_class']} rows get no class (no rule covers them and the "
+                    "program has no default class).</p>")
+    html += ["<h2>Rules: coverage and precision</h2>",
+             "<p class=muted>The default rules form a decision list: a row gets the class of "
+             "the first rule that fires on it. A rule <em>covers</em> the rows its whole body "
+             "holds on (its exceptions included) and <em>decides</em> those where it is the "
+             "first; precision is the share of the labelled rows it decides that have its "
+             "class.</p>",
+             "<table><tr><th class=n>#</th><th>rule</th><th class=n>covers</th>"
+             "<th class=n>decides</th><th class=n>precision</th></tr>"]
+    for r, rule in zip(figures["rules"], program.rules):
+        from .explain import _cond, _rule_head
+        prec = ("–" if r["precision"] is None
+                else f"{r['precision']:.3f} ({r['right']}/{r['labelled']})")
+        decides = r["decides"] if rule.head is None else "–"
+        mark = " <em>(expert rule)</em>" if r["index"] - 1 in program.expert else ""
+        html.append(f"<tr><td class=n>{r['index']}</td><td>IF {_e(_cond(rule))} THEN "
+                    f"{_e(_rule_head(program, rule))}{mark}</td><td class=n>{r['covers']}</td>"
+                    f"<td class=n>{decides}</td><td class=n>{prec}</td></tr>")
+    html.append("</table>")
+    return html
+
+
+def _class_text(c) -> str:
+    return "(no class)" if c is None else text_value(c)
+
+
+def _ratio(v) -> str:
+    return "–" if v is None else f"{v:.3f}"
 
 
 def _default_rule():

@@ -92,7 +92,7 @@ def test_bench_exits_1_when_a_run_failed(tmp_path):
     (["{tmp}/small.csv", "--data-dir", "{tmp}"], "not both"),
     (["{tmp}/small.csv"], "say which column is the label with --target"),
     (["{tmp}/small.csv", "--target", "nope"], "has no column 'nope'"),
-    (["{tmp}/small.csv", "--target", "x"], "values; say which is the positive class"),
+    (["{tmp}/small.csv", "--target", "x"], "too many to learn each as a class"),
     (["{tmp}/none.csv", "--target", "y"], "cannot read"),
     (["--data-dir", "{tmp}", "--target", "y"], "--target goes with a CSV file"),
 ])

@@ -206,10 +206,9 @@ def tampered(tmp_path):
     (["learn", "missing.csv", "--target", "x"], "cannot read missing.csv"),
     (["learn", "{tmp}/bin.csv", "--target", "a"], "cannot read"),
     (["learn", "{tmp}/empty.csv", "--target", "a"], "cannot read"),
-    ([*LEARN[:3], "name"], "say which is the positive class with --positive"),
+    ([*LEARN[:3], "name"], "too many to learn each as a class"),
     (["learn", "{tmp}/one.csv", "--target", "y"], "holds only 'p': a classifier needs two classes"),
     (["learn", "{tmp}/twice.csv", "--target", "y"], "names the column(s) ['a'] more than once"),
-    (["learn", "{tmp}/classes.csv", "--target", "c"], "holds 3 values; say which is the positive"),
     (["learn", "{tmp}/classes.csv", "--target", "c", "--positive", "7"],
      "--positive 7 is not a value of column 'c' (its values: 0, 1, 2)"),
     ([*LEARN, "--learner", "c4.5"], "unknown learner 'c4.5'"),
@@ -319,7 +318,7 @@ def test_bench_progress_bar_on_a_terminal(manifest, capsys, monkeypatch):
 
 @pytest.mark.parametrize("args, message", [
     (["--datasets", "nope"], "has no dataset 'nope'"),
-    (["--datasets", "many"], "is not one label; give one with --positive many=VALUE"),
+    (["--datasets", "many", "--multiclass", "--positive", "many=pos"], "leave out --positive"),
     (["--learners", "c4.5"], "learner 'c4.5' is not available"),
     (["--folds", "1"], "needs at least 2 folds"),
     (["--out", "/nonexistent/dir/res"], "cannot write /nonexistent/dir/res.csv/.json"),

@@ -141,3 +141,10 @@ def test_accented_names_keep_their_letters_in_predicates():
                       aspml.Target("Ünï. %", "ja"))
     for dialect in ("asp", "prolog", "scasp"):
         assert aspml.parse(p.print(dialect), dialect) == p
+
+
+def test_a_target_named_like_an_exception_is_refused():
+    # label ab1 and exception ab1 would print ab1(X) :- not ab1(X): one predicate, two meanings
+    with pytest.raises(AspmlError, match="also the name of an exception"):
+        Program((Rule(None, (NotAtom("ab1"),)), Rule("ab1", (Compare("x", ">", 1),))),
+                Target("ab1"))

@@ -67,12 +67,25 @@ def literal_truth(program: Program, frame: pd.DataFrame, missing=None):
     atoms = {naming.preds[a]: a for a in program.background_atoms}
     shows = [f"#show {naming.target}/{1 if program.target.positive is None else 2}.",
              "#show aspml_lit/3."] + [f"#show {d}/1." for d in [*program.derived, *atoms]]
-    model = solve([program2.to_asp(), facts, "\n".join(extra), "\n".join(shows)], program_part=0)[0]
+    if program.is_multiclass:                   # label(X,c): the class, from clingo too
+        shows[0] = f"#show {naming.target}/2."
+    model = solve([program2.to_asp(), facts, "\n".join(extra), "\n".join(shows)],
+                  program_part=0)[0]
     lit_true = {(s.arguments[0].number, s.arguments[1].number) for s in model
                 if s.name == "aspml_lit"}
     truth = {i: [(i, j) in lit_true for j in range(len(r.body))] for i, r in enumerate(every)}
     names = {s.name for s in model}
-    holds = {None: naming.target in names, **{d: d in names for d in program.derived},
+    fires = any(r.head is None and all(truth[i]) for i, r in enumerate(every))
+    if program.is_multiclass:
+        # clingo's class (the printed program's label(0,c)) must be the one the decision
+        # list gives from clingo's literal truth
+        terms = [str(s.arguments[1]) for s in model if s.name == naming.target]
+        first = next((r for i, r in enumerate(every) if r.head is None and all(truth[i])), None)
+        expected = program.target.default if first is None else first.label
+        if terms != ([] if expected is None else [printer.label(expected)]):
+            raise AspmlError(f"internal error: clingo gives the row the classes {terms}, "
+                             f"its rules {expected!r}")
+    holds = {None: fires if program.is_multiclass else naming.target in names, **{d: d in names for d in program.derived},
              **{a: p in names for p, a in atoms.items()}}
     return truth, holds, _holding_atoms(model, naming, program)
 
@@ -197,15 +210,28 @@ class _World:
     def target_atom(self) -> str:
         return LogicPrinter(self.p2, "asp").head(Rule(None, ()), var="0")
 
-    def require(self, answer: bool) -> str:
-        atom = self.target_atom()
-        return f":- not {atom}." if answer else f":- {atom}."
+    def require(self, answer) -> str:
+        """The constraint that keeps the worlds with ``answer``: True / False for a binary
+        program; for a multi-class one ``("is", c)``, ``("not", c)`` (a class), ``"some"``
+        (some class) or ``"none"`` (no class)."""
+        if not self.program.is_multiclass:
+            atom = self.target_atom()
+            return f":- not {atom}." if answer else f":- {atom}."
+        printer = LogicPrinter(self.p2, "asp")
+        if answer in ("some", "none"):            # the printed program's label(0,C)
+            some = f"aspml_some_class :- {printer.naming.target}(0,_)."
+            return some + (" :- not aspml_some_class." if answer == "some"
+                           else " :- aspml_some_class.")
+        how, c = answer
+        atom = f"{printer.naming.target}(0,{printer.label(c)})"
+        return f":- not {atom}." if how == "is" else f":- {atom}."
 
-    def session(self, answer: bool, extra=()) -> Session:
+    def session(self, answer, extra=()) -> Session:
         cover = LogicPrinter(self.p2, "asp")
         covers = [cover.rule(r, head=f"aspml_fires({i},X)") for i, r in enumerate(self.p2.rules)
                   if r.head is None]
-        parts = [self.p2.to_asp(), self.facts(), encoding("world"), self.require(answer),
+        parts = [self.p2.to_asp(), self.facts(), encoding("world"),
+                 self.require(answer),
                  "\n".join(covers), "#show aspml_pick/2. #show aspml_fires/2.", *extra]
         return Session(parts, program_part=0)
 
@@ -214,11 +240,22 @@ class _World:
                 for d in self.domains}
 
 
-def minimal_reason(program: Program, frame: pd.DataFrame, prediction: bool,
-                   missing=None) -> dict:
-    """A subset-minimal set of the row's values that forces ``prediction`` (feature -> value)."""
-    world = _World(engine_program(program, "minimal_reason"), frame, missing)
-    s = world.session(not prediction)            # look for a world with the other answer
+def minimal_reason(program: Program, frame: pd.DataFrame, prediction,
+                   missing=None, rule_out=None) -> dict:
+    """A subset-minimal set of the row's values that forces ``prediction`` (feature -> value).
+
+    Multi-class: ``prediction`` is the row's class (``None``: no class); with ``rule_out``
+    a class the row does not get, the values force only that the row's class is not
+    ``rule_out`` ("why not d")."""
+    program = engine_program(program, "minimal_reason")
+    world = _World(program, frame, missing)
+    if not program.is_multiclass:
+        other = not prediction
+    elif rule_out is not None:
+        other = ("is", rule_out)
+    else:
+        other = "some" if prediction is None else ("not", prediction)
+    s = world.session(other)                     # look for a world with another answer
     fix = world.fix_literals(s)
     sat, core, _ = s.solve(list(fix.values()))
     if sat:
@@ -244,11 +281,23 @@ class Counterfactual:
     changes: dict
     rule: int | None            # index of a default rule that fires in the changed row
     distance: float
+    label: object = None        # multi-class: the class the changed row gets
 
     def to_text(self, program: Program | None = None) -> str:
         parts = [f"{visible(f)}: {_show(o)} -> {_show(n)}" for f, (o, n) in self.changes.items()]
         text = "change " + "; ".join(parts)
-        if self.rule is not None and program is not None:
+        if program is not None and program.is_multiclass:
+            from ..explain import _cond, class_head
+            if not parts:
+                text = "no change: the row already gets " + class_head(program, self.label)
+            if self.rule is not None:
+                rule = program.rules[self.rule]
+                text += (f"\nthen rule {self.rule + 1} is the first rule that fires: "
+                         f"IF {_cond(rule)} THEN {class_head(program, rule.label)}")
+            else:
+                text += (f"\nthen no rule fires, and the default class applies: "
+                         f"{class_head(program, self.label)}")
+        elif self.rule is not None and program is not None:
             from ..logic.printers import text_literal
             body = " AND ".join(text_literal(lit) for lit in program.rules[self.rule].body) or "TRUE"
             text += f"\nthen rule {self.rule + 1} fires: IF {body}"
@@ -279,7 +328,15 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         steps = {f.name: 1 / f.scale for f in program.schema_.features if f.scale}
     program = engine_program(program, "counterfactual")
     frame = as_row(program, row)
-    target = bool(target)
+    if program.is_multiclass:
+        from ..explain import resolve_class
+        if target is True:               # the binary default means nothing here
+            raise AspmlError("counterfactual: name the class the row should get (target=...); "
+                             f"the program's classes: {list(program.classes)}")
+        goal = target = resolve_class(program, target, "target")
+        goal = ("is", target)
+    else:
+        goal = target = bool(target)
     world = _World(program, frame, missing, ranges, steps)
     unknown = [f for f in immutable if f not in program.schema and f not in frame.columns]
     if unknown:
@@ -300,7 +357,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
             else:
                 c = COST_SCALE + (1 if v == OTHER else 0)
             costs.append(f"aspml_cost({f},{t},{c}).")
-    s = world.session(target, ["\n".join(costs + fixed), encoding("counterfactual")])
+    s = world.session(goal, ["\n".join(costs + fixed), encoding("counterfactual")])
     s.ctl.configuration.solve.opt_mode = "opt"
     sat, _, model = s.solve()
     if not sat or model is None:
@@ -325,6 +382,20 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         new_row[d.feature] = new
         span = _span(world, d, old)
         distance += abs(new - old) / span if is_number(new) and is_number(old) else 1.0
+    if program.is_multiclass:            # the fast path's class, and the rule that decides it
+        from ..evaluate import first_rules
+        changed = pd.DataFrame([new_row])
+        check = program.predict(changed)[0]
+        if check != target:
+            raise AspmlError("internal error: the counterfactual does not give the class "
+                             f"{target!r} (the fast path says {check!r})")
+        k = int(first_rules(program, changed)[0])
+        index = [i for i, r in enumerate(program.rules) if r.head is None]
+        # clingo's firing rules say the same: the first of them decides
+        if (min(fires) if fires else None) != (index[k] if k >= 0 else None):
+            raise AspmlError("internal error: clingo and the fast path disagree on the "
+                             "counterfactual's deciding rule")
+        return Counterfactual(new_row, changes, index[k] if k >= 0 else None, distance, target)
     check = program.predict(pd.DataFrame([new_row]))[0]
     if bool(check) != target:
         raise AspmlError("internal error: the counterfactual does not change the prediction")

@@ -83,7 +83,7 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
         model = as_program(model, "generalize")
     if isinstance(model, Program):
         rules, positive, negative = rules_from_program(model)
-        if reference is None or not check_fidelity:
+        if not model.is_multiclass and (reference is None or not check_fidelity):
             # every rule predicts the positive label, so every union is coherent: only the
             # reference rows' fidelity can refuse one (else all collapse into one rule)
             fix = ("give reference rows (reference=, --reference DATA.csv) on which each "
@@ -96,7 +96,9 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
         task = task or "classification"
         if reference is not None and reference_predictions is None:
             # a list: the labels may be a number and a string (1, "not 1")
-            reference_predictions = [positive if hit else negative for hit in model.predict(reference)]
+            reference_predictions = (list(model.predict(reference)) if model.is_multiclass else
+                                     [positive if hit else negative
+                                      for hit in model.predict(reference)])
     elif is_sklearn_model(model):
         rules = rules_from_sklearn(model, feature_names)
         task = task or ("classification" if hasattr(model, "classes_") else "regression")

@@ -114,10 +114,13 @@ def is_sklearn_model(model) -> bool:
 
 
 def rules_from_program(program: Program) -> tuple[list[BoxRule], object, object]:
-    """The default rules of a Program, each predicting the target's positive label.
+    """The default rules of a Program, each predicting the target's positive label (a
+    multi-class program's rules: each its own class).
 
     Returns ``(rules, positive, negative)``; the labels are the target's (True
-    and False when it names none).  Exceptions (``not abK``), negated
+    and False when it names none; ``None`` and ``None`` for a multi-class program,
+    whose rules are read as a rule set: the descriptive model describes where each
+    class's rules hold, not the order that settles a row two classes' rules cover).  Exceptions (``not abK``), negated
     comparisons and ``!=`` have no place in a conjunction of intervals and
     value sets, and are refused.
     """
@@ -135,7 +138,9 @@ def rules_from_program(program: Program) -> tuple[list[BoxRule], object, object]
                 from ..logic.printers import text_literal
                 raise AspmlError(f"rule {i + 1} has {text_literal(lit)}; descriptive models take "
                                  "conjunctions of intervals and value sets (no exceptions or negation)")
-        out.append(BoxRule(rule, positive))
+        out.append(BoxRule(rule, rule.label if program.is_multiclass else positive))
+    if program.is_multiclass:
+        return out, None, None
     return out, positive, negative
 
 

@@ -4,6 +4,12 @@ A learner subclasses :class:`LogicClassifier` and implements ``_learn(X, y)``
 (a DataFrame and a boolean target) returning a Program; fitting, predicting,
 probabilities and the fitted attributes (``classes_``, ``n_features_in_``,
 ``feature_names_in_``, ``schema_``, ``program_``) are handled here once.
+
+With three or more classes and no ``positive``, ``fit`` learns a multi-class
+program (a decision list, see :class:`aspml.logic.model.Program`) through
+``_learn_multiclass(X, y_idx)``; the default here builds it from one binary
+program per class (:meth:`LogicClassifier._one_per_class`), FOLD overrides it
+with FOLD-RM's scheme.
 """
 
 from __future__ import annotations
@@ -23,9 +29,10 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..data.table import in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
-from ..evaluate import visit_default_rules
+from ..evaluate import classify, first_rules, visit_default_rules
 from ..kernels.bitset import pack, unpack
-from ..logic.model import Program, Schema, Target, exceptions_apart, missing_tokens
+from ..logic.model import (NotAtom, Program, Rule, Schema, Target, exceptions_apart,
+                           missing_tokens)
 from ..logic.values import as_label
 
 
@@ -87,14 +94,14 @@ def is_whole(v) -> bool:
 
 
 class LogicClassifier(ClassifierMixin, BaseEstimator):
-    """Base of aspml's binary rule learners (parameters ``positive``, ``kinds``, ``missing``)."""
+    """Base of aspml's rule learners (parameters ``positive``, ``kinds``, ``missing``):
+    binary programs, and multi-class ones for three or more classes without ``positive``."""
 
     # parameters that do not shape the learned rules, left out of the provenance
     _not_provenance = ("kinds", "missing")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
         tags.input_tags.allow_nan = True
         tags.input_tags.string = True
         tags.input_tags.categorical = True
@@ -127,19 +134,20 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) < 2:
             raise ValueError(f"y has only one class ({self.classes_[0]!r}); a classifier needs "
                              "examples of two classes")
-        if len(self.classes_) > 2:
-            name = type(self).__name__
-            positive = getattr(self, "positive", None)
-            fix = (f"fit on y == {positive!r} to learn that class against the others"
-                   if positive is not None else
-                   f"choose a class and fit on y == that_class, or wrap it: "
-                   f"sklearn.multiclass.OneVsRestClassifier({name}())")
-            raise ValueError(f"Only binary classification is supported. {name} learns a binary "
-                             f"classifier but y has {len(self.classes_)} classes; {fix}")
         positive = getattr(self, "positive", None)
+        if len(self.classes_) > 2 and positive is not None:
+            # positive= names the class of a binary program; with more classes the user
+            # says which rows are the others by fitting on y == positive
+            raise ValueError(f"positive={positive!r} learns a binary program, but y has "
+                             f"{len(self.classes_)} classes; fit on y == {positive!r} to learn "
+                             "that class against the others, or leave positive out to learn "
+                             "one multi-class program")
+        self.multiclass_ = len(self.classes_) > 2
         if isinstance(positive, (set, frozenset, dict)) or np.ndim(positive) != 0:
             raise ValueError(f"positive must be one class label, got {positive!r}")
-        if positive is None:
+        if self.multiclass_:
+            self.positive_index_ = None
+        elif positive is None:
             self.positive_index_ = 1
         else:
             matches = np.flatnonzero(self.classes_ == positive)
@@ -157,7 +165,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             for k, c in enumerate(self.classes_):
                 if not (y_idx == k).any():
                     raise ValueError(f"every row of class {c!r} has weight 0: a classifier "
-                                     "needs examples of two classes with positive weight")
+                                     "needs examples of every class with positive weight "
+                                     "(leave the class out of y, or give it weight)")
         if has_names:
             self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         elif hasattr(self, "feature_names_in_"):
@@ -167,6 +176,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         self.background_ = ()
         if getattr(self, "background", None) is not None:
             table = self._with_background(table)
+        if self.multiclass_:
+            return table, y_idx, weight
         return table, y_idx == self.positive_index_, weight
 
     def _row_weights(self, y, y_idx, sample_weight):
@@ -262,8 +273,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         try:
             table, target, weight = self._training_data(X, y, sample_weight)
             self._weight = weight
-            self.program_ = self._learn(table, target)
-            self._fit_probabilities(table, target, weight)
+            if self.multiclass_:
+                if getattr(self, "_fixed", None) is not None:
+                    raise ValueError("fixed_rules are rules for one positive class: with "
+                                     f"{len(self.classes_)} classes, fit on y == that_class "
+                                     "(a binary program) to keep them")
+                self.program_ = self._learn_multiclass(table, target)
+                self._fit_class_probabilities(table, target, weight)
+            else:
+                self.program_ = self._learn(table, target)
+                self._fit_probabilities(table, target, weight)
             self._warn_identifiers(table)
         finally:
             self._progress = None
@@ -307,21 +326,114 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         except (TypeError, ValueError):
             raise ValueError(message) from None
 
-    def _finish(self, rules) -> Program:
+    def _finish(self, rules, default=None) -> Program:
         """The learned rules as a Program: target labels, the schema of the features
-        they use, and the learner with its parameters as provenance."""
-        positive = as_label(self.classes_[self.positive_index_])
-        negative = as_label(self.classes_[1 - self.positive_index_])
+        they use, and the learner with its parameters as provenance.  A multi-class
+        fit (``multiclass_``) gets a multi-class target whose class for rows no rule
+        covers is ``default`` (an index into ``classes_``)."""
+        if getattr(self, "multiclass_", False):
+            target = Target(self.target, classes=tuple(as_label(c) for c in self.classes_),
+                            default=as_label(self.classes_[default]))
+        else:
+            target = Target(self.target, as_label(self.classes_[self.positive_index_]),
+                            as_label(self.classes_[1 - self.positive_index_]))
         rules = exceptions_apart(rules, [*self.schema_.names, self.target])
         background = getattr(self, "background_", ())      # travels with the program
         used = {f for r in (*rules, *background) for f in (*r.features, r.head)}
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
         params = {k: _plain(v) for k, v in self.get_params().items()
                   if k not in self._not_provenance and k != "background"
-                  and not (k == "class_weight" and v is None)}   # unweighted: header as before
-        return Program(tuple(rules), Target(self.target, positive, negative), schema,
+                  and not (k == "class_weight" and v is None)   # unweighted: header as before
+                  and not (k in self._multiclass_only and not target.is_multiclass)}
+        return Program(tuple(rules), target, schema,
                        {"learner": type(self).__name__, **params}, self._missing(),
                        background=background)
+
+    # parameters that shape multi-class programs only, left out of a binary one's provenance
+    # (its saved file stays as it was)
+    _multiclass_only: tuple = ()
+
+    # -- multi-class --------------------------------------------------------
+    def _learn_multiclass(self, table, y_idx: np.ndarray) -> Program:
+        """A multi-class program from one binary program per class (see
+        :meth:`_one_per_class`); FOLD overrides it with FOLD-RM's scheme."""
+        return self._one_per_class(table, y_idx)
+
+    def _class_totals(self, y_idx: np.ndarray, rows=None) -> np.ndarray:
+        """Each class's number of rows (their weight when weighted) among ``rows``."""
+        weight = getattr(self, "_weight", None)
+        keep = slice(None) if rows is None else rows
+        return np.bincount(y_idx[keep], weights=None if weight is None else weight[keep],
+                           minlength=len(self.classes_)).astype(float)
+
+    def _one_per_class(self, table, y_idx: np.ndarray) -> Program:
+        """One binary program per class but the largest (that class against all the
+        others, every training row), in the order ``class_order`` chooses; the largest
+        class is the default, without rules.
+
+        ``class_order="precision"``: the class whose rules are most often right on the
+        training rows first (a decision list should put its surest rules first: a
+        later class only gets the rows the earlier ones leave).  ``"frequency"``: the
+        rarest class first.
+        """
+        totals = self._class_totals(y_idx)
+        default = int(np.argmax(totals))
+        order = getattr(self, "class_order", "precision")
+        if order not in ("precision", "frequency"):
+            raise ValueError(f"class_order must be 'precision' or 'frequency', got {order!r}")
+        weight = getattr(self, "_weight", None)
+        parts = {}
+        for k in range(len(self.classes_)):
+            if k == default:
+                continue
+            self._report(len(parts), len(self.classes_) - 1, f"class {self.classes_[k]!r}")
+            self.multiclass_, self.positive_index_ = False, k
+            try:
+                binary = self._learn(table, y_idx == k)
+            finally:
+                self.multiclass_, self.positive_index_ = True, None
+            covered = np.zeros(table.n_rows, bool)
+            visit_default_rules(binary, table,
+                                lambda _, packed: covered.__ior__(unpack(packed, table.n_rows)),
+                                self._missing())
+            hit = covered & (y_idx == k)
+            if weight is None:
+                precision = (hit.sum() + 1) / (covered.sum() + 2)
+            else:
+                precision = (weight[hit].sum() + 1) / (weight[covered].sum() + 2)
+            parts[k] = (binary, precision)
+        if order == "precision":
+            ranked = sorted(parts, key=lambda k: (-parts[k][1], k))
+        else:
+            ranked = sorted(parts, key=lambda k: (totals[k], k))
+        return self._finish(merge_class_programs(
+            [(as_label(self.classes_[k]), parts[k][0]) for k in ranked]), default)
+
+    def _fit_class_probabilities(self, X, y_idx, weight=None) -> None:
+        """Per default rule (and for 'no rule fires', the last row), the smoothed class
+        distribution ``(n_c + 1) / (n + K)`` of the training rows it decides (weighted
+        counts when the rows are weighted); the rule's own class is kept the most
+        likely, so that ``predict_proba``'s argmax agrees with ``predict``."""
+        program = self.program_
+        first = first_rules(program, X, self._missing())
+        n_default = len(program.default_rules)
+        k = len(self.classes_)
+        decided = np.where(first < 0, n_default, first)
+        counts = np.zeros((n_default + 1, k))
+        np.add.at(counts, (decided, y_idx), 1.0 if weight is None else weight)
+        proba = (counts + 1) / (counts.sum(axis=1, keepdims=True) + k)
+        for r, c in enumerate(self._rule_classes()):
+            others = np.delete(proba[r], c).max()
+            if proba[r, c] <= others:
+                proba[r, c] = others * (1 + 1e-9) + 1e-12
+                proba[r] /= proba[r].sum()
+        self.rule_class_proba_ = proba
+
+    def _rule_classes(self) -> np.ndarray:
+        """The index into ``classes_`` of each default rule's class, then the default's."""
+        index = {as_label(c): i for i, c in enumerate(self.classes_)}
+        labels = [r.label for r in self.program_.default_rules] + [self.program_.target.default]
+        return np.array([index[lab] for lab in labels], dtype=np.int64)
 
     def _fit_probabilities(self, X, target, weight=None) -> None:
         """Smoothed training precision of each default rule, and of 'no rule fires'
@@ -372,6 +484,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         return self.program_.predict(frame)
 
     def predict(self, X) -> np.ndarray:
+        if getattr(self, "multiclass_", False):
+            frame = self._prediction_frame(X)
+            first = first_rules(self.program_, frame)
+            return self.classes_[self._rule_classes()[first]]    # -1: the default, last
         hit = self.decision(X)
         return np.where(hit, self.classes_[self.positive_index_],
                         self.classes_[1 - self.positive_index_])
@@ -379,12 +495,19 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         """Probability of each class from the training precision of the rules that fire.
 
+        Multi-class: the smoothed class distribution of the training rows the deciding
+        rule (the first that fires, else the default) decided, its own class the largest.
+
         A row where default rules fire gets the best smoothed precision
         ``(tp + 1) / (n + 2)`` among them; a row where none fires gets the
         smoothed positive rate of such rows in training.  Both stay on the side
         of 1/2 that the program decides, so ``predict_proba`` agrees with ``predict``.
         """
         frame = self._prediction_frame(X)
+        if getattr(self, "multiclass_", False):
+            # the deciding rule's smoothed training class distribution (the default's
+            # where no rule fires): see _fit_class_probabilities
+            return self.rule_class_proba_[first_rules(self.program_, frame)]
         p = np.zeros(len(frame))
         fired = np.zeros(len(frame), dtype=bool)
 
@@ -400,6 +523,27 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         proba[:, self.positive_index_] = p
         proba[:, 1 - self.positive_index_] = 1 - p
         return proba
+
+
+def merge_class_programs(parts) -> list:
+    """The rules of one multi-class decision list from ``(label, binary program)`` pairs,
+    in order: each program's default rules concluding its label, its exception
+    atoms renamed apart (``ab1, ab2, ...`` numbered across the whole program, so two
+    classes' ``ab1`` never merge); the exception rules follow the default rules."""
+    defaults, exceptions, k = [], [], 0
+    for label, program in parts:
+        rename = {}
+        for name in program.exception_names:
+            k += 1
+            rename[name] = f"ab{k}"
+
+        def body(rule):
+            return tuple(NotAtom(rename[lit.name]) if isinstance(lit, NotAtom) else lit
+                         for lit in rule.body)
+        defaults += [Rule(None, body(r), label=label) for r in program.default_rules]
+        exceptions += [replace(r, head=rename[r.head], body=body(r))
+                       for r in program.exception_rules]
+    return defaults + exceptions
 
 
 def _plain(value):

@@ -411,15 +411,16 @@ class FoldSE(LogicClassifier):
             self._trace = None
             self._fixed = None
 
-    def _learn(self, table, y):
+    def _search(self, table, names, total: int) -> "_Search":
+        """The FOLD search over the training table with this learner's settings;
+        ``total``: the positives the progress callback counts towards."""
         heuristic, negated, tail = self._settings()
-        names = list(self.schema_.names)
         weights = getattr(self, "_weight", None)
         # tail: a share of the rows, or of their total weight (copies counted as rows)
         min_tp = math.ceil(tail * (table.n_rows if weights is None else float(weights.sum())))
         trace = getattr(self, "_trace", None)
         if trace is not None or getattr(self, "_progress", None) is not None:
-            user, total, done = trace, int(y.sum()), [0]
+            user, done = trace, [0]
 
             def trace(event):
                 if event["step"] == "covered" and event["depth"] == 0 and event["kept"]:
@@ -430,8 +431,12 @@ class FoldSE(LogicClassifier):
                 if "literal" in event:
                     event = {**event, "literal": _literal(event["literal"], table, names)}
                 user(event)
-        search = _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
-                         self.max_depth, trace, weights)
+        return _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
+                       self.max_depth, trace, weights)
+
+    def _learn(self, table, y):
+        names = list(self.schema_.names)
+        search = self._search(table, names, int(y.sum()))
         pos, fixed, found = y.copy(), [], []
         given = getattr(self, "_fixed", None)
         if given is not None:
@@ -442,6 +447,49 @@ class FoldSE(LogicClassifier):
         for note in expert.notes(self.expert_report_):
             warnings.warn(note, AspmlWarning, stacklevel=4)
         return program
+
+    def _learn_multiclass(self, table, y_idx):
+        """FOLD-RM's scheme over FOLD's binary search: while rows remain, take the most
+        frequent class among them (weighted when the rows are), learn one default
+        rule (with its exceptions, as in a binary program) for it against every other
+        remaining row, and let the rows the rule covers leave (their class is decided:
+        the program is a decision list).  Stops when one class remains, when the rule
+        found covers fewer than ``tail`` of the rows (FOLD-SE's long-tail pruning), or
+        when no rule is found; the default class is the majority of the rows left
+        (of all rows when none is left).  Rules at the end of the list that conclude
+        the default class are dropped: without them the same rows get the same class."""
+        names = list(self.schema_.names)
+        search = self._search(table, names, table.n_rows)
+        remaining = np.ones(table.n_rows, dtype=bool)
+        learned, labels = [], []
+        while remaining.any():
+            totals = self._class_totals(y_idx, remaining)
+            if (totals > 0).sum() < 2:
+                break
+            c = int(np.argmax(totals))
+            pos, neg = remaining & (y_idx == c), remaining & (y_idx != c)
+            if not search.enough(pos):
+                break
+            rule = search.learn_rule(pos, neg, [], 0, _narrow(search.view, remaining))
+            if rule is None:
+                break
+            covered = search.rule_mask(rule) & remaining
+            kept = search.enough(covered & pos)
+            if search.trace:
+                search._step("covered", 0, tp=int((covered & pos).sum()), kept=kept)
+            if not kept:
+                break
+            learned.append(rule)
+            labels.append(c)
+            remaining &= ~covered
+        totals = self._class_totals(y_idx, remaining if remaining.any() else None)
+        default = int(np.argmax(totals))
+        while labels and labels[-1] == default:
+            learned.pop()
+            labels.pop()
+        return self._program(learned, table, names,
+                             labels=[as_label(self.classes_[c]) for c in labels],
+                             default=default)
 
     def _learn_exceptions_to_fixed(self, given, search: "_Search", table, pos, neg):
         """The expert's rules in order, each as FOLD finishes a rule of its own: where it
@@ -480,10 +528,13 @@ class FoldSE(LogicClassifier):
             fixed.append(_Fixed(rule, exceptions))
         return fixed + [r for r in rules if r.head is not None], found
 
-    def _program(self, learned: list, table, names: list) -> Program:
+    def _program(self, learned: list, table, names: list, labels=None,
+                 default=None) -> Program:
         """The Program of the learned rules (``_Rule``), after the expert's (``_Fixed``
         default rules, then their own exception rules as ``Rule``), which stay as
-        written and are marked in ``Program.expert``."""
+        written and are marked in ``Program.expert``.  Multi-class: ``labels`` are the
+        classes the learned rules conclude, ``default`` the index of the default class."""
+        label_of = {}       # id of a learned top-level rule -> its class (multi-class)
         fixed = [r for r in learned if isinstance(r, _Fixed)]
         own = [r for r in learned if isinstance(r, Rule)]                 # expert exceptions
         learned = [r for r in learned if isinstance(r, _Rule)]
@@ -501,8 +552,11 @@ class FoldSE(LogicClassifier):
                 counter[0] += 1
             return f"ab{counter[0]}"
 
+        top = [_fold_single_literal_exceptions(r) for r in learned]
+        if labels is not None:
+            label_of = {id(r): lab for r, lab in zip(top, labels)}
         # breadth first: the rules of one head together, exceptions numbered in printing order
-        queue = [(fixed + [_fold_single_literal_exceptions(r) for r in learned], None, rules_out)]
+        queue = [(fixed + top, None, rules_out)]
         while queue:
             group, head, out = queue.pop(0)
             for rule in group:
@@ -515,12 +569,13 @@ class FoldSE(LogicClassifier):
                     ab = name()
                     body.append(NotAtom(ab))
                     queue.append((rule.exceptions, ab, exceptions_out))
-                out.append(Rule(head, tuple(body)))
+                out.append(Rule(head, tuple(body),
+                                label=label_of.get(id(rule)) if head is None else None))
         rules = rules_out[:len(fixed)] + own + rules_out[len(fixed):] + exceptions_out
         marked = list(range(len(fixed) + len(own)))
         plain = _plain_comparisons(rules, table)        # the expert's literals stay as written
         rules = [rules[i] if i < len(marked) else r for i, r in enumerate(plain)]
-        return replace(self._finish(rules), expert=tuple(marked))
+        return replace(self._finish(rules, default), expert=tuple(marked))
 
 
 class FoldRpp(FoldSE):
@@ -598,7 +653,7 @@ def _plain_comparisons(rules: list, table) -> list:
             return lit
         return Compare(lit.feature, "<=" if lit.op == ">" else ">", lit.value)
 
-    return [Rule(r.head, tuple(dict.fromkeys(plain(lit) for lit in r.body))) for r in rules]
+    return [replace(r, body=tuple(dict.fromkeys(plain(lit) for lit in r.body))) for r in rules]
 
 
 def _check_ratio(ratio) -> None:

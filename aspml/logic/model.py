@@ -492,6 +492,11 @@ class Program:
         t = self.target
         if not isinstance(t, Target):
             raise AspmlError("target must be an aspml.Target")
+        derived = {r.head for r in rules if r.head is not None} | {
+            lit.name for r in rules for lit in r.body if isinstance(lit, NotAtom)}
+        if t.name in derived:       # one predicate for two things: ab1(X) :- not ab1(X)
+            raise AspmlError(f"the target {t.name!r} is also the name of an exception; "
+                             "rename the exception (aspml.logic.model.exceptions_apart)")
         for r in rules:
             if r.head is not None:
                 continue

@@ -1,0 +1,221 @@
+"""Multi-class programs through the command line and the tools around it (issue #17):
+``aspml learn`` without ``--positive``, ``predict``, ``check``, ``explain``, ``export``,
+``report``, ``bench`` and ``simplify``, each as a user runs it."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import f1_score, precision_score, recall_score
+
+import aspml
+from aspml.bench import fold_scores, macro_scores
+from aspml.logic.model import Compare, Program, Rule, Target
+
+
+def _iris():
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    X.columns = ["sepal_length", "sepal_width", "petal_length", "petal_width"]
+    names = np.array(["setosa", "versicolor", "virginica"], dtype=object)
+    return X, names[y.to_numpy()]
+
+
+def _hand_program():
+    t = Target("species", classes=("setosa", "versicolor", "virginica"), default="virginica")
+    return Program((Rule(None, (Compare("petal_length", "<=", 2.5),), label="setosa"),
+                    Rule(None, (Compare("petal_width", "<=", 1.7),), label="versicolor")),
+                   target=t)
+
+
+def test_macro_scores_equal_scikit_learn():
+    rng = np.random.default_rng(0)
+    truth = rng.choice(np.array(["a", "b", "c", "d"], dtype=object), 200)
+    pred = truth.copy()
+    flip = rng.random(200) < 0.4
+    pred[flip] = rng.choice(np.array(["a", "b", "c"], dtype=object), flip.sum())  # "d" never
+    s = macro_scores(pred, truth)
+    assert s["acc"] == pytest.approx(np.mean(pred == truth))
+    assert s["f1"] == pytest.approx(f1_score(truth, pred, average="macro", zero_division=0))
+    assert s["precision"] == pytest.approx(precision_score(truth, pred, average="macro",
+                                                          zero_division=0))
+    assert s["recall"] == s["bal_acc"] == pytest.approx(recall_score(truth, pred, average="macro"))
+    assert fold_scores(pred, truth) == s                 # labels, not Booleans: macro
+    # a row with no class (None) is wrong for every class
+    pred[:10] = None
+    assert macro_scores(pred, truth)["acc"] == pytest.approx(np.mean(pred == truth))
+
+
+def test_simplify_reads_a_multiclass_programs_rules():
+    X, y = _iris()
+    p = _hand_program()
+    m = aspml.generalize(p, rho=0.8, reference=X)
+    predictions = {r.prediction for r in m.rules}
+    assert predictions == {"setosa", "versicolor"}       # each rule predicts its own class
+    assert "THEN species = \"setosa\"" in m.to_text()
+
+
+# -- the command line -----------------------------------------------------------------
+
+from conftest import one_line_error, predict_with_every_engine, run_aspml  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def iris_csv(tmp_path_factory):
+    X, y = _iris()
+    path = tmp_path_factory.mktemp("iris") / "iris.csv"
+    X.assign(species=y).to_csv(path, index=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def learned(iris_csv):
+    """``aspml learn`` without --positive, saved as .lp and as .pl."""
+    out = {}
+    for suffix in ("lp", "pl"):
+        model = iris_csv.parent / f"iris.{suffix}"
+        done = run_aspml("learn", iris_csv, "--target", "species", "-o", model)
+        assert done.returncode == 0, done.stderr
+        out[suffix] = (model, done.stdout)
+    return out
+
+
+def test_learn_without_positive_learns_every_class(learned, iris_csv):
+    model, stdout = learned["lp"]
+    assert "for 3 classes" in stdout and "macro-F1" in stdout
+    assert 'THEN species = "setosa"' in stdout and "\nELSE species = " in stdout
+    p = aspml.load(model)
+    assert p.is_multiclass and set(p.classes) == {"setosa", "versicolor", "virginica"}
+    assert aspml.load(learned["pl"][0]) == p                 # .pl and .lp: one program
+    # --positive keeps today's binary program
+    done = run_aspml("learn", iris_csv, "--target", "species", "--positive", "setosa")
+    assert done.returncode == 0 and "for 3 classes" not in done.stdout
+    assert "macro-F1" not in done.stdout and "ELSE species = \"not setosa\"" in done.stdout
+
+
+def test_predict_gives_each_rows_class_in_every_engine(learned, iris_csv):
+    X, y = _iris()
+    for suffix in ("lp", "pl"):
+        model = learned[suffix][0]
+        answers = predict_with_every_engine(model, iris_csv)
+        assert answers["fast"] == answers["clingo"] == answers["prolog"]
+        got = np.array([line.split(",", 1)[1] for line in answers["fast"]], dtype=object)
+        assert np.mean(got == y) > 0.9
+        # a file written by predict reads back as the same classes
+    out = iris_csv.parent / "predicted.csv"
+    assert run_aspml("predict", learned["lp"][0], iris_csv, "-o", out).returncode == 0
+    again = pd.read_csv(out)
+    assert list(again["species"]) == list(aspml.load(learned["lp"][0]).predict(X))
+
+
+def test_check_prints_classes_rules_and_the_confusion_matrix(learned, iris_csv):
+    done = run_aspml("check", learned["lp"][0], iris_csv)
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert "fast path and clingo agree on every row: True" in text
+    for c in ("setosa", "versicolor", "virginica"):
+        assert f'class "{c}": given to' in text
+    assert "confusion matrix" in text and "macro-F1" in text
+    matrix = text.split("confusion matrix")[1].splitlines()[2:5]
+    counts = [[int(n) for n in line.split()[1:]] for line in matrix]
+    assert sum(map(sum, counts)) == 150
+    assert "decides" in text
+    # without a label column: the classes given, no matrix
+    X, _ = _iris()
+    bare = iris_csv.parent / "bare.csv"
+    X.to_csv(bare, index=False)
+    done = run_aspml("check", learned["lp"][0], bare)
+    assert done.returncode == 0 and "confusion" not in done.stdout and "given to" in done.stdout
+
+
+def test_explain_why_and_why_not_from_the_command_line(learned, iris_csv):
+    model = learned["pl"][0]
+    p = aspml.load(model)
+    X, _ = _iris()
+    row = 120
+    got = p.predict(X.iloc[[row]])[0]
+    other = next(c for c in p.classes if c != got)
+    done = run_aspml("explain", model, iris_csv, "--row", row, "--why-not", other,
+                     "--counterfactual")
+    assert done.returncode == 0, done.stderr
+    assert f'species = "{other}" does not hold' in done.stdout
+    assert f'To get class "{other}": change' in done.stdout
+    done = run_aspml("explain", model, iris_csv, "--row", row, "--why-not", other,
+                     "--counterfactual", "--json")
+    import json
+    out = json.loads(done.stdout)
+    assert out["counterfactual"]["class"] == other
+    changed = X.iloc[[row]].copy()
+    for f, (_, new) in out["counterfactual"]["changes"].items():
+        changed[f] = new
+    assert p.predict(changed)[0] == other                      # the change does give it
+    # no --why-not: the nearest other class
+    done = run_aspml("explain", model, iris_csv, "--row", row, "--counterfactual")
+    assert done.returncode == 0 and "To get another class: change" in done.stdout
+    one_line_error(run_aspml("explain", model, iris_csv, "--row", row, "--why-not", "tulip"),
+                   "tulip", "setosa")
+
+
+def test_why_not_on_a_binary_program_is_one_error(iris_csv, tmp_path):
+    model = tmp_path / "binary.lp"
+    assert run_aspml("learn", iris_csv, "--target", "species", "--positive", "setosa",
+                     "-o", model).returncode == 0
+    one_line_error(run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "setosa"),
+                   "--why-not", "binary")
+
+
+def test_export_report_and_simplify_read_a_multiclass_program(learned, iris_csv, tmp_path):
+    model = learned["lp"][0]
+    p = aspml.load(model)
+    for dialect in ("asp", "prolog", "scasp", "text"):
+        done = run_aspml("export", model, "--to", dialect)
+        assert done.returncode == 0, done.stderr
+        back = aspml.parse(done.stdout, dialect)
+        assert back.classes == p.classes or dialect in ("scasp", "text")
+        X, _ = _iris()
+        assert list(back.predict(X)) == list(p.predict(X))
+    page = tmp_path / "r.html"
+    done = run_aspml("report", model, iris_csv, "-o", page)
+    assert done.returncode == 0, done.stderr
+    assert "Confusion matrix" in page.read_text(encoding="utf-8")
+    libre = tmp_path / "libre.lp"
+    assert run_aspml("learn", iris_csv, "--target", "species", "--learner", "mrs",
+                     "-o", libre).returncode == 0
+    done = run_aspml("simplify", libre, "--rho", 0.8, "--reference", iris_csv)
+    assert done.returncode == 0, done.stderr
+    assert "THEN species = " in done.stdout
+
+
+def test_bench_on_a_multiclass_csv_reports_macro_scores(iris_csv, tmp_path):
+    import importlib.util
+    binary_only = ["foldrpp"] if importlib.util.find_spec("foldrpp") else []
+    done = run_aspml("bench", iris_csv, "--target", "species", "--learners", "fold-se", "tree",
+                     *binary_only, "--folds", 3, "--quiet", "--out", tmp_path / "res")
+    assert done.returncode == 0, done.stderr                            # a skip is no failure
+    import json
+    results = json.loads((tmp_path / "res.json").read_text())["results"]
+    got = {r["learner"]: r for r in results}
+    assert set(got) >= {"fold-se", "tree"} and "foldrpp" not in got   # binary-only: left out
+    for r in got.values():
+        assert r["acc"] > 0.85 and 0.8 < r["f1"] <= 1
+        assert r["bal_acc"] == pytest.approx(r["recall"])
+
+
+def test_bench_runs_manifest_datasets_with_every_class(data_dir, tmp_path):
+    # balance says (multi-class) in the manifest: named, it runs with all its classes;
+    # wine names a positive class: --multiclass runs every class
+    done = run_aspml("bench", "--data-dir", data_dir, "--datasets", "balance", "wine",
+                     "--multiclass", "--learners", "fold-se", "--folds", 3, "--quiet",
+                     "--out", tmp_path / "res")
+    assert done.returncode == 0, done.stderr
+    import json
+    saved = json.loads((tmp_path / "res.json").read_text())
+    assert saved["settings"]["positive"] == {"balance": None, "wine": None}
+    assert all(r["acc"] > 0.6 for r in saved["results"])
+    one_line_error(run_aspml("bench", "--data-dir", data_dir, "--datasets", "wine@3",
+                             "--multiclass", "--learners", "fold-se"), "wine@3", "every class")
+    # without --multiclass, the default run leaves the (multi-class) datasets out
+    from aspml.bench import default_names, read_manifest
+    manifest = read_manifest(data_dir)
+    assert "wine" in default_names(manifest, {}) and "balance" not in default_names(manifest, {})
+    assert "balance" in default_names(manifest, {}, multiclass=True)
+    assert "balance" in default_names(manifest, {"balance": "B"})
