@@ -87,8 +87,9 @@ def decision_order(clauses, defined) -> tuple[list[LabelClause], LabelClause | N
             needs.discard(first)
     ordered = [by_rule[n] for n in order]
     for i, c in enumerate(ordered):
+        guards = set(c.guards)
         for earlier in ordered[:i]:
-            if earlier.label != c.label and earlier.rule not in c.guards:
+            if earlier.label != c.label and earlier.rule not in guards:
                 raise OrderError(
                     f"{earlier.rule} (class {_show(earlier.label)}) and {c.rule} (class "
                     f"{_show(c.label)}): neither label clause negates the other, so a row where "
@@ -96,8 +97,9 @@ def decision_order(clauses, defined) -> tuple[list[LabelClause], LabelClause | N
                     "every earlier rule of another class", c.where)
     default = defaults[0] if defaults else None
     if default is not None:
+        guards = set(default.guards)
         for c in ordered:
-            if c.label != default.label and c.rule not in default.guards:
+            if c.label != default.label and c.rule not in guards:
                 raise OrderError(
                     f"the default class {_show(default.label)} does not negate {c.rule} (class "
                     f"{_show(c.label)}): a row where {c.rule} holds would get two classes; the "
