@@ -503,6 +503,7 @@ class FoldSE(LogicClassifier):
         while labels and labels[-1] == default:
             learned.pop()
             labels.pop()
+        self.expert_report_ = []        # no expert rules in a multi-class program
         return self._program(learned, table, names,
                              labels=[as_label(self.classes_[c]) for c in labels],
                              default=default)
