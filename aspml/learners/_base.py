@@ -29,7 +29,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..data.table import in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
-from ..evaluate import classify, first_rules, visit_default_rules
+from ..evaluate import first_rules, visit_default_rules
 from ..kernels.bitset import pack, unpack
 from ..logic.model import (NotAtom, Program, Rule, Schema, Target, exceptions_apart,
                            missing_tokens)

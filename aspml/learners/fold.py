@@ -452,17 +452,18 @@ class FoldSE(LogicClassifier):
         """FOLD-RM's scheme over FOLD's binary search: while rows remain, take the most
         frequent class among them (weighted when the rows are), learn one default
         rule (with its exceptions, as in a binary program) for it against every other
-        remaining row, and let the rows the rule covers leave (their class is decided:
-        the program is a decision list).  One rule per step, not a class's whole rule
-        set: measured on the shared multi-class sets, one rule per step was as
-        accurate or more on five of the six (README, Multi-class).
+        remaining row; the rows of that class the rule covers leave, the rows of
+        other classes it covers stay as negatives for the next rules (as in FOLD's
+        binary loop and FOLD-RM; measured, README Multi-class).  One rule per step,
+        not a class's whole rule set: measured on the shared multi-class sets, one
+        rule per step was as accurate or more on five of the six.
 
         Stops when one class remains, when the rule found covers fewer than ``tail``
         of the rows (FOLD-SE's long-tail pruning), or when no rule is found.  The
-        default class is the majority of the rows left (of all rows when none is left
-        or those left weigh less than ``tail``).  Rules at the end of the list that
-        conclude the default class are dropped: without them the same rows get the
-        same class."""
+        default class is the majority of the rows no rule covers (of all rows when
+        those weigh less than ``tail``: too few to speak for the rows no rule
+        covers).  Rules at the end of the list that conclude the default class are
+        dropped: without them the same rows get the same class."""
         names = list(self.schema_.names)
         search = self._search(table, names, table.n_rows)
         # a literal must keep the positives a rule needs to be kept (else the rule, which
@@ -471,6 +472,7 @@ class FoldSE(LogicClassifier):
         search.min_tp = max(1, search.min_rule)
         remaining = np.ones(table.n_rows, dtype=bool)
         view = search.view          # cut down as rows leave (a superset of the remaining rows)
+        decided = np.zeros(table.n_rows, dtype=bool)       # rows some learned rule covers
         learned, labels = [], []
         while remaining.any():
             totals = self._class_totals(y_idx, remaining)
@@ -491,16 +493,17 @@ class FoldSE(LogicClassifier):
                 break
             learned.append(rule)
             labels.append(c)
-            remaining &= ~covered
-        # the rows left decide the default class, unless they weigh less than the tail:
-        # too few to speak for the rows no rule covers, which then get the majority class
-        left = search.total(remaining)
-        totals = self._class_totals(y_idx, remaining if left and left >= search.min_rule
+            remaining &= ~(covered & pos)
+            decided |= covered
+        undecided = ~decided
+        left = search.total(undecided)
+        totals = self._class_totals(y_idx, undecided if left and left >= search.min_rule
                                     else None)
         default = int(np.argmax(totals))
         while labels and labels[-1] == default:
             learned.pop()
             labels.pop()
+        self.expert_report_ = []        # no expert rules in a multi-class program
         return self._program(learned, table, names,
                              labels=[as_label(self.classes_[c]) for c in labels],
                              default=default)
