@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aspml.kernels.literals import (EQ, GT, LE, NE, NOT_GT, NOT_LE, best_literal,
-                                    best_literal_parallel, build_view, filter_sorted,
-                                    filter_sorted_parallel, heuristic)
+                                    best_literal_parallel, build_view, build_view_serial,
+                                    filter_sorted, filter_sorted_parallel, heuristic)
 from aspml.kernels.scale import min_decimals
 from aspml.kernels.sort import argsort_float, argsort_scaled
 
@@ -115,6 +115,9 @@ def test_view_and_filter_match_python(inputs, data):
     num, is_num, codes, state = inputs
     scales = np.array([data.draw(st.sampled_from([0.0, 4.0, 100.0])) for _ in range(num.shape[0])])
     groups, rows, offsets, distinct, d_off = build_view(num, is_num, scales)
+    serial = build_view_serial(num, is_num, scales)      # one feature after the other: the same
+    for mine, theirs in zip(serial, (groups, rows, offsets, distinct, d_off)):
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
     for f in range(num.shape[0]):
         mine = rows[offsets[f]:offsets[f + 1]]
         expected = np.flatnonzero(is_num[f])[np.argsort(num[f][is_num[f]], kind="stable")]

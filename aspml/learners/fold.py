@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_literal,
-                               best_literal_parallel, build_view, filter_sorted,
-                               filter_sorted_parallel)
+                               best_literal_parallel, build_view, build_view_serial,
+                               filter_sorted, filter_sorted_parallel)
 from ..data.table import Column
 from ..errors import AspmlWarning
 from ..evaluate import rule_masks
@@ -88,7 +88,8 @@ class _Search:
             num[j] = col.num
             is_num[j] = col.is_num
         scales = np.array([_sort_scale(table.schema[n].scale, c) for n, c in zip(names, self.cols)])
-        groups, rows, offsets, self.distinct, self.distinct_offsets = build_view(num, is_num, scales)
+        view = build_view if num.shape[1] >= PARALLEL_ROWS else build_view_serial
+        groups, rows, offsets, self.distinct, self.distinct_offsets = view(num, is_num, scales)
         self.view = (groups, rows, offsets, self.n)
         any_category = any(c.categories for c in self.cols)
         self.codes = (np.stack([c.code for c in self.cols]) if any_category
