@@ -122,7 +122,8 @@ def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
         values = sorted(set(labels) - {"", "?"})
         if len(values) > 2:                     # every class: a multi-class program
             from .cli_learners import check_classes
-            check_classes(label, values, int((labels != "").sum() - (labels == "?").sum()))
+            check_classes(label, list(_numbers_if_all(pd.Series(values))),
+                          int((labels != "").sum() - (labels == "?").sum()))
             positive = MULTICLASS
         elif len(values) != 2:
             raise AspmlError(f"column {label!r} of {path} holds {len(values)} value(s); a "

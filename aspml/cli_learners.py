@@ -166,6 +166,13 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
 def check_classes(target: str, values, n_rows: int) -> None:
     """A label of three or more values is learned class by class, unless most rows have
     a value of their own (an identifier, a measurement): that is no label to learn."""
+    fractions = [v for v in values if isinstance(v, float) and not float(v).is_integer()]
+    if fractions and len(fractions) + sum(isinstance(v, (int, float)) for v in values
+                                          if v not in fractions) == len(values):
+        raise AspmlError(f"column {target!r} holds numbers that are not whole "
+                         f"({fractions[0]!r}, ...): a quantity, not classes. Bin it into "
+                         "classes first, or say which value is the positive class with "
+                         "--positive")
     if len(values) > n_rows / 2:
         raise AspmlError(f"column {target!r} holds {len(values)} different values in "
                          f"{n_rows} rows, too many to learn each as a class: is it the label "
@@ -180,7 +187,10 @@ def _numbers_if_all(labels):
     nums = [_as_number(v) for v in labels]
     if any(n is None for n in nums):
         return labels
-    return labels.__class__([normalize_value(n) for n in nums], index=labels.index, dtype=object)
+    nums = [normalize_value(n) for n in nums]
+    if len(set(nums)) != len(set(labels)):     # "01" and "1", "1e0" and "1": two codes, kept
+        return labels
+    return labels.__class__(nums, index=labels.index, dtype=object)
 
 
 def _show(values, limit: int = 8) -> str:

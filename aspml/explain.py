@@ -494,9 +494,9 @@ class _ClassWords:
     def why_not(self, d) -> None:
         e, p = self.e, self.p
         rules = e.target.rules
-        got = ("no class" if e.prediction is None
-               else f"{text_value(e.prediction)}")
-        self.lines.append(f"{class_head(p, d)} does not hold for this row (its class is {got}):")
+        got = ("it has no class" if e.prediction is None
+               else f"its class is {text_value(e.prediction)}")
+        self.lines.append(f"{class_head(p, d)} does not hold for this row ({got}):")
         first = next((r for r in rules if r.fires), None)
         own = [r for r in rules if r.rule.label == d]
         for r in own:

@@ -219,3 +219,41 @@ def test_bench_runs_manifest_datasets_with_every_class(data_dir, tmp_path):
     assert "wine" in default_names(manifest, {}) and "balance" not in default_names(manifest, {})
     assert "balance" in default_names(manifest, {}, multiclass=True)
     assert "balance" in default_names(manifest, {"balance": "B"})
+
+
+def test_label_codes_that_read_as_one_number_stay_apart(tmp_path):
+    # "01" and "1" are two codes: read as numbers they would merge into one class
+    X, y = _iris()
+    codes = np.array(["01", "1", "2"], dtype=object)[pd.Series(y).map(
+        {"setosa": 0, "versicolor": 1, "virginica": 2}).to_numpy()]
+    data = tmp_path / "codes.csv"
+    X.assign(y=codes).to_csv(data, index=False)
+    model = tmp_path / "codes.lp"
+    done = run_aspml("learn", data, "--target", "y", "-o", model)
+    assert done.returncode == 0 and "for 3 classes" in done.stdout, done.stderr
+    assert set(aspml.load(model).classes) == {"01", "1", "2"}
+    answers = predict_with_every_engine(model, data)
+    assert answers["fast"] == answers["clingo"] == answers["prolog"]
+    got = [line.split(",", 1)[1] for line in answers["fast"]]
+    assert np.mean(np.array(got, dtype=object) == codes) > 0.9 and "01" in got
+
+
+def test_a_label_of_fractions_is_a_quantity_not_classes(tmp_path):
+    X, _ = _iris()
+    data = tmp_path / "f.csv"
+    X.assign(f=X["petal_length"] / 7).to_csv(data, index=False)
+    for command in (("learn", data, "--target", "f"),
+                    ("bench", data, "--target", "f", "--learners", "fold-se")):
+        one_line_error(run_aspml(*command), "not whole", "--positive")
+
+
+def test_a_descriptive_model_of_one_class_says_not_that_class_elsewhere():
+    # the default class has no rules: "the other class" is not the one other class with rules
+    X, _ = _iris()
+    p = _hand_program()                       # rules for setosa, versicolor; default virginica
+    one = aspml.generalize(p, rho=0.8, reference=X).to_program(positive="versicolor")
+    assert one.target.positive == "versicolor" and one.target.negative is None
+    two = Program(p.rules[:1], target=Target("species", classes=("setosa", "other"),
+                                            default="other"))
+    assert aspml.generalize(two, rho=0.8, reference=X).to_program(
+        positive="setosa").target.negative == "other"     # two classes: the other one

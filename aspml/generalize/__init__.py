@@ -127,7 +127,8 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
         algorithm.run(state, r, check_fidelity)
         history.append((r, int(state.alive.sum()), state.n_unions - before))
     return DescriptiveModel(state, float(rho), float(epsilon), target_name, positive, negative,
-                            schema, history)
+                            schema, history,
+                            model.classes if isinstance(model, Program) else ())
 
 
 def _sklearn_predict(model, X, feature_names):

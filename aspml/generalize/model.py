@@ -72,7 +72,7 @@ class DescriptiveModel:
     """
 
     def __init__(self, state, rho, epsilon, target="prediction", positive=None, negative=None,
-                 schema=None, history=()):
+                 schema=None, history=(), source_classes=()):
         enc = state.enc
         self.task = enc.task
         self.rho = rho
@@ -80,6 +80,9 @@ class DescriptiveModel:
         self.target = target
         self.positive = positive
         self.negative = negative
+        # the classes of the model described (a multi-class Program's, the default class
+        # included even when no rule concludes it): to_program's "other class" comes from them
+        self.source_classes = tuple(source_classes)
         self.schema = schema
         self.history = tuple(history)          # (rho, rules, unions) per run of the iterative variant
         self.original = list(enc.rules)
@@ -246,8 +249,9 @@ class DescriptiveModel:
                                                   self.flags)))
             rules.append(Rule(None, tuple(body)))
         negative = self.negative if positive == self.positive else None
-        if negative is None and len(classes) == 2:      # the one other class
-            negative = next(c for c in classes if c != positive)
+        known = self.source_classes or classes
+        if negative is None and len(known) == 2:        # the one other class
+            negative = next(c for c in known if c != positive)
         t = Target(target or (self.target if self.target != "prediction" else "label"),
                    as_label(positive), None if negative is None else as_label(negative))
         schema = self.schema if self.schema is not None else ()
