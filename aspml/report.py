@@ -417,6 +417,25 @@ def _num(v, digits: int) -> str:
         return _e(v)
 
 
+
+def _head(program: Program, X, model_name: str, data_name: str, target: str) -> list[str]:
+    """The page up to its sections: title, the target (``target``, HTML), the program's
+    size and learner, and its provenance."""
+    title = f"aspml report: {model_name} on {data_name}"
+    prov = dict(program.provenance)
+    html = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
+            f"<h1>{_e(title)}</h1>",
+            f"<p>Target {target}; {program.n_rules} rules, {program.n_literals} literals; "
+            f"{len(X)} rows" + (f"; learned by {_e(prov['learner'])}" if "learner" in prov
+                                else "") + ".</p>"]
+    if prov:
+        html.append("<details><summary>Provenance</summary><table>"
+                    + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in prov.items())
+                    + "</table></details>")
+    return html
+
 def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_name: str,
            data_name: str, bench: dict | None = None) -> str:
     """The report page as one HTML string."""
@@ -429,19 +448,8 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
         known, truth = truth_of(labels, t.positive, program.missing)
     else:
         known, truth = np.zeros(len(X), dtype=bool), np.zeros(len(X), dtype=bool)
-    title = f"aspml report: {model_name} on {data_name}"
-    prov = dict(program.provenance)
-    html = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
-            f"<h1>{_e(title)}</h1>",
-            f"<p>Target <code>{_e(text_head(program, _default_rule()))}</code>; "
-            f"{program.n_rules} rules, {program.n_literals} literals; {len(X)} rows"
-            + (f"; learned by {_e(prov['learner'])}" if "learner" in prov else "") + ".</p>"]
-    if prov:
-        html.append("<details><summary>Provenance</summary><table>"
-                    + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in prov.items())
-                    + "</table></details>")
+    html = _head(program, X, model_name, data_name,
+                 f"<code>{_e(text_head(program, _default_rule()))}</code>")
     if labels is not None and known.any():
         p, y = prediction[known], truth[known]
         tp, fp = int(np.sum(p & y)), int(np.sum(p & ~y))
@@ -481,38 +489,26 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
                     f"{_e(r['head'])}{mark}</td><td>{r['argues']}</td><td class=n>{r['covers']}</td>"
                     f"<td class=n>{prec}</td></tr>")
     html.append("</table>")
-    html += ["<h2>The program</h2>", "<h3>As text</h3>", f"<pre>{_pre(program.to_text())}</pre>",
-             "<h3>As clingo reads it (ASP)</h3>", f"<pre>{_pre(program.to_asp())}</pre>"]
-    if bench is not None:
-        html.append(bench_section(bench))
-    html.append("<p class=muted>Written by aspml; this page needs no network and no "
-                "script.</p></body></html>")
-    return "\n".join(html) + "\n"
+    return _foot(program, html, bench)
 
 
 def _page(program: Program, X, model_name: str, data_name: str, bench, sections) -> str:
     """The page around ``sections`` (a multi-class program's figures): title, target,
     provenance, then the sections, the program's text and ASP prints and the bench plots."""
     t = program.target
-    title = f"aspml report: {model_name} on {data_name}"
-    prov = dict(program.provenance)
     classes = ", ".join(_e(text_value(c)) for c in t.classes)
     default = ("no default class" if t.default is None
                else f"default class <code>{_e(text_value(t.default))}</code>")
-    html = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
-            f"<h1>{_e(title)}</h1>",
-            f"<p>Target <code>{_e(text_name(t.name))}</code> with the classes {classes}; "
-            f"{default}; {program.n_rules} rules, {program.n_literals} literals; {len(X)} rows"
-            + (f"; learned by {_e(prov['learner'])}" if "learner" in prov else "") + ".</p>"]
-    if prov:
-        html.append("<details><summary>Provenance</summary><table>"
-                    + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in prov.items())
-                    + "</table></details>")
-    html += sections
-    html += ["<h2>The program</h2>", "<h3>As text</h3>", f"<pre>{_pre(program.to_text())}</pre>",
-             "<h3>As clingo reads it (ASP)</h3>", f"<pre>{_pre(program.to_asp())}</pre>"]
+    html = _head(program, X, model_name, data_name,
+                 f"<code>{_e(text_name(t.name))}</code> with the classes {classes}; {default}")
+    return _foot(program, html + sections, bench)
+
+
+def _foot(program: Program, html: list[str], bench) -> str:
+    """The page ``html`` begins, finished: the program's text and ASP prints, the bench
+    plots, the closing note."""
+    html = html + ["<h2>The program</h2>", "<h3>As text</h3>", f"<pre>{_pre(program.to_text())}</pre>",
+                   "<h3>As clingo reads it (ASP)</h3>", f"<pre>{_pre(program.to_asp())}</pre>"]
     if bench is not None:
         html.append(bench_section(bench))
     html.append("<p class=muted>Written by aspml; this page needs no network and no "

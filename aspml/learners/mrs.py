@@ -152,11 +152,7 @@ class MultiValueRuleSet(LogicClassifier):
     random_state : int, Generator or None
     positive, kinds, missing, target : as for every aspml learner.
     class_order : {"precision", "frequency"}, default "precision"
-        Multi-class only (three or more classes, no ``positive``): one binary
-        rule set is learned per class but the largest, which is the default; the
-        classes' rules come in the order of their training precision
-        (``"precision"``, surest first) or from the rarest class up
-        (``"frequency"``).  See the README's Multi-class section.
+        Multi-class only: the order of the classes' rule sets, as for ``Libre``.
     class_weight : None, "balanced" or dict, default None
         Weights of the classes, scikit-learn's convention (see ``FoldSE``); with
         ``fit(sample_weight=...)`` a row counts as its weight.  The likelihood
