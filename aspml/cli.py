@@ -543,7 +543,11 @@ def cmd_bench(args) -> int:
         data.name = n
         datasets.append(data)
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
-    progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}\n\n{B.HEADER}")
+    multi = [d.name for d in datasets if d.multiclass]
+    progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}"
+                   + (f"; on the multi-class {', '.join(multi)}: F1, precision and recall "
+                      "are macro averages over the classes, bal. acc. their mean recall"
+                      if multi else "") + f"\n\n{B.HEADER}")
     try:
         results, failed = B.cross_validate(datasets, learners, args.folds, args.seed,
                                            args.reference_max_rows, progress)

@@ -191,6 +191,7 @@ def test_bench_on_a_multiclass_csv_reports_macro_scores(iris_csv, tmp_path):
     done = run_aspml("bench", iris_csv, "--target", "species", "--learners", "fold-se", "tree",
                      *binary_only, "--folds", 3, "--quiet", "--out", tmp_path / "res")
     assert done.returncode == 0, done.stderr                            # a skip is no failure
+    assert "on the multi-class iris: F1, precision and recall are macro averages" in done.stdout
     import json
     results = json.loads((tmp_path / "res.json").read_text())["results"]
     got = {r["learner"]: r for r in results}

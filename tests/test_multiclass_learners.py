@@ -233,3 +233,16 @@ def test_class_programs_merge_with_exceptions_renamed_apart():
     assert p.exception_names == ("ab1", "ab2")
     X = pd.DataFrame({"a": [-1, 1, 4, 6, 9]})
     assert list(p.predict(X)) == ["n", "q", "n", "p", "n"]
+
+
+def test_a_note_about_one_class_names_the_class():
+    # a class no rule can describe (rows of it at random): the learner's note says which
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.random(300), "b": rng.random(300)})
+    y = np.where(X.a < 0.5, "low", "high").astype(object)
+    y[rng.random(300) < 0.2] = "noise"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        aspml.MultiValueRuleSet(random_state=0).fit(X, y)
+    notes = [str(w.message) for w in caught if issubclass(w.category, AspmlWarning)]
+    assert notes and all(n.startswith("class 'noise': ") for n in notes), notes

@@ -389,9 +389,17 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             self._report(len(parts), len(self.classes_) - 1, f"class {self.classes_[k]!r}")
             self.multiclass_, self.positive_index_ = False, k
             try:
-                binary = self._learn(table, y_idx == k)
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", AspmlWarning)
+                    binary = self._learn(table, y_idx == k)
             finally:
                 self.multiclass_, self.positive_index_ = True, None
+            for w in caught:        # a note about one class's rules says which class
+                if issubclass(w.category, AspmlWarning):
+                    warnings.warn(f"class {as_label(self.classes_[k])!r}: {w.message}",
+                                  AspmlWarning, stacklevel=3)
+                else:
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
             covered = np.zeros(table.n_rows, bool)
             visit_default_rules(binary, table,
                                 lambda _, packed: covered.__ior__(unpack(packed, table.n_rows)),
