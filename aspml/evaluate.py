@@ -186,14 +186,10 @@ def first_rules(program: Program, X, missing=None) -> np.ndarray:
     ``-1`` where none does."""
     table = as_table(program, X, missing)
     out = np.full(table.n_rows, -1, dtype=np.int64)
-    number = {i: k for k, i in enumerate(i for i, r in enumerate(program.rules) if r.head is None)}
 
-    def visit(i, packed):
-        if i in number:
-            fires = unpack(packed, table.n_rows) & (out < 0)
-            out[fires] = number[i]
-    rule_masks(program, table, keep=(), visit=visit)
-    # rule_masks visits the default rules in program order, after every exception
+    def visit(k, packed):       # the default rules in order, after every exception
+        out[unpack(packed, table.n_rows) & (out < 0)] = k
+    visit_default_rules(program, table, visit)
     return out
 
 

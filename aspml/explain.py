@@ -66,6 +66,12 @@ class AtomExplanation:
     def firing(self) -> tuple:
         return tuple(r for r in self.rules if r.fires)
 
+    @property
+    def first_firing(self):
+        """The first of the rules that fires (a multi-class target: the one that decides
+        the row's class), or None."""
+        return next((r for r in self.rules if r.fires), None)
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -87,7 +93,8 @@ class Explanation:
     def deciding_rule(self) -> int | None:
         """Multi-class: the index (in ``program.rules``) of the first default rule that fires,
         the one whose class the row gets; ``None`` when no rule fires (the default class)."""
-        return next((r.index for r in self.target.rules if r.fires), None)
+        first = self.target.first_firing
+        return None if first is None else first.index
 
     @property
     def earlier(self) -> tuple:
@@ -218,7 +225,7 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     target = atom(None)
     prediction = target.holds
     if program.is_multiclass:
-        first = next((r for r in target.rules if r.fires), None)
+        first = target.first_firing
         prediction = program.target.default if first is None else first.rule.label
         atoms = _class_atoms(program, atoms, prediction)
     reason = None
@@ -382,7 +389,7 @@ class _Words:
             self.lines.append(f"{pad}no rule defines {self.head(a.name)}")
             return
         for r in (a.firing if a.holds else a.rules):
-            label = f"{'expert rule' if r.index in self.p.expert else 'rule'} {r.index + 1}"
+            label = _rule_name(self.p, r)
             if r.fires:
                 self.lines.append(f"{pad}{label} fires: IF {_cond(r.rule)} THEN {self.head(a.name)}")
                 for c in r.checks:
@@ -411,6 +418,11 @@ class _Words:
         self.lines.append(f"{pad}{describe(c)}")
 
 
+def _rule_name(program: Program, r: RuleCheck) -> str:
+    """``rule 3`` (``expert rule 3`` for a rule the expert fixed): its number in the program."""
+    return f"{'expert rule' if r.index in program.expert else 'rule'} {r.index + 1}"
+
+
 def _cond(rule: Rule) -> str:
     return " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE"
 
@@ -418,8 +430,6 @@ def _cond(rule: Rule) -> str:
 def class_head(program: Program, label) -> str:
     """``label = "setosa"``: a multi-class target with one of its classes."""
     return f"{text_name(program.target.name)} = {text_value(label)}"
-
-
 
 
 def _earlier(e: Explanation) -> tuple:
@@ -441,7 +451,7 @@ class _ClassWords:
 
     def rule(self, r: RuleCheck, depth: int, detail: bool = True) -> None:
         pad = "  " * depth
-        label = f"{'expert rule' if r.index in self.p.expert else 'rule'} {r.index + 1}"
+        label = _rule_name(self.p, r)
         verb = "fires" if r.fires else "does not fire"
         self.lines.append(f"{pad}{label} {verb}: IF {_cond(r.rule)} THEN {text_head(self.p, r.rule)}")
         if not detail:
@@ -463,7 +473,7 @@ class _ClassWords:
     def why(self) -> None:
         e, p = self.e, self.p
         rules = e.target.rules
-        first = next((r for r in rules if r.fires), None)
+        first = e.target.first_firing
         if first is not None:
             self.lines.append(f"{class_head(p, e.prediction)} for this row because")
             self.rule(first, 1)
@@ -497,7 +507,7 @@ class _ClassWords:
         got = ("it has no class" if e.prediction is None
                else f"its class is {text_value(e.prediction)}")
         self.lines.append(f"{class_head(p, d)} does not hold for this row ({got}):")
-        first = next((r for r in rules if r.fires), None)
+        first = e.target.first_firing
         own = [r for r in rules if r.rule.label == d]
         for r in own:
             self.rule(r, 1)
@@ -544,7 +554,7 @@ def _class_dict(e: Explanation) -> dict:
     exceptions), which one decides, the earlier rules of other classes, and the why-not."""
     p = e.program
     rules = e.target.rules
-    first = next((r for r in rules if r.fires), None)
+    first = e.target.first_firing
     out = {
         "prediction": _plain(e.prediction),
         "classes": [_plain(c) for c in p.classes],

@@ -61,8 +61,11 @@ def predict(program: Program, X, missing=None, query: str = "open") -> np.ndarra
     ``"rows"`` asks for each row in turn.  Both give the same answer.
     """
     from ._given import engine_program
-    if engine_program(program, "aspml.prolog.predict").is_multiclass:
-        return _classes(engine_program(program, "aspml.prolog.predict"), X, missing, query)
+    if query not in QUERIES:
+        raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
+    program = engine_program(program, "aspml.prolog.predict")
+    if program.is_multiclass:
+        return _classes(program, X, missing, query)
     return holds(program, X, None, missing, query)
 
 
@@ -123,8 +126,6 @@ def _answers(program: Program, table, naming, ask: str) -> list[str]:
 def _classes(program: Program, X, missing, query: str) -> np.ndarray:
     """Each row's class, from the answers to ``label(R, C)``: the row and the class's
     position among ``program.classes`` (so no label is ever read back from text)."""
-    if query not in QUERIES:
-        raise AspmlError(f"unknown query {query!r}; use one of {QUERIES}")
     table = data_table(program, X, missing)
     naming = Naming.of(program)
     classes = "[" + ",".join(label_term(c, "prolog") for c in program.classes) + "]"

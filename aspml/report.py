@@ -142,10 +142,12 @@ def _multiclass(program: Program, what: str) -> None:
 def _decisions(program: Program, X) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(each row's class, the deciding default rule's index in program.rules or -1,
     rows x rules coverage)."""
-    from .evaluate import first_rules
     _, cov, _ = evaluate(program, X)
-    first = first_rules(program, X)
-    index = np.array([i for i, r in enumerate(program.rules) if r.head is None] + [-1])
+    default = [i for i, r in enumerate(program.rules) if r.head is None]
+    fired = cov[:, default]                     # the first default rule that fires decides
+    first = np.where(fired.any(axis=1), fired.argmax(axis=1), -1) if default else \
+        np.full(len(cov), -1)
+    index = np.array(default + [-1])
     labels = np.array([r.label for r in program.default_rules] + [program.target.default],
                       dtype=object)
     return labels[first], index[first], cov

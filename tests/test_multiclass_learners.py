@@ -64,8 +64,11 @@ def test_fast_path_and_probabilities_agree_with_predict(name, load):
     assert np.array_equal(clf.classes_[proba.argmax(axis=1)], pred)
     # every default rule concludes a class; exceptions are named apart across the program
     assert all(r.label in p.classes for r in p.default_rules)
-    heads = [r.head for r in p.exception_rules]
-    assert set(heads) == set(p.exception_names)
+    owners: dict = {}
+    for r in p.default_rules:
+        for name in r.exceptions:
+            owners.setdefault(name, set()).add(r.label)
+    assert all(len(classes) == 1 for classes in owners.values()), owners
 
 
 @pytest.mark.parametrize("name", LEARNERS)
@@ -78,7 +81,6 @@ def test_each_class_gets_rules_on_a_well_separated_table(name):
     assert p.target.default not in ruled or name.startswith("Fold")
     Xt, yt = separated(seed=1)
     assert np.mean(clf.predict(Xt) == yt) > 0.85       # MRS: quantile bins miss a <= 25
-    assert clf.program_.n_rules == len(p.rules)
 
 
 def test_fold_rm_scheme_decision_list_order():

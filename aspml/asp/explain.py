@@ -85,7 +85,8 @@ def literal_truth(program: Program, frame: pd.DataFrame, missing=None):
         if terms != ([] if expected is None else [printer.label(expected)]):
             raise AspmlError(f"internal error: clingo gives the row the classes {terms}, "
                              f"its rules {expected!r}")
-    holds = {None: fires if program.is_multiclass else naming.target in names, **{d: d in names for d in program.derived},
+    holds = {None: fires if program.is_multiclass else naming.target in names,
+             **{d: d in names for d in program.derived},
              **{a: p in names for p, a in atoms.items()}}
     return truth, holds, _holding_atoms(model, naming, program)
 
@@ -333,7 +334,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         if target is True:               # the binary default means nothing here
             raise AspmlError("counterfactual: name the class the row should get (target=...); "
                              f"the program's classes: {list(program.classes)}")
-        goal = target = resolve_class(program, target, "target")
+        target = resolve_class(program, target, "target")
         goal = ("is", target)
     else:
         goal = target = bool(target)
@@ -384,13 +385,12 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         distance += abs(new - old) / span if is_number(new) and is_number(old) else 1.0
     if program.is_multiclass:            # the fast path's class, and the rule that decides it
         from ..evaluate import first_rules
-        changed = pd.DataFrame([new_row])
-        check = program.predict(changed)[0]
+        k = int(first_rules(program, pd.DataFrame([new_row]))[0])
+        index = [i for i, r in enumerate(program.rules) if r.head is None]
+        check = program.rules[index[k]].label if k >= 0 else program.target.default
         if check != target:
             raise AspmlError("internal error: the counterfactual does not give the class "
                              f"{target!r} (the fast path says {check!r})")
-        k = int(first_rules(program, changed)[0])
-        index = [i for i, r in enumerate(program.rules) if r.head is None]
         # clingo's firing rules say the same: the first of them decides
         if (min(fires) if fires else None) != (index[k] if k >= 0 else None):
             raise AspmlError("internal error: clingo and the fast path disagree on the "

@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from ..data.table import in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
 from ..evaluate import first_rules, visit_default_rules
+from ..evaluate import predict as fast_predict
 from ..kernels.bitset import pack, unpack
 from ..logic.model import (NotAtom, Program, Rule, Schema, Target, exceptions_apart,
                            missing_tokens)
@@ -400,10 +401,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                                   AspmlWarning, stacklevel=3)
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-            covered = np.zeros(table.n_rows, bool)
-            visit_default_rules(binary, table,
-                                lambda _, packed: covered.__ior__(unpack(packed, table.n_rows)),
-                                self._missing())
+            covered = fast_predict(binary, table)      # where the class's rules fire
             hit = covered & (y_idx == k)
             if weight is None:
                 precision = (hit.sum() + 1) / (covered.sum() + 2)

@@ -65,9 +65,6 @@ def decision_order(clauses, defined) -> tuple[list[LabelClause], LabelClause | N
                          f"class, not {_show(defaults[0].label)} and {_show(defaults[1].label)}",
                          defaults[1].where)
     rank = {name: i for i, name in enumerate(defined)}
-    missing = [name for name in by_rule if name not in rank]
-    if missing:     # the parser checks first; a backstop for other callers
-        raise OrderError(f"no rule defines {missing[0]}", by_rule[missing[0]].where)
     # Kahn's algorithm: a rule comes once every rule its clause negates has come
     waiting = {name: set(c.guards) & set(by_rule) for name, c in by_rule.items()}
     order: list[str] = []

@@ -175,11 +175,10 @@ def check_derived_name(name: str) -> str:
 def _check_prefix(prefix: str, names) -> None:
     """A prefix is an identifier, and each name it makes (``heart_ab1``, ``heart_row``)
     is one no engine reserves."""
-    from .names import prefixed
+    from .names import is_reserved, prefixed
     if not isinstance(prefix, str) or not DERIVED_NAME.match(prefix):
         raise AspmlError(f"prefix {prefix!r} must be a lower-case identifier "
                          "([a-z][A-Za-z0-9_]*), such as heart")
-    from .names import is_reserved
     for name in names:
         made = prefixed(prefix, name)
         if is_reserved(made):
@@ -479,22 +478,20 @@ class Program:
                 raise AspmlError(f"expert rule index {k!r} is not a rule of the program "
                                  f"(it has {len(rules)})")
         object.__setattr__(self, "expert", expert)
-        self._check_classes(rules)
-        if self.prefix is not None:
-            _check_prefix(self.prefix, self._helper_names())
+        self._check_target(rules)
         object.__setattr__(self, "provenance", _freeze_provenance(self.provenance))
         object.__setattr__(self, "missing", missing_tokens(self.missing))
-        if not isinstance(self.target, Target):
-            raise AspmlError("target must be an aspml.Target")
         object.__setattr__(self, "schema", self._complete_schema(self.schema))
+        if self.prefix is not None:     # after the schema: the rule atoms avoid its names
+            _check_prefix(self.prefix, self._helper_names())
 
-    def _check_classes(self, rules) -> None:
+    def _check_target(self, rules) -> None:
+        """The target is a Target, no exception shares its name, and each default rule's
+        class label is one of its classes (none for a binary target)."""
         t = self.target
         if not isinstance(t, Target):
             raise AspmlError("target must be an aspml.Target")
-        derived = {r.head for r in rules if r.head is not None} | {
-            lit.name for r in rules for lit in r.body if isinstance(lit, NotAtom)}
-        if t.name in derived:       # one predicate for two things: ab1(X) :- not ab1(X)
+        if t.name in self.exception_names:    # one predicate, two things: ab1(X) :- not ab1(X)
             raise AspmlError(f"the target {t.name!r} is also the name of an exception; "
                              "rename the exception (aspml.logic.model.exceptions_apart)")
         for r in rules:
@@ -585,8 +582,8 @@ class Program:
         ``ruleK``).  ``()`` for binary programs."""
         if not self.is_multiclass:
             return ()
-        taken = (set(self.exception_names) | set(self.schema.names) | {self.target.name}
-                 | set(self.background_atoms))
+        # the completed schema names every feature the rules read, background atoms too
+        taken = set(self.exception_names) | set(self.schema.names) | {self.target.name}
         out, k = [], 0
         for _ in self.default_rules:
             k += 1

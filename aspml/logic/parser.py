@@ -584,9 +584,6 @@ class _Builder:
         except OrderError as e:
             raise self.error(str(e), e.where) from None
         bodies = {d.head.name: d for d in defined}
-        unread = [n for n in bodies if n not in {c.rule for c in ordered}]
-        if unread:      # a backstop: a rule atom is one that a label clause reads
-            raise self.error(f"no label clause reads {unread[0]}", bodies[unread[0]].head)
         made = iter(ordered)
         out = []
         for r in rules:

@@ -174,8 +174,9 @@ class Naming:
     def of(program: Program) -> "Naming":
         derived = {n: prefixed(program.prefix, n) for n in program.exception_names}
         domain = prefixed(program.prefix, DOMAIN)
-        rules = tuple(prefixed(program.prefix, n) for n in program.rule_atoms)
-        taken = set(derived) | set(derived.values()) | {domain} | set(program.rule_atoms) | set(rules)
+        atoms = program.rule_atoms
+        rules = tuple(prefixed(program.prefix, n) for n in atoms)
+        taken = set(derived) | set(derived.values()) | {domain} | set(atoms) | set(rules)
         target, preds = predicate_names(program.target.name, program.schema.names, taken)
         if program.prefix is not None and program.background:
             # the background atoms are the program's own (its rules define them): prefixed
