@@ -433,3 +433,11 @@ def test_a_feature_named_like_the_classes_line_is_quoted():
                 Target("y", classes=("a", "b"), default="b"))
     assert 'IF "CLASSES" > 1 THEN' in p.to_text()
     assert aspml.parse(p.to_text(), "text") == p
+
+
+def test_a_prefixed_program_given_its_schema_as_a_tuple():
+    # the prefix check reads the rule atoms, which avoid the completed schema's names
+    from aspml.logic.model import Feature, Flag
+    p = Program((Rule(None, (Flag("rule1"),), label="x"),), Target(classes=("x", "y")),
+                schema=(Feature("rule1", "boolean"),), prefix="heart")
+    assert p.rule_atoms == ("rule2",) and "heart_rule2(X)" in p.to_asp()
