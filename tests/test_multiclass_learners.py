@@ -94,6 +94,45 @@ def test_fold_rm_scheme_decision_list_order():
         assert p.default_rules[-1].label != p.target.default
 
 
+def noisy_ordered_classes(seed):
+    """Six classes cut from a noisy score: no rule is clean, so FOLD's search often runs
+    out of valid literals with false positives left."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(1500, 4)), columns=list("abcd"))
+    score = X.a + 0.5 * X.b + rng.normal(scale=0.8, size=len(X))
+    return X, np.digitize(score, [-1.5, -0.7, 0, 0.5, 1.2]).astype(str)
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_fold_refuses_a_rule_wrong_on_most_rows_it_decides(seed):
+    """A rule whose search ran out of literals kept all its false positives, and in the
+    decision list gave its class to every row it reached: before the fix, on these
+    tables some rule was right on 0-14% of the training rows it decided, and the
+    program's training accuracy was 0.14-0.36."""
+    X, y = noisy_ordered_classes(seed)
+    clf = aspml.FoldSE(tail=0.02).fit(X, y)
+    p = clf.program_
+    deciding = aspml.evaluate.first_rules(p, X)
+    for k, rule in enumerate(p.default_rules):
+        decided = deciding == k
+        if decided.any():
+            assert np.mean(y[decided] == rule.label) >= 0.5, p
+    majority = pd.Series(y).value_counts(normalize=True).iloc[0]
+    assert np.mean(clf.predict(X) == y) > majority + 0.1
+
+
+def test_exceptions_of_a_multiclass_program_need_tail_over_the_classes():
+    """A default rule must cover tail x rows; its exceptions tail / k x rows (k classes):
+    the full tail pruned the exceptions that make broad rules precise."""
+    X, y = noisy_ordered_classes(0)
+    tail, k = 0.02, 6
+    p = aspml.FoldSE(tail=tail).fit(X, y).program_
+    covers = aspml.evaluate.coverage(p, X).sum(axis=0)
+    sizes = [int(n) for n, r in zip(covers, p.rules) if r.head is not None]
+    assert sizes and min(sizes) >= np.ceil(tail * len(X) / k)
+    assert min(sizes) < tail * len(X)
+
+
 @pytest.mark.parametrize("name", LEARNERS)
 def test_integer_weights_equal_duplicated_rows(name, iris):
     X, y = iris
