@@ -287,3 +287,18 @@ def test_a_note_about_one_class_names_the_class():
         aspml.MultiValueRuleSet(random_state=0).fit(X, y)
     notes = [str(w.message) for w in caught if issubclass(w.category, AspmlWarning)]
     assert notes and all(n.startswith("class 'noise': ") for n in notes), notes
+
+
+def test_no_rule_repeats_an_order_comparison_on_a_feature():
+    """``not (pulse > 120)`` prints as ``pulse <= 120`` where pulse is never missing;
+    the rule is simplified again after that, so it never reads ``pulse <= 120 AND
+    pulse <= 99`` (it did, on the triage example)."""
+    import runpy
+    make = runpy.run_path(str(Path(__file__).parents[1] / "examples/multiclass/make_triage.py"))
+    table = make["triage_table"](400, 0)
+    X, y = table.drop(columns="level"), table["level"]
+    p = aspml.FoldSE(tail=0.03, target="level").fit(X, y).program_
+    for rule in p.rules:
+        seen = [(lit.feature, lit.op) for lit in rule.body
+                if isinstance(lit, aspml.Compare) and lit.op in ("<=", ">")]
+        assert len(seen) == len(set(seen)), rule

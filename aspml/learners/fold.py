@@ -693,7 +693,7 @@ def _plain_comparisons(rules: list, table) -> list:
     the program then says what every comparison says of a missing value, that it
     does not hold (a rule needs a number to fire).  Where f was missing in some
     training row, the negated form stays: it holds on the missing values, and the
-    learner chose it for that.
+    learner chose it for that.  The body is simplified again (:func:`_simplify`).
     """
 
     def plain(lit):
@@ -704,7 +704,9 @@ def _plain_comparisons(rules: list, table) -> list:
             return lit
         return Compare(lit.feature, "<=" if lit.op == ">" else ">", lit.value)
 
-    return [replace(r, body=tuple(dict.fromkeys(plain(lit) for lit in r.body))) for r in rules]
+    # a plain comparison may now repeat another on its feature (pulse <= 120 AND pulse <= 99)
+    return [replace(r, body=tuple(_simplify(list(dict.fromkeys(plain(lit) for lit in r.body)))))
+            for r in rules]
 
 
 def _check_ratio(ratio) -> None:
