@@ -183,3 +183,13 @@ def test_the_notebooks_page_lists_the_teaching_notebooks():
     assert len(listed) == 7 and len(set(listed)) == 7
     for path in (ROOT / "examples" / "notebooks").glob("*.ipynb"):
         assert f"examples/notebooks/{path.name}" in listed, f"{path.name} is not on the page"
+
+
+def test_the_readme_links_to_pages_that_exist():
+    """The README's links into docs/ (and the repository) point at files of the clone."""
+    text = README.read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", _outside_fences(text))
+    local = [link for link in links if not re.match(r"[a-z]+://", link)]
+    assert any(link.startswith("docs/") for link in local)
+    for link in local:
+        assert (ROOT / link).exists(), link
