@@ -1,4 +1,4 @@
-"""The READMEs as tests: every ```console block runs, and its output is compared.
+"""The READMEs and the docs pages as tests: every ```console block runs, and its output is compared.
 
 A block holds commands (lines starting with ``$ ``) each followed by the
 output it prints (stdout and stderr together).  A line ``...`` stands for any
@@ -30,7 +30,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import DATA, ROOT, have_swipl  # noqa: E402
 
-READMES = [ROOT / "README.md", *sorted((ROOT / "examples").glob("*/README.md"))]
+DOCS = sorted((ROOT / "docs").rglob("*.md"))
+READMES = [ROOT / "README.md", *sorted((ROOT / "examples").glob("*/README.md")), *DOCS]
 
 
 def blocks(path: Path) -> list[tuple[int, list[tuple[str, list[str]]]]]:
@@ -232,19 +233,29 @@ def python_blocks(path: Path) -> list[tuple[int, str]]:
     return out
 
 
-def test_readme_python_blocks_run_in_order(tmp_path, monkeypatch):
-    """The README's Python blocks, run one after the other in one namespace (a later
-    block may use what an earlier one made), in a fresh folder."""
-    if not have_swipl():
+PAGES_WITH_PYTHON = [path for path in [ROOT / "README.md", *DOCS] if python_blocks(path)]
+
+
+def test_the_docs_show_python():
+    """The guide's Python examples moved out of the README; they must not get lost."""
+    assert sum(len(python_blocks(path)) for path in PAGES_WITH_PYTHON) >= 10
+
+
+@pytest.mark.parametrize("path", PAGES_WITH_PYTHON, ids=lambda p: str(p.relative_to(ROOT)))
+def test_python_blocks_run_in_order(path, tmp_path, monkeypatch):
+    """A page's Python blocks, run one after the other in one namespace (a later block
+    may use what an earlier one made), in a fresh folder where ``examples`` is the
+    repository's."""
+    blocks_ = python_blocks(path)
+    if "prolog." in "".join(source for _, source in blocks_) and not have_swipl():
         if os.environ.get("ASPML_REQUIRE_SWIPL"):
             pytest.fail("swipl is required (ASPML_REQUIRE_SWIPL) but not installed")
-        pytest.skip("the tour runs the program in SWI-Prolog")
-    monkeypatch.chdir(tmp_path)
-    blocks_ = python_blocks(ROOT / "README.md")
-    assert len(blocks_) >= 4
-    namespace: dict = {"__name__": "readme"}
+        pytest.skip("the page runs a program in SWI-Prolog")
+    monkeypatch.chdir(workspace(tmp_path))
+    namespace: dict = {"__name__": "docs"}
+    name = path.relative_to(ROOT)
     for line, source in blocks_:
         try:
-            exec(compile(source, f"README.md, block at line {line}", "exec"), namespace)
+            exec(compile(source, f"{name}, block at line {line}", "exec"), namespace)
         except Exception as error:  # pragma: no cover - the message names the block
-            raise AssertionError(f"README.md block at line {line} fails: {error!r}") from error
+            raise AssertionError(f"{name} block at line {line} fails: {error!r}") from error
