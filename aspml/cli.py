@@ -66,9 +66,22 @@ def _columns(names) -> str:
 
 def _read_table(path: str, sep: str | None = None) -> pd.DataFrame:
     """A CSV file as text cells: the separator told or detected, header names stripped,
-    no row longer than the header, compressed files unpacked within a limit."""
+    no row longer than the header, compressed files unpacked within a limit; a Parquet
+    file (told by its first bytes) as the text cells of the CSV file of its table."""
+    from .data import parquetfile
     from .data.csvfile import read_csv
+    if parquetfile.is_parquet(path):
+        return parquetfile.read_parquet(path)
     return read_csv(path, sep)
+
+
+def _table_chunks(path: str, sep: str | None, chunksize: int):
+    """:func:`_read_table` in tables of at most ``chunksize`` rows, read as they are taken."""
+    from .data import parquetfile
+    from .data.csvfile import iter_csv
+    if parquetfile.is_parquet(path):
+        return parquetfile.iter_parquet(path, chunksize)
+    return iter_csv(path, sep, chunksize)
 
 
 def _rounded(X: pd.DataFrame, digits: int) -> pd.DataFrame:
@@ -260,6 +273,8 @@ def _labels(program, y: np.ndarray) -> np.ndarray:
 
 def cmd_predict(args) -> int:
     program = _read_program(args.model, args.source, args.missing, args.edited)
+    if args.chunksize is not None:
+        return _predict_in_chunks(program, args)
     X = _read_table(args.data, args.sep)
     y = _predict(program, X, args.engine)
     out = pd.DataFrame({"row": np.arange(len(X)), program.target.name: _labels(program, y)})
@@ -270,6 +285,46 @@ def cmd_predict(args) -> int:
             raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
     else:
         out.to_csv(sys.stdout, index=False)
+    return 0
+
+
+def _predict_in_chunks(program, args) -> int:
+    """``predict --chunksize N``: the file read, predicted and written N rows at a time, so
+    memory stays that of one chunk however large the file; the same rows and answers as
+    reading it whole.  ``-o`` is written to a ``.part`` file renamed at the end, so a
+    failed run leaves no half-written predictions under the name asked for."""
+    from .progress import Progress
+    if args.chunksize < 1:
+        raise AspmlError(f"--chunksize {args.chunksize}: give a number of rows, 1 or more")
+    part = f"{args.output}.part" if args.output else None
+    bar = Progress(None, args.quiet, "predict", unit="row")
+    try:
+        out = open(part, "w", newline="") if part else sys.stdout
+    except OSError as e:
+        raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
+    done, finished = 0, False
+    try:
+        for X in _table_chunks(args.data, args.sep, args.chunksize):
+            y = _predict(program, X, args.engine)
+            rows = pd.DataFrame({"row": np.arange(done, done + len(X)),
+                                 program.target.name: _labels(program, y)})
+            rows.to_csv(out, index=False, header=done == 0)
+            done += len(X)
+            bar.advance(len(X))
+        if done == 0:               # a header and no row: the header of the answer alone
+            pd.DataFrame(columns=["row", program.target.name]).to_csv(out, index=False)
+        finished = True
+    except OSError as e:
+        raise AspmlError(f"cannot write {args.output or 'the predictions'}: "
+                         f"{e.strerror or e}") from None
+    finally:
+        bar.close()
+        if part:
+            out.close()
+            if not finished:
+                os.remove(part)
+    if part:
+        os.replace(part, args.output)
     return 0
 
 
@@ -693,9 +748,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("predict", help="predict the rows of a CSV file", formatter_class=raw,
                        epilog="example: aspml predict examples/birds/birds.lp examples/birds/birds.csv")
     common(p)
-    p.add_argument("data", help="a CSV file with a column per feature")
+    p.add_argument("data", help="a CSV file with a column per feature (or a Parquet file)")
     p.add_argument("--engine", choices=["fast", "clingo", "prolog"], default="fast")
     p.add_argument("-o", "--output", help="write the predictions here (CSV) instead of stdout")
+    p.add_argument("--chunksize", type=int, metavar="ROWS",
+                   help="read, predict and write ROWS rows at a time: memory stays that of one "
+                        "chunk however large the file (same answers as reading it whole)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar with --chunksize (there is one only when stderr is a "
+                        "terminal)")
     separator(p)
     p.set_defaults(run=cmd_predict)
 

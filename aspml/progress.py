@@ -27,7 +27,7 @@ COMPILING = "compiling (first run only)"
 class Progress:
     """A tqdm bar on a terminal (stderr); nothing when stderr is not one, or when quiet."""
 
-    def __init__(self, total: int, quiet: bool, desc: str, unit: str = "fold") -> None:
+    def __init__(self, total: int | None, quiet: bool, desc: str, unit: str = "fold") -> None:
         self.bar = None
         self.desc = desc
         self._compile = None
@@ -43,6 +43,12 @@ class Progress:
             self.bar.total = total
             self.bar.set_postfix_str(note, refresh=False)
             self.bar.update(done - self.bar.n)
+
+    def advance(self, n: int) -> None:
+        """``n`` more units done (a total that is not known beforehand)."""
+        if self.bar is not None:
+            self._settle()
+            self.bar.update(n)
 
     def step(self, note: str) -> None:
         if self.bar is not None:

@@ -43,10 +43,36 @@ _CHUNK = 2**20
 def read_csv(path, sep: str | None = None) -> pd.DataFrame:
     """The table in the CSV file ``path``: cells as text, empty cells missing (NaN)."""
     path = str(path)
+    sep, kind, names = _prepare(path, sep)
+    with _reading(path, len(names)):
+        with _open(path, kind) as raw:
+            table = pd.read_csv(raw, **_options(sep, names))
+    _check_first_row(table, path, sep, names)
+    empty = [n for n in names if n.startswith("Unnamed: ") and table[n].isna().all()]
+    return table.drop(columns=empty) if empty else table
+
+
+def iter_csv(path, sep: str | None = None, chunksize: int = 100_000):
+    """:func:`read_csv` in tables of at most ``chunksize`` rows, read as they are taken (the
+    file is never whole in memory); the cells read as :func:`read_csv` reads them.  An
+    unnamed column stays even where it is empty (whether it is empty on every row is
+    known only at the end)."""
+    path = str(path)
+    sep, kind, names = _prepare(path, sep)
+    with _reading(path, len(names)):
+        with _open(path, kind) as raw:
+            for i, table in enumerate(pd.read_csv(raw, chunksize=chunksize,
+                                                  **_options(sep, names))):
+                if i == 0:
+                    _check_first_row(table, path, sep, names)
+                yield table
+
+
+def _prepare(path: str, sep):
+    """(separator, packing, column names) of the CSV file ``path``."""
     sep = _separator_option(sep)
     kind = _packing(path)
-    names: list[str] = []
-    try:
+    with _reading(path, 0):
         if kind is not None:
             _check_unpacked_size(path, kind)
         with _open(path, kind) as raw:
@@ -56,24 +82,39 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
         if not head.strip():
             raise AspmlError(f"cannot read {path}: it has no header line (the file is empty)")
         sep = sep or _sniff(head)
-        names = _header(head, sep, path)
-        with _open(path, kind) as raw:
-            table = pd.read_csv(raw, sep=sep, header=0, names=names, dtype=str,
-                                keep_default_na=False, na_values=[""], skipinitialspace=True,
-                                encoding="utf-8-sig")
-    except AspmlError:
-        raise
-    except pd.errors.ParserError as e:
-        raise AspmlError(_parser_message(path, e, len(names))) from None
-    except (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError, zipfile.BadZipFile,
-            RuntimeError, pd.errors.EmptyDataError, csv.Error) as e:
-        raise AspmlError(f"cannot read {path}: {_reason(e)}") from None
+        return sep, kind, _header(head, sep, path)
+
+
+def _options(sep: str, names: list) -> dict:
+    return dict(sep=sep, header=0, names=names, dtype=str, keep_default_na=False,
+                na_values=[""], skipinitialspace=True, encoding="utf-8-sig")
+
+
+class _reading:
+    """Turns what pandas, csv and the unpackers raise while reading into one AspmlError."""
+
+    def __init__(self, path: str, n_names: int) -> None:
+        self.path, self.n_names = path, n_names
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, e, tb):
+        if e is None or isinstance(e, (AspmlError, GeneratorExit)):
+            return False
+        if isinstance(e, pd.errors.ParserError):
+            raise AspmlError(_parser_message(self.path, e, self.n_names)) from None
+        if isinstance(e, (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError,
+                          zipfile.BadZipFile, RuntimeError, pd.errors.EmptyDataError, csv.Error)):
+            raise AspmlError(f"cannot read {self.path}: {_reason(e)}") from None
+        return False
+
+
+def _check_first_row(table: pd.DataFrame, path: str, sep: str, names: list) -> None:
     if not isinstance(table.index, pd.RangeIndex):  # one field more on the first row
         raise AspmlError(f"{path}: row 0 has {len(names) + 1} fields but the header names "
                          f"{len(names)} columns ({show_names(names)}); a {_sep_name(sep)} at "
                          f"the end of each line? Remove it, or name the extra column")
-    empty = [n for n in names if n.startswith("Unnamed: ") and table[n].isna().all()]
-    return table.drop(columns=empty) if empty else table
 
 
 def _separator_option(sep):
