@@ -5,7 +5,7 @@
 Learns a multi-class FOLD-SE program from the made-up triage table (make_triage.py,
 seed 0), prints it, its confusion matrix and per-class figures on the table, then for
 three patients answers "why this level?", "why not urgent?" and "what is the smallest
-change that makes the patient urgent?".  With OUT.lp it saves the program (the .pl
+change that makes the patient urgent?" (routine, for the urgent one).  With OUT.lp it saves the program (the .pl
 suffix saves it in Prolog) for `aspml check`, `aspml export` and swipl.
 """
 
