@@ -284,11 +284,29 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             else:
                 self.program_ = self._learn(table, target)
                 self._fit_probabilities(table, target, weight)
+            # each rule's coverage and precision on the training rows, for the notebook
+            # view (the rows themselves are not kept); the figures aspml report gives
+            from ..display import _figures
+            self.training_figures_ = _figures(self.program_, table,
+                                              np.ones(table.n_rows, dtype=bool), target)
             self._warn_identifiers(table)
         finally:
             self._progress = None
             self._weight = None
         return self
+
+    def _html_repr(self) -> str:
+        """Jupyter's view of a fitted learner: its program, each rule with its coverage
+        and precision on the training rows (``training_figures_``); before fitting,
+        scikit-learn's diagram of the estimator."""
+        if not hasattr(self, "program_"):
+            return super()._html_repr()
+        from .._html import e
+        from ..display import program_html
+        figures = getattr(self, "training_figures_", None)
+        note = f"<code>{e(repr(self))}</code>" + ("; figures on the training rows"
+                                                   if figures is not None else "")
+        return program_html(self.program_, figures=figures, note=note)
 
     def _warn_identifiers(self, table) -> None:
         """An AspmlWarning for each feature the rules use that holds a different value on
