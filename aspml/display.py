@@ -290,9 +290,10 @@ class _ExplanationView:
                 words = (f"{name} holds (background knowledge)" if a.holds else
                          f"there is no evidence that {name} holds (background knowledge)")
                 kind = "background"
-            inner = self.atom(a, opened=False)
+            # open: why an exception holds or not is the heart of the justification
+            inner = self.atom(a, opened=True)
             return (f'<li class="{cls} {kind}" data-atom="{e(name)}" '
-                    f'data-holds="{str(c.holds).lower()}"><details{" open" if a.holds else ""}>'
+                    f'data-holds="{str(c.holds).lower()}"><details open>'
                     f'<summary>{_mark(c.holds)} <span class="rule-text">{literal_html(lit)}'
                     f'</span><span class="words">{e(words)}</span></summary>{inner}</details></li>')
         value = ""
