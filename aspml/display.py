@@ -381,7 +381,7 @@ class _ExplanationView:
             earlier = x.earlier
             if earlier:
                 out.append("<h4>and no earlier rule of another class fires:</h4>")
-                out += [self.rule(r, False) for r in earlier]
+                out += [self.rule(r, True) for r in earlier]
             elif first is rules[0]:
                 out.append('<p class="note">and it is the first rule of the list</p>')
             else:
@@ -395,7 +395,7 @@ class _ExplanationView:
                 out.append(f'<p class="verdict">{e(text_name(p.target.name))} has no class for '
                            "this row: no rule covers it, and the program has no default "
                            "class:</p>")
-            out += [self.rule(r, False) for r in rules]
+            out += [self.rule(r, True) for r in rules]
             if not rules:
                 out.append('<p class="note">the program has no rules</p>')
         return out
