@@ -17,7 +17,7 @@ from aspml.explain import _show
 from aspml.logic.model import NotAtom, Flag
 from aspml.logic.names import text_name, visible
 from aspml.report import rule_rows, truth_of
-from conftest import chromium, png_pixels, screenshot
+from conftest import dom_text, dump_dom, png_pixels, screenshot
 from strategies import multiclass_programs_with_tables, programs_with_tables
 
 VOID = {"br", "hr", "img", "meta", "input", "wbr"}
@@ -306,21 +306,6 @@ def test_a_hostile_name_is_text_not_markup():
 
 # -- headless Chromium: the views as a notebook shows them ---------------------------
 
-def dump_dom(page):
-    import subprocess
-    import tempfile
-    from pathlib import Path
-    browser = chromium()
-    with tempfile.TemporaryDirectory() as profile:
-        proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                               "--no-first-run", "--disable-background-networking",
-                               "--disable-component-update", "--disable-sync",
-                               f"--user-data-dir={profile}", "--dump-dom",
-                               Path(page).as_uri()], capture_output=True, text=True, timeout=120)
-    assert "</html>" in proc.stdout, proc.stderr[-2000:]
-    return proc.stdout
-
-
 def test_views_render_in_headless_chromium(tmp_path):
     program = aspml.parse(BIRDS, "asp")
     x = aspml.explain(program, ANIMALS.iloc[2])        # a superpenguin: the exception fails
@@ -332,9 +317,7 @@ def test_views_render_in_headless_chromium(tmp_path):
                                                              (900, 600)))
     assert (width, height) == (900, 600)
     assert colours >= 6 and 0.005 < nonwhite < 0.6       # coloured text, far from blank
-    dom = dump_dom(page)
-    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", "", dom,
-                                                             flags=re.S)))
+    text = dom_text(dump_dom(page))
     for words in ("IF bird AND NOT ab1 THEN flies", "IF penguin AND NOT ab2 THEN ab1",
                   "IF superpenguin THEN ab2", "fires on 2 · precision 1.000 (2/2)",
                   "superpenguin = true",

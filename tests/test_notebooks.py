@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, dom_text, dump_dom, png_pixels, screenshot
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -48,7 +48,7 @@ def html_outputs(nb) -> str:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs(path, request):
+def test_notebook_runs(path, request, tmp_path):
     nb = nbformat.read(path, as_version=4)
     if "swipl" in nb.metadata.get("aspml", {}).get("needs", []):
         request.getfixturevalue("swipl")            # skips (or fails in CI) without swipl
@@ -64,5 +64,23 @@ def test_notebook_runs(path, request):
     if path.stem == "05_explanations":
         assert "aspml-explanation" in html and "aspml-counterfactual" in html
         assert 'data-rule=' in html and "row-value" in html
+        rendered_in_chromium(nb, tmp_path)
     if path.stem == "06_descriptive_models":
         assert "aspml-descriptive" in html
+
+
+def rendered_in_chromium(nb, tmp_path):
+    """The executed lesson 5's program and explanations, as the notebook shows them, in
+    headless Chromium: a picture far from blank, and the text of the rules and of the
+    patient's values in the page."""
+    page = tmp_path / "outputs.html"
+    page.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+                    + html_outputs(nb) + "</body></html>", encoding="utf-8")
+    width, height, colours, nonwhite = png_pixels(screenshot(page, tmp_path / "shot.png",
+                                                             (1000, 800)))
+    assert colours >= 6 and 0.005 < nonwhite < 0.6
+    text = dom_text(dump_dom(page))
+    for words in ('level with the classes "emergency", "routine", "urgent"', "ELSE IF",
+                  'level = "routine" for this row because', 'level = "urgent" does not hold',
+                  "age = 9", "temp = 38.5", "the exception ab2 holds"):
+        assert words in text, words
