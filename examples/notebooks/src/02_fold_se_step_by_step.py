@@ -66,7 +66,7 @@ fold = aspml.FoldSE(target="flies", positive="yes").fit(animals, flies, trace=st
 trace = pd.DataFrame(steps)
 trace["literal"] = [aspml.logic.printers.text_literal(lit) if isinstance(lit, aspml.Literal)
                     else "" for lit in trace.get("literal", [None] * len(trace))]
-trace.fillna("")
+trace.astype(object).fillna("")
 
 # %% [markdown]
 # Read the trace from the top: the first rule starts with every example
@@ -112,9 +112,8 @@ programs["ig"]
 #    prefer? Which preference leads to fewer, longer-reaching rules?
 # 2. In the trace, find the step where an exception is started. How many false
 #    positives does it have to explain, and which literal does it choose?
-# 3. Change `ratio` (FOLD-SE's bound on the false positives an exception may
-#    leave, default 0.5) or `tail` (the share of positives a rule must cover)
-#    and re-run the comparison. Which setting changes the size of the program
-#    most?
+# 3. Change `ratio` or `tail` (FOLD-SE's two stopping parameters; see
+#    `help(aspml.FoldSE)`) and re-run the comparison. Which one changes the size
+#    of the program most?
 # 4. The two programs have similar accuracy but different sizes. Which would
 #    you rather show a doctor, and why?
