@@ -127,6 +127,11 @@ class Explanation:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
+    def _repr_html_(self) -> str:
+        """Jupyter's view: a collapsible justification tree (:mod:`aspml.display`)."""
+        from .display import explanation_html
+        return explanation_html(self)
+
 
 # ---------------------------------------------------------------------------
 # building an explanation

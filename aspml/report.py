@@ -5,20 +5,20 @@ and precision on the table, the confusion matrix and scores, and, given the
 results of ``aspml bench`` (its JSON), plots of F1 against the number of rules
 per learner.  Plots are inline SVG; there is no script, no external file and
 no network access.  Every string that comes from the user (file names,
-feature names, values, labels, learner names) goes through ``html.escape``.
+feature names, values, labels, learner names) goes through ``aspml._html.e``
+(``html.escape``, invisible characters shown as escapes).
 """
 
 from __future__ import annotations
 
 import math
-from html import escape
 
 import numpy as np
 import pandas as pd
 
+from ._html import e as _e, pre as _pre
 from .evaluate import evaluate
 from .logic.model import Program
-from .logic.names import visible
 from .logic.names import text_name
 from .logic.printers import text_head, text_literal, text_value
 
@@ -39,17 +39,6 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .8em; overflow-x: au
 .plots { display: flex; flex-wrap: wrap; gap: 1em; }
 code { background: #f0f0f0; padding: 0 .2em; }
 """
-
-
-def _e(value) -> str:
-    """HTML-escaped text with invisible characters (zero-width, bidi, controls) shown as
-    ``\\u200b``: "ro\\u200bme" must not look like "rome" in the report."""
-    return escape(visible(str(value)), quote=True)
-
-
-def _pre(text: str) -> str:
-    """A multi-line text for <pre>: each line as _e shows it, the line breaks kept."""
-    return "\n".join(_e(line) for line in text.split("\n"))
 
 
 def truth_of(labels: pd.Series, positive, missing=("?",)) -> tuple[np.ndarray, np.ndarray]:

@@ -110,6 +110,30 @@ def screenshot(page, png, size):
     return png
 
 
+def dump_dom(page, width=1000):
+    """The DOM of ``page`` (a path) after headless Chromium has loaded it (``--dump-dom``)."""
+    browser = chromium()
+    with tempfile.TemporaryDirectory() as profile:
+        proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--no-first-run", "--disable-background-networking",
+                               "--disable-component-update", "--disable-sync", "--disable-quic",
+                               f"--user-data-dir={profile}", "--dump-dom",
+                               f"--window-size={width},900", Path(page).as_uri()],
+                              capture_output=True, text=True, timeout=120)
+    assert "</html>" in proc.stdout, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def dom_text(dom):
+    """The text of a dumped DOM, style sheets dropped and white space collapsed."""
+    text = re.sub(r"<style>.*?</style>", "", dom, flags=re.S)
+    text = re.sub(r"</?(p|li|div|summary|details|tr|td|th|ol|ul|h\d|br|table|body)\b[^>]*>", " ",
+                  text)                                 # blocks apart, inline tags joined
+    text = re.sub(r"<[^>]+>", "", text)
+    from html import unescape
+    return re.sub(r"\s+", " ", unescape(text))
+
+
 def scroll_width(page, width):
     """The width of ``page``'s content (``document.documentElement.scrollWidth``) in a
     headless Chromium window ``width`` pixels wide: wider than the window means the

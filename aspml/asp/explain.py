@@ -27,7 +27,7 @@ assumptions keep chosen features at the row's values.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import clingo
 import numpy as np
@@ -283,6 +283,13 @@ class Counterfactual:
     rule: int | None            # index of a default rule that fires in the changed row
     distance: float
     label: object = None        # multi-class: the class the changed row gets
+    # the program it was found for (its rule is shown in words); not part of the value
+    program: Program | None = field(default=None, compare=False, repr=False)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the changes as a table, and the rule that then fires."""
+        from ..display import counterfactual_html
+        return counterfactual_html(self)
 
     def to_text(self, program: Program | None = None) -> str:
         parts = [f"{visible(f)}: {_show(o)} -> {_show(n)}" for f, (o, n) in self.changes.items()]
@@ -395,11 +402,13 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         if (min(fires) if fires else None) != (index[k] if k >= 0 else None):
             raise AspmlError("internal error: clingo and the fast path disagree on the "
                              "counterfactual's deciding rule")
-        return Counterfactual(new_row, changes, index[k] if k >= 0 else None, distance, target)
+        return Counterfactual(new_row, changes, index[k] if k >= 0 else None, distance, target,
+                              program)
     check = program.predict(pd.DataFrame([new_row]))[0]
     if bool(check) != target:
         raise AspmlError("internal error: the counterfactual does not change the prediction")
-    return Counterfactual(new_row, changes, min(fires) if fires and target else None, distance)
+    return Counterfactual(new_row, changes, min(fires) if fires and target else None, distance,
+                          program=program)
 
 
 def _in_gap(lo, hi, from_below: bool):

@@ -277,6 +277,11 @@ class DescriptiveModel:
             raise AspmlError(f"no rule predicts {label!r}; the classes are {classes}")
         return same[0]
 
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the table and glyph views of the page :meth:`to_html` writes."""
+        from .render import render_fragment
+        return render_fragment(self)
+
     def __repr__(self) -> str:
         s = self.stats()
         return (f"DescriptiveModel({count(len(self.original), 'rule')} -> "

@@ -206,6 +206,23 @@ def _order_key(model, classes, p):
 
 
 def render_html(model, title: str | None = None) -> str:
+    """The descriptive model as one self-contained page: the table view, then the glyph view."""
+    title, body = _views(model, title)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
+            f"{body}</body></html>\n")
+
+
+def render_fragment(model, title: str | None = None) -> str:
+    """The page's views as one ``<div>`` for a notebook cell (``_repr_html_``): the same
+    table and glyph views, the style sheet scoped to the ``<div>``."""
+    from .._html import scope_css
+    _, body = _views(model, title)
+    return (f'<div class="aspml-descriptive"><style>{scope_css(CSS, ".aspml-descriptive")}'
+            f"</style>{body}</div>")
+
+
+def _views(model, title) -> tuple[str, str]:
     use = {}
     for r in model.rules:
         for c in r.conditions:
@@ -240,14 +257,13 @@ def render_html(model, title: str | None = None) -> str:
         classes = model.classes()
         legend = " ".join(f'<span style="color:{_color(model, c)}">&#9632; {html.escape(format_prediction(c))}'
                           f'</span>' for c in classes)
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
+    return title, (
             f"<h1>{html.escape(title)}</h1><p class=\"meta\">{meta}</p><p class=\"meta\">{legend}</p>"
             f"<h2>Table view</h2><div class=\"scroll\"><table class=\"rules\">{''.join(rows)}"
             f"</table></div>"
             f"<h2>Glyph view</h2><p class=\"meta\">axes, left to right: "
             f"{html.escape(', '.join(model.features))}</p>"
-            f"<div class=\"glyphs\">{''.join(glyphs)}</div></body></html>\n")
+            f"<div class=\"glyphs\">{''.join(glyphs)}</div>")
 
 
 def write_html(model, path, title=None) -> None:

@@ -284,11 +284,37 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             else:
                 self.program_ = self._learn(table, target)
                 self._fit_probabilities(table, target, weight)
+            # each rule's coverage and precision on the training rows, for the notebook
+            # view (the rows themselves are not kept); the figures aspml report gives
+            from ..display import _figures
+            self.training_figures_ = _figures(self.program_, table,
+                                              np.ones(table.n_rows, dtype=bool), target)
             self._warn_identifiers(table)
         finally:
             self._progress = None
             self._weight = None
         return self
+
+    def _program_view(self) -> str:
+        """The HTML of a fitted learner: its program, each rule with its coverage and
+        precision on the training rows (``training_figures_``)."""
+        from .._html import e
+        from ..display import program_html
+        figures = getattr(self, "training_figures_", None)
+        note = f"<code>{e(repr(self))}</code>" + ("; figures on the training rows"
+                                                   if figures is not None else "")
+        return program_html(self.program_, figures=figures, note=note)
+
+    # Jupyter's view of a fitted learner is its program (before fitting, scikit-learn's
+    # diagram of the estimator); scikit-learn's display="text" setting still turns it off
+    def _repr_html_inner(self) -> str:
+        return self._program_view() if hasattr(self, "program_") else super()._repr_html_inner()
+
+    def _repr_mimebundle_(self, **kwargs):
+        out = super()._repr_mimebundle_(**kwargs)
+        if "text/html" in out and hasattr(self, "program_"):
+            out["text/html"] = self._program_view()
+        return out
 
     def _warn_identifiers(self, table) -> None:
         """An AspmlWarning for each feature the rules use that holds a different value on

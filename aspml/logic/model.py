@@ -694,6 +694,18 @@ class Program:
     def __str__(self) -> str:
         return self.to_text()
 
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the rules coloured, each exception under the rules that use it
+        (:func:`aspml.display.program_html`; a fitted learner adds its training figures)."""
+        from ..display import program_html
+        return program_html(self)
+
+    def to_html(self, X=None, y=None) -> str:
+        """The notebook view as HTML; with data ``X`` (and labels ``y``), each rule's
+        coverage and precision on it, as ``aspml report`` counts them."""
+        from ..display import program_html
+        return program_html(self, X, y)
+
     def predict(self, X):
         """Fast path: a boolean array, True where the target holds for the row; for a
         multi-class program, each row's class (an object array, ``None`` where no rule
