@@ -381,3 +381,52 @@ def test_libre_noise_warning_compares_weighted_f1_with_weighted_baseline():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _warn_if_no_better_than_all(curves, [(y, None)] * 3, 2)     # 0.6 > 0.18
+
+
+def fallback_table():
+    """Three two-valued columns; the positives sit in cell (y, y, y), 4 of its 10 rows
+    (weight 2 each: then the weighted majority), and 1 of the 20 rows of (y, y, x).
+    Every two-column projection mixes them with negatives, so LIBRE's ensemble (two
+    features a learner) finds no rule and the fallback decides."""
+    import itertools
+    rows, y, w = [], [], []
+    for cell in itertools.product("xy", repeat=3):
+        n, pos, weight = (10, 4, 2) if cell == ("y", "y", "y") else (20, cell == ("y", "y", "x"), 1)
+        rows += [cell] * n
+        y += [True] * pos + [False] * (n - pos)
+        w += [weight] * pos + [1] * (n - pos)
+    return pd.DataFrame(rows, columns=list("abc")), np.array(y), np.array(w)
+
+
+@pytest.mark.parametrize("stopping", ["cv", "train"])
+def test_libre_fallback_counts_weights(stopping):
+    """The fallback (one learner over every feature, then balanced classes) counts rows
+    by their weights as the ensemble does: integer weights equal repeated rows, a weight
+    of 0 equals dropping the row, and class_weight equals repeating a class.  Unweighted
+    the (y, y, y) record is 4 positives against 6, and only the balanced step (each
+    positive counted 36 times) finds a rule, the broader ``a = y AND b = y``; weighted,
+    8 against 6, the learner over every feature finds the cell itself.  It ignored the
+    weights before (the weighted fit learned the broader rule)."""
+    X, y, w = fallback_table()
+
+    def fit(X, y, sample_weight=None, **params):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            clf = aspml.Libre(random_state=0, early_stopping=stopping, **params).fit(
+                X, y, sample_weight=sample_weight)
+        notes = [str(m.message) for m in seen if "ensemble found no rule" in str(m.message)]
+        assert len(notes) == 1, [str(m.message) for m in seen]
+        return clf.program_.to_text(), notes[0]
+
+    plain = fit(X, y)
+    assert 'a = "y" AND b = "y" THEN' in plain[0] and "balanced classes" in plain[1]
+    weighted = fit(X, y, w)
+    assert weighted == fit(*repeat(X, y, w))
+    assert 'a = "y" AND b = "y" AND c = "y" THEN' in weighted[0]
+    assert "one weak learner over all 3 features" in weighted[1]
+    # class_weight: the (y, y, y) cell 8 against 6 again, (y, y, x) 2 against 19
+    assert fit(X, y, class_weight={True: 2}) == fit(*repeat(X, y, np.where(y, 2, 1)))
+    # a weight of 0 drops the row: two of the cell's negatives
+    zero = w.copy()
+    zero[np.flatnonzero((X.a == "y") & (X.b == "y") & (X.c == "y") & ~y)[:2]] = 0
+    assert fit(X, y, zero) == fit(*repeat(X, y, zero))

@@ -396,13 +396,13 @@ class Libre(LogicClassifier):
             _warn_if_no_better_than_all([d[2] for d in done[1:]], [d[3] for d in done[1:]], steps)
         if len(order) == 0:
             allowed, order, masks = self._fallback(pool, layout, codes, subsets, width_arr,
-                                                   y_bool, heuristic)
+                                                   y_bool, heuristic, weights)
         # the rows the chosen points cover, to check the program against (tests)
         self._points_cover = unpack(np.bitwise_or.reduce(masks[order], axis=0)
                                     if len(order) else np.zeros(masks.shape[1], np.uint64), len(y))
         return self._program([layout.rule(allowed[i]) for i in order], bins, names)
 
-    def _fallback(self, pool, layout, codes, subsets, widths, y, heuristic):
+    def _fallback(self, pool, layout, codes, subsets, widths, y, heuristic, weights=None):
         """When the ensemble's set cover takes no rule: try harder before giving up.
 
         1. The paper's base learner: one weak learner over every feature (a
@@ -413,21 +413,25 @@ class Libre(LogicClassifier):
            ensemble's, and a set-cover alpha of at least ``n_neg / n`` (a rule
            pays its way when its precision beats the base rate).
 
+        With ``weights`` (class_weight times sample_weight) every count here is
+        the rows' weight, as for the ensemble: a row of weight k counts as k
+        copies of it in the records, in ``n_neg // n_pos`` and in the set cover.
         Each step covers on every training row and stops when the training F1
         stops rising (no inner CV: these are last resorts).  A step that finds
         rules says so; when none does, the warning names every step: no box of
         bins holds positives at a rate above the table's, so no rule describes
         the class.  Returns ``allowed, order, masks``.
         """
-        n_pos = int(y.sum())
-        n_neg = len(y) - n_pos
+        w = np.ones(len(y)) if weights is None else weights
+        pos = float(w[y].sum())                 # whole numbers unweighted: the counts
+        total = float(w.sum())
         every = np.arange(len(layout.bins), dtype=np.int64)
         tried = [f"{len(subsets)} weak learner(s) of {len(subsets[0])} feature(s), "
                  f"alpha={self.alpha}"]
         steps = [([every], np.zeros(0, dtype=np.int64), float(self.alpha),
                   f"one weak learner over all {len(every)} features")]
-        reps = n_neg // max(n_pos, 1)
-        balanced = max(float(self.alpha), n_neg / max(len(y), 1))
+        reps = int((total - pos) // pos) if pos > 0 else 0
+        balanced = max(float(self.alpha), (total - pos) / max(total, 1e-300))
         rows = np.concatenate([np.arange(len(y))] + [np.flatnonzero(y)] * (reps - 1))
         counted = f"each positive row counted {reps} times, " if reps > 1 else ""
         steps.append(([every, *subsets], rows.astype(np.int64), balanced,
@@ -435,15 +439,17 @@ class Libre(LogicClassifier):
                       f"alpha={balanced:.3f})"))
         allowed = np.zeros((0, layout.n_bits), dtype=bool)
         masks = np.zeros((0, (len(y) + 63) // 64), dtype=np.uint64)
+        extra = () if weights is None else (weights,)   # the kernels' optional weights
         for learners, rows, alpha, what in steps:
-            if n_pos == 0:
+            if pos == 0:
                 break
-            found = list(pool.map(_weak_learner, ((codes, rows, s, widths[s], y, heuristic)
+            found = list(pool.map(_weak_learner, ((codes, rows, s, widths[s], y, heuristic, *extra)
                                                   for s in learners)))
             widened = [layout.widen(s, points) for s, points in zip(learners, found)]
             allowed, sizes = layout.candidates([*widened, layout.hulls(np.concatenate(widened))])
             masks = layout.masks(codes, allowed)
-            order = self._set_cover(allowed, sizes, masks, y, alpha=alpha, stop_on_train_f1=True)
+            order = self._set_cover(allowed, sizes, masks, y, *extra, alpha=alpha,
+                                    stop_on_train_f1=True)
             tried.append(what)
             if order:
                 warnings.warn(f"LIBRE's ensemble found no rule ({tried[0]}); its rules come "
@@ -452,7 +458,7 @@ class Libre(LogicClassifier):
         warnings.warn("LIBRE learned no rules: tried " + "; ".join(
             f"({k}) {t}" for k, t in enumerate(tried, 1)) + ": no boundary point covers "
             "positives at a rate above the training rows' "
-            f"({n_pos / max(len(y), 1):.3f}), so no rule of these bins describes the class "
+            f"({pos / max(total, 1e-300):.3f}), so no rule of these bins describes the class "
             "(a lower discretization_threshold or more max_bins gives finer bins)",
             AspmlWarning, stacklevel=5)
         return allowed, [], masks
