@@ -430,3 +430,51 @@ def test_libre_fallback_counts_weights(stopping):
     zero = w.copy()
     zero[np.flatnonzero((X.a == "y") & (X.b == "y") & (X.c == "y") & ~y)[:2]] = 0
     assert fit(X, y, zero) == fit(*repeat(X, y, zero))
+
+
+def test_cli_sample_weight(tmp_path, swipl):
+    """``aspml learn --sample-weight COLUMN``: the column's numbers weigh the rows (integer
+    weights learn what repeated rows learn), the column is no feature, a row without a
+    label needs no weight, and a missing, negative, non-numeric or infinite weight is
+    one line."""
+    X, y = table(n=300, seed=11)
+    w = np.random.default_rng(12).integers(0, 4, len(y))
+    data = tmp_path / "weighted.csv"
+    X.assign(w=w, label=y).to_csv(data, index=False)
+    copies = tmp_path / "copies.csv"
+    Xr, yr = repeat(X, y, w)
+    Xr.assign(label=yr).to_csv(copies, index=False)
+    for learner in ("fold-se", "libre"):
+        models = []
+        for path, extra in ((data, ("--sample-weight", "w")), (copies, ())):
+            models.append(tmp_path / f"{learner}-{path.stem}.lp")
+            params = (("--param", "random_state=0", "--param", "early_stopping=train")
+                      if learner == "libre" else ())       # see LEARNERS: copies split apart
+            done = run_aspml("learn", path, "--target", "label", "--positive", "yes",
+                             "--learner", learner, *params, *extra, "-o", models[-1])
+            assert done.returncode == 0, done.stderr
+        weighted, repeated = (aspml.load(m) for m in models)
+        assert weighted.rules == repeated.rules, learner
+        assert "w" not in weighted.schema.names
+    unweighted = run_aspml("learn", data, "--target", "label", "--positive", "yes",
+                           "--ignore", "w", "-o", tmp_path / "plain.lp")
+    assert unweighted.returncode == 0
+    assert aspml.load(tmp_path / "plain.lp").rules != aspml.load(models[0].parent /
+                                                                 "fold-se-weighted.lp").rules
+    # a row with no label needs no weight (it is left out); one with a label does
+    frame = X.assign(w=w.astype(object), label=y)
+    frame.loc[0, ["w", "label"]] = ["", ""]
+    frame.to_csv(tmp_path / "gap.csv", index=False)
+    assert run_aspml("learn", tmp_path / "gap.csv", "--target", "label",
+                     "--sample-weight", "w").returncode == 0
+    for bad, words in (("", "line 3 of no weight"), ("-1", "line 3 of weight '-1'"),
+                       ("heavy", "weight 'heavy'"), ("inf", "finite number >= 0")):
+        frame = X.assign(w=w.astype(object), label=y)
+        frame.loc[1, "w"] = bad
+        frame.to_csv(tmp_path / "bad.csv", index=False)
+        one_line_error(run_aspml("learn", tmp_path / "bad.csv", "--target", "label",
+                                 "--sample-weight", "w"), "--sample-weight", *words.split())
+    one_line_error(run_aspml("learn", data, "--target", "label", "--sample-weight", "weight"),
+                   "has no column 'weight'")
+    one_line_error(run_aspml("learn", data, "--target", "label", "--sample-weight", "label"),
+                   "is the --target column")
