@@ -250,6 +250,9 @@ class Libre(LogicClassifier):
         Distinct boundary points the weak learners found (the set cover's input).
     n_cover_steps_ : int or None
         Where the cross-validated stopping point cut the set cover (None without it).
+    alpha_, hull_candidates_ : float, bool
+        The set cover's alpha and whether hulls were candidates: the inner folds'
+        choice among ``alpha`` (and ``hull_candidates="cv"``), or the first.
     """
 
     _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
