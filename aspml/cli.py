@@ -137,6 +137,36 @@ def _class_weight(text: str):
     return weights
 
 
+def _sample_weight(df, args, missing):
+    """``--sample-weight COLUMN``: the table without that column, and the column's numbers
+    for the rows that have a label (the rows ``learning_data`` keeps, in order).  A
+    missing, non-numeric, negative or infinite weight is one clear error."""
+    from .logic.model import missing_tokens
+    col = args.sample_weight
+    if col not in df.columns:
+        raise AspmlError(f"--sample-weight: {args.data} has no column {col!r} "
+                         f"(its columns: {', '.join(map(str, df.columns))})")
+    if col == args.target:
+        raise AspmlError(f"--sample-weight {col!r} is the --target column")
+    if col in (args.ignore or ()):
+        raise AspmlError(f"--sample-weight {col!r} is also --ignore'd: the weight column is "
+                         "never a feature anyway")
+    labels = df[args.target] if args.target in df.columns else None
+    keep = (np.ones(len(df), dtype=bool) if labels is None
+            else (labels.notna() & ~labels.isin(missing_tokens(missing))).to_numpy())
+    raw = df[col][keep]
+    weights = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        line = int(np.flatnonzero(keep)[k]) + 2            # the header is line 1
+        cell = raw.iloc[k]
+        said = "no weight" if pd.isna(cell) else f"weight {cell!r}"
+        raise AspmlError(f"--sample-weight {col!r}: line {line} of {args.data} has {said}; "
+                         "every row with a label needs a finite number >= 0")
+    return df.drop(columns=[col]), weights
+
+
 def cmd_learn(args) -> int:
     import inspect
 
@@ -151,6 +181,9 @@ def cmd_learn(args) -> int:
             raise AspmlError(f"cannot write {args.output}: no directory {out.resolve().parent}")
     df = _read_table(args.data, args.sep)
     missing = tuple(args.missing) if args.missing else None
+    sample_weight = None
+    if args.sample_weight is not None:
+        df, sample_weight = _sample_weight(df, args, missing)
     X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
                                             args.ignore or (), _kinds(args.kind), missing)
     if len(X) < len(df):                      # learning_data leaves out rows without a label
@@ -185,7 +218,8 @@ def cmd_learn(args) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AspmlWarning)
-            clf.fit(X, y, **fit_kw)
+            clf.fit(X, y, **fit_kw, **({} if sample_weight is None
+                                      else {"sample_weight": sample_weight}))
     except AspmlError:
         raise
     except (ValueError, TypeError) as e:      # a bad learner option, told by the estimator
@@ -705,6 +739,9 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--class-weight", metavar="WEIGHTS",
                     help="weigh the classes: 'balanced' (each class n_rows / (2 x its rows)), "
                          "or CLASS=W,CLASS=W or a JSON object {\"CLASS\": W} (others weigh 1)")
+    le.add_argument("--sample-weight", metavar="COLUMN",
+                    help="weigh each row by the number in this column (a row of weight k "
+                         "counts as k copies of it, 0 as none); the column is not a feature")
     le.add_argument("--trace", action="store_true",
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")

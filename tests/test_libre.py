@@ -499,10 +499,10 @@ def test_top_k_counts_first_then_covers_the_same_way():
     clf = Libre(n_estimators=8, max_features=3, random_state=1)   # every candidate's mask ...
     real = clf._set_cover
 
-    def late_filter(allowed, sizes, masks, y):           # ... and the top 15 picked from them
+    def late_filter(allowed, sizes, masks, y, **alpha):  # ... and the top 15 picked from them
         tp, fp = counts(masks, pack(y)[None], pack(~y)[None])
         keep = np.sort(np.lexsort((-tp / max(y.sum(), 1), -tp / np.maximum(tp + fp, 1)))[:15])
-        return [int(keep[i]) for i in real(allowed[keep], sizes[keep], masks[keep], y)]
+        return [int(keep[i]) for i in real(allowed[keep], sizes[keep], masks[keep], y, **alpha)]
     clf._set_cover = late_filter
     clf.fit(X, y)
     assert fast.program_.rules == clf.program_.rules
@@ -578,8 +578,9 @@ def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1(tmp_path):
     rng = np.random.default_rng(4)
     X = pd.DataFrame(rng.uniform(0, 100, (900, 5)).round(0), columns=list("abcde"))
     y = ((((X.a > 60) & (X.b < 50)) | (X.c > 85)) ^ (rng.random(900) < 0.15)).to_numpy()
-    se = Libre(n_estimators=10, max_features=3, random_state=0).fit(X[:600], y[:600])
-    best = Libre(n_estimators=10, max_features=3, random_state=0,
+    # one alpha: the stopping rule alone (with alpha chosen too, see the next test)
+    se = Libre(n_estimators=10, max_features=3, random_state=0, alpha=0.7).fit(X[:600], y[:600])
+    best = Libre(n_estimators=10, max_features=3, random_state=0, alpha=0.7,
                  early_stopping="cv-best").fit(X[:600], y[:600])
     assert se.n_cover_steps_ < best.n_cover_steps_
     assert se.program_.n_rules <= 3 < 10 <= best.program_.n_rules
@@ -595,7 +596,8 @@ def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1(tmp_path):
     for extra in ((), ("--param", "early_stopping=cv-best")):
         done = run_aspml("learn", tmp_path / "n.csv", "--target", "label", "--positive", "yes",
                          "--learner", "libre", "--param", "n_estimators=10", "--param",
-                         "max_features=3", "--param", "random_state=0", *extra,
+                         "max_features=3", "--param", "random_state=0", "--param",
+                         "alpha=0.7", *extra,
                          "-o", tmp_path / "m.lp")
         assert done.returncode == 0, done.stderr
         sizes.append(aspml.load(tmp_path / "m.lp").n_rules)
@@ -604,7 +606,14 @@ def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1(tmp_path):
     curves = [np.array([0, .50, .70, .71, .76]), np.array([0, .52, .69, .70, .68]),
               np.array([0, .48, .71, .69, .71])]     # means 0, .5, .7, .7, .717; SE .023
     assert _cv_steps(curves, one_se=False) == 4
+    # ... but the error counts at most 0.01 (three folds of a small table spread widely:
+    # heart stopped after 3-4 rules while each fold's F1 still rose): .7 < .717 - .01
+    assert _cv_steps(curves) == 4
+    # an error below the cap is the bar: means .703 and .706, SE .0046
+    curves = [np.array([0, .5, .703, .715]), np.array([0, .5, .703, .700]),
+              np.array([0, .5, .703, .703])]
     assert _cv_steps(curves) == 2
+    assert _cv_steps(curves, one_se=False) == 3
 
 
 def test_both_set_covers_agree_for_any_alpha():
@@ -718,3 +727,33 @@ def test_category_groups_are_chimerge_runs_of_the_rate_order():
         expect = [int(np.searchsorted(cuts, rank[c], side="right")) for c in range(k)]
         assert _category_groups(code, k, y, threshold, cap).tolist() == expect
         assert max(expect) < cap
+
+
+def test_alpha_chosen_by_the_inner_folds():
+    """Several alphas: each gets a set cover, the inner folds choose one (``alpha_``),
+    and the rules are those of a fit given that alpha alone; without inner folds the
+    first is used; the choice is made for every alpha given, in the order given."""
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame(rng.uniform(0, 100, (600, 5)).round(0), columns=list("abcde"))
+    y = ((((X.a > 60) & (X.b < 50)) | (X.c > 85)) ^ (rng.random(600) < 0.15)).to_numpy()
+    make = lambda **k: Libre(n_estimators=10, max_features=3, random_state=0, **k)  # noqa: E731
+    chosen = {}
+    for alphas in [(0.7, 0.5), (0.5, 0.7), (0.9, 0.3)]:
+        clf = make(alpha=alphas).fit(X, y)
+        assert clf.alpha_ in alphas and clf.hull_candidates_ is True
+        alone = make(alpha=clf.alpha_).fit(X, y)
+        assert clf.program_.rules == alone.program_.rules
+        assert clf.n_cover_steps_ == alone.n_cover_steps_
+        chosen[alphas] = clf.alpha_
+    assert chosen[(0.7, 0.5)] == chosen[(0.5, 0.7)]
+    assert make().alpha == (0.7, 0.5)                   # the default
+    assert make(alpha=(0.5, 0.7), early_stopping="train").fit(X, y).alpha_ == 0.5
+    # hulls chosen too: the fit equals the one given the chosen variant
+    clf = make(hull_candidates="cv").fit(X, y)
+    alone = make(alpha=clf.alpha_, hull_candidates=clf.hull_candidates_).fit(X, y)
+    assert clf.program_.rules == alone.program_.rules
+    for bad in [(), (0.5, 1.5), "high", [0.7, None]]:
+        with pytest.raises(ValueError, match="alpha must be a number in"):
+            make(alpha=bad).fit(X, y)
+    with pytest.raises(ValueError, match="hull_candidates must be"):
+        make(hull_candidates="yes").fit(X, y)

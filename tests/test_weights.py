@@ -381,3 +381,100 @@ def test_libre_noise_warning_compares_weighted_f1_with_weighted_baseline():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _warn_if_no_better_than_all(curves, [(y, None)] * 3, 2)     # 0.6 > 0.18
+
+
+def fallback_table():
+    """Three two-valued columns; the positives sit in cell (y, y, y), 4 of its 10 rows
+    (weight 2 each: then the weighted majority), and 1 of the 20 rows of (y, y, x).
+    Every two-column projection mixes them with negatives, so LIBRE's ensemble (two
+    features a learner) finds no rule and the fallback decides."""
+    import itertools
+    rows, y, w = [], [], []
+    for cell in itertools.product("xy", repeat=3):
+        n, pos, weight = (10, 4, 2) if cell == ("y", "y", "y") else (20, cell == ("y", "y", "x"), 1)
+        rows += [cell] * n
+        y += [True] * pos + [False] * (n - pos)
+        w += [weight] * pos + [1] * (n - pos)
+    return pd.DataFrame(rows, columns=list("abc")), np.array(y), np.array(w)
+
+
+@pytest.mark.parametrize("stopping", ["cv", "train"])
+def test_libre_fallback_counts_weights(stopping):
+    """The fallback (one learner over every feature, then balanced classes) counts rows
+    by their weights as the ensemble does: integer weights equal repeated rows, a weight
+    of 0 equals dropping the row, and class_weight equals repeating a class.  Unweighted
+    the (y, y, y) record is 4 positives against 6, and only the balanced step (each
+    positive counted 36 times) finds a rule, the broader ``a = y AND b = y``; weighted,
+    8 against 6, the learner over every feature finds the cell itself.  It ignored the
+    weights before (the weighted fit learned the broader rule)."""
+    X, y, w = fallback_table()
+
+    def fit(X, y, sample_weight=None, **params):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            clf = aspml.Libre(random_state=0, early_stopping=stopping, **params).fit(
+                X, y, sample_weight=sample_weight)
+        notes = [str(m.message) for m in seen if "ensemble found no rule" in str(m.message)]
+        assert len(notes) == 1, [str(m.message) for m in seen]
+        return clf.program_.to_text(), notes[0]
+
+    plain = fit(X, y)
+    assert 'a = "y" AND b = "y" THEN' in plain[0] and "balanced classes" in plain[1]
+    weighted = fit(X, y, w)
+    assert weighted == fit(*repeat(X, y, w))
+    assert 'a = "y" AND b = "y" AND c = "y" THEN' in weighted[0]
+    assert "one weak learner over all 3 features" in weighted[1]
+    # class_weight: the (y, y, y) cell 8 against 6 again, (y, y, x) 2 against 19
+    assert fit(X, y, class_weight={True: 2}) == fit(*repeat(X, y, np.where(y, 2, 1)))
+    # a weight of 0 drops the row: two of the cell's negatives
+    zero = w.copy()
+    zero[np.flatnonzero((X.a == "y") & (X.b == "y") & (X.c == "y") & ~y)[:2]] = 0
+    assert fit(X, y, zero) == fit(*repeat(X, y, zero))
+
+
+def test_cli_sample_weight(tmp_path, swipl):
+    """``aspml learn --sample-weight COLUMN``: the column's numbers weigh the rows (integer
+    weights learn what repeated rows learn), the column is no feature, a row without a
+    label needs no weight, and a missing, negative, non-numeric or infinite weight is
+    one line."""
+    X, y = table(n=300, seed=11)
+    w = np.random.default_rng(12).integers(0, 4, len(y))
+    data = tmp_path / "weighted.csv"
+    X.assign(w=w, label=y).to_csv(data, index=False)
+    copies = tmp_path / "copies.csv"
+    Xr, yr = repeat(X, y, w)
+    Xr.assign(label=yr).to_csv(copies, index=False)
+    for learner in ("fold-se", "libre"):
+        models = []
+        for path, extra in ((data, ("--sample-weight", "w")), (copies, ())):
+            models.append(tmp_path / f"{learner}-{path.stem}.lp")
+            params = (("--param", "random_state=0", "--param", "early_stopping=train")
+                      if learner == "libre" else ())       # see LEARNERS: copies split apart
+            done = run_aspml("learn", path, "--target", "label", "--positive", "yes",
+                             "--learner", learner, *params, *extra, "-o", models[-1])
+            assert done.returncode == 0, done.stderr
+        weighted, repeated = (aspml.load(m) for m in models)
+        assert weighted.rules == repeated.rules, learner
+        assert "w" not in weighted.schema.names
+    unweighted = run_aspml("learn", data, "--target", "label", "--positive", "yes",
+                           "--ignore", "w", "-o", tmp_path / "plain.lp")
+    assert unweighted.returncode == 0
+    assert aspml.load(tmp_path / "plain.lp").rules != aspml.load(models[0].parent /
+                                                                 "fold-se-weighted.lp").rules
+    # a row with no label needs no weight (it is left out); one with a label does
+    frame = X.assign(w=w.astype(object), label=y)
+    frame.loc[0, ["w", "label"]] = ["", ""]
+    frame.to_csv(tmp_path / "gap.csv", index=False)
+    assert run_aspml("learn", tmp_path / "gap.csv", "--target", "label",
+                     "--sample-weight", "w").returncode == 0
+    for bad, words in (("", "line 3 of no weight"), ("-1", "line 3 of weight '-1'"),
+                       ("heavy", "weight 'heavy'"), ("inf", "finite number >= 0")):
+        frame = X.assign(w=w.astype(object), label=y)
+        frame.loc[1, "w"] = bad
+        frame.to_csv(tmp_path / "bad.csv", index=False)
+        one_line_error(run_aspml("learn", tmp_path / "bad.csv", "--target", "label",
+                                 "--sample-weight", "w"), "--sample-weight", *words.split())
+    one_line_error(run_aspml("learn", data, "--target", "label", "--sample-weight", "weight"),
+                   "has no column 'weight'")
+    one_line_error(run_aspml("learn", data, "--target", "label", "--sample-weight", "label"),
+                   "is the --target column")
