@@ -325,40 +325,55 @@ def cmd_predict(args) -> int:
 def _predict_in_chunks(program, args) -> int:
     """``predict --chunksize N``: the file read, predicted and written N rows at a time, so
     memory stays that of one chunk however large the file; the same rows and answers as
-    reading it whole.  ``-o`` is written to a ``.part`` file renamed at the end, so a
-    failed run leaves no half-written predictions under the name asked for."""
+    reading it whole.  ``-o`` naming a file (or a link to one) is written to a ``.part``
+    file beside it, renamed at the end: a failed run leaves no half-written predictions
+    under the name asked for; any other ``-o`` (a device, a pipe) is written through."""
     from .progress import Progress
     if args.chunksize < 1:
         raise AspmlError(f"--chunksize {args.chunksize}: give a number of rows, 1 or more")
-    part = f"{args.output}.part" if args.output else None
-    bar = Progress(None, args.quiet, "predict", unit="row")
+    final = os.path.realpath(args.output) if args.output else None
+    part = (f"{final}.part" if final and (not os.path.exists(final) or os.path.isfile(final))
+            else None)
     try:
-        out = open(part, "w", newline="") if part else sys.stdout
+        out = open(part or args.output, "w", newline="") if args.output else sys.stdout
     except OSError as e:
         raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
-    done, finished = 0, False
+
+    def write(rows: pd.DataFrame, header: bool) -> None:
+        try:
+            rows.to_csv(out, index=False, header=header)
+        except OSError as e:
+            raise AspmlError(f"cannot write {args.output or 'the predictions'}: "
+                             f"{e.strerror or e}") from None
+
+    bar = Progress(None, args.quiet, "predict", unit="row")
+    done, header, finished = 0, True, False
     try:
         for X in _table_chunks(args.data, args.sep, args.chunksize):
             y = _predict(program, X, args.engine)
-            rows = pd.DataFrame({"row": np.arange(done, done + len(X)),
-                                 program.target.name: _labels(program, y)})
-            rows.to_csv(out, index=False, header=done == 0)
-            done += len(X)
+            write(pd.DataFrame({"row": np.arange(done, done + len(X)),
+                                program.target.name: _labels(program, y)}), header)
+            done, header = done + len(X), False
             bar.advance(len(X))
-        if done == 0:               # a header and no row: the header of the answer alone
-            pd.DataFrame(columns=["row", program.target.name]).to_csv(out, index=False)
+        if header:                  # no chunk at all: the answer's header alone
+            write(pd.DataFrame(columns=["row", program.target.name]), True)
         finished = True
+        if args.output:
+            out.flush()             # a full disk shows here, not in a close nobody checks
     except OSError as e:
-        raise AspmlError(f"cannot write {args.output or 'the predictions'}: "
-                         f"{e.strerror or e}") from None
+        finished = False
+        raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
     finally:
         bar.close()
-        if part:
-            out.close()
-            if not finished:
+        if args.output:
+            try:
+                out.close()
+            except OSError:
+                finished = False
+            if part and not finished:
                 os.remove(part)
     if part:
-        os.replace(part, args.output)
+        os.replace(part, final)
     return 0
 
 

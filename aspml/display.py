@@ -19,6 +19,7 @@ class, no script and nothing fetched; every user string is escaped by
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ._html import SYNTAX_CSS, body_html, e, literal_html, scope_css, span
 from .logic.model import NotAtom, Program, Rule
@@ -77,21 +78,28 @@ def rule_figures(program: Program, X, y=None) -> list[dict]:
     rule also has ``decides`` (the rows it is the first rule to fire on), and its
     precision is the share of the labelled rows it decides that have its class; an
     exception rule has coverage only."""
-    from .report import class_of_labels, truth_of
+    from .logic.values import as_label
+    from .report import _is, class_of_labels, truth_of
     n = len(X)
     if program.is_multiclass:
         if y is None:
             known, actual = np.zeros(n, dtype=bool), np.full(n, -1)
         else:
             known, cls = class_of_labels(program, y)
-            from .report import _is
             actual = np.array([next((k for k, c in enumerate(program.classes) if _is(v, c)), -1)
                                for v in cls], dtype=np.int64)
         return _figures(program, X, known, actual)
     if y is None:
         known, truth = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     else:
-        known, truth = truth_of(y, program.target.positive, program.missing)
+        # labels read as text ("yes", "1") or as fit takes them (True, 1, in a list or an
+        # array; the program's label is fit's as_label of the class): either reading
+        # saying positive is enough
+        labels = pd.Series(np.asarray(y, dtype=object))
+        known, truth = truth_of(labels, program.target.positive, program.missing)
+        positive = program.target.positive
+        truth = truth | np.array([k and _is(as_label(v), positive)
+                                  for k, v in zip(known, labels)], dtype=bool)
     return _figures(program, X, known, truth)
 
 

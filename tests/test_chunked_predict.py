@@ -101,3 +101,58 @@ def test_chunks_are_read_as_taken_and_match_the_whole_table(files):
     assert [len(c) for c in rest] == [20, 20, 20, 10]
     joined = pd.concat([first, *rest], ignore_index=True)
     pd.testing.assert_frame_equal(joined, read_csv(tmp / "t.csv"))
+
+
+def test_parquet_values_read_as_their_csv_text(tmp_path):
+    """float32 0.1 is the CSV's 0.1 (not 0.10000000149011612), a date its CSV text, an
+    empty string a missing cell, a named index a column: the same answers as the CSV
+    file pandas writes of the table."""
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame({"x": np.array([0.1, 0.2, 0.3], dtype=np.float32),
+                          "d": pd.to_datetime(["2020-01-01", "2021-02-03", "2022-03-04"]),
+                          "s": ["", "a", "b"], "id": [7, 8, 9]}).set_index("id")
+    frame.to_parquet(tmp_path / "t.parquet")
+    frame.to_csv(tmp_path / "t.csv")
+    (tmp_path / "m.txt").write_text('IF x <= 0.1 THEN y = "yes"\nIF d = "2021-02-03" THEN y = '
+                                    '"yes"\nIF s = "b" AND id > 8 THEN y = "yes"\nELSE y = "no"\n')
+    csv = run_aspml("predict", tmp_path / "m.txt", tmp_path / "t.csv")
+    assert csv.stdout.splitlines()[1:] == ["0,yes", "1,yes", "2,yes"], csv.stdout
+    for more in ([], ["--chunksize", 1]):
+        parquet = run_aspml("predict", tmp_path / "m.txt", tmp_path / "t.parquet", *more)
+        assert parquet.stdout == csv.stdout, parquet.stderr
+    # an empty string is a missing cell, as in the CSV file (where != holds on it)
+    (tmp_path / "n.txt").write_text('IF s != "a" THEN y = "yes"\nELSE y = "no"\n')
+    answers = [run_aspml("predict", tmp_path / "n.txt", tmp_path / name).stdout
+               for name in ("t.csv", "t.parquet")]
+    assert answers[0] == answers[1] == "row,y\n0,yes\n1,no\n2,yes\n"
+
+
+def test_a_damaged_parquet_file_is_one_line(files):
+    pytest.importorskip("pyarrow")
+    tmp, table = files
+    table.to_parquet(tmp / "ok.parquet")
+    data = bytearray((tmp / "ok.parquet").read_bytes())
+    data[8:200] = b"\xff" * 192                # the first data pages, header and footer kept
+    (tmp / "bad.parquet").write_bytes(bytes(data))
+    for more in ([], ["--chunksize", 20, "-o", tmp / "never.csv"]):
+        one_line_error(run_aspml("predict", tmp / "binary.lp", tmp / "bad.parquet", *more),
+                       "cannot read", "bad.parquet")
+    assert not (tmp / "never.csv").exists()
+
+
+def test_header_only_and_links(files, tmp_path):
+    tmp, table = files
+    (tmp_path / "empty.csv").write_text(",".join(table.columns) + "\n")
+    whole = run_aspml("predict", tmp / "multi.pl", tmp_path / "empty.csv")
+    assert whole.stdout == "row,level\n"
+    assert run_aspml("predict", tmp / "multi.pl", tmp_path / "empty.csv",
+                     "--chunksize", 5).stdout == whole.stdout
+    # -o through a link writes the file it points to, and keeps the link
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link.csv").symlink_to(tmp_path / "real" / "answers.csv")
+    done = run_aspml("predict", tmp / "multi.pl", tmp / "t.csv", "--chunksize", 25,
+                     "-o", tmp_path / "link.csv")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "link.csv").is_symlink()
+    assert (tmp_path / "real" / "answers.csv").read_text() == \
+        run_aspml("predict", tmp / "multi.pl", tmp / "t.csv").stdout

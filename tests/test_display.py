@@ -144,6 +144,18 @@ def test_a_fitted_learner_shows_its_training_figures():
     assert "FoldSE" in t.text() and "training rows" in t.text()
 
 
+@pytest.mark.parametrize("as_given", [lambda y: y, lambda y: np.asarray(y), list])
+def test_binary_figures_read_labels_of_the_type_fit_takes(as_given):
+    """``to_html(X, y)`` with the labels ``fit`` took (booleans, a numpy array, a list):
+    the training figures, not precision 0 and not a crash."""
+    X = pd.DataFrame({"a": np.arange(100), "b": np.arange(100) % 3})
+    y = X["a"] > 50
+    clf = aspml.FoldSE().fit(X, y)
+    shown = aspml.display.rule_figures(clf.program_, X, as_given(y))
+    assert shown == clf.training_figures_
+    assert shown[0]["precision"] == 1.0
+
+
 def test_multiclass_program_figures_decide_in_order():
     X = pd.DataFrame({"x": np.arange(60) % 10, "z": np.arange(60) % 3})
     y = np.where(X["x"] < 3, "low", np.where(X["x"] < 7, "mid", "high"))

@@ -1,19 +1,23 @@
 """Reading a Parquet file for the ``aspml`` command, as text cells like a CSV file.
 
 A Parquet file is told by its first bytes (``PAR1``), not its suffix.  Its
-typed columns are turned into the text a CSV file of the same table holds
-(``DataFrame.to_csv``: ``3``, ``0.25``, ``True``; a missing value an empty,
-missing cell), so a table reads the same from Parquet as from the CSV file
-pandas writes of it, and every command treats its values alike.  Needs pyarrow
+typed columns are written as the CSV file ``DataFrame.to_csv`` writes of the
+table, and read back as a CSV file is read (``3``, ``0.25``, ``True``,
+``2020-01-01``; a missing value or an empty string a missing cell; a named
+index a column), so a table gives the same answers from Parquet as from that
+CSV file.  Needs pyarrow
 (``pip install 'aspml[parquet]'``).
 """
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pandas as pd
 
 from ..errors import AspmlError
+from . import csvfile
 
 MAGIC = b"PAR1"
 
@@ -44,24 +48,58 @@ def _open(path):
 
 
 def as_text(frame: pd.DataFrame) -> pd.DataFrame:
-    """Each cell as the text ``to_csv`` writes of it; missing values stay missing (NaN)."""
-    out = {}
-    for name in frame.columns:
-        col = frame[name]
-        missing = col.isna().to_numpy()
-        text = np.full(len(col), np.nan, dtype=object)
-        text[~missing] = [str(v) for v in col.to_numpy(dtype=object)[~missing]]
-        out[str(name)] = text
-    return pd.DataFrame(out, index=pd.RangeIndex(len(frame)))
+    """The text cells of the CSV file ``frame.to_csv`` writes, read as :func:`read_csv` reads
+    a CSV file (the same writer and reader: float32 0.1 is ``0.1``, a date ``2020-01-01``,
+    an empty string a missing cell); a named index is a column, as ``to_csv`` writes it."""
+    if not isinstance(frame.index, pd.RangeIndex) or frame.index.name is not None:
+        frame = frame.reset_index()
+    names = [str(c) for c in frame.columns]
+    text = frame.to_csv(index=False)
+    table = pd.read_csv(io.StringIO(text), **csvfile._options(",", names))
+    return table.set_axis(names, axis=1)
 
 
 def read_parquet(path) -> pd.DataFrame:
     """The whole table of the Parquet file ``path``, as text cells."""
-    return as_text(_open(path).read().to_pandas())
+    source = _open(path)
+    with _reading(path):
+        return as_text(source.read().to_pandas())
 
 
 def iter_parquet(path, chunksize: int = 100_000):
     """The table of the Parquet file ``path`` in text tables of at most ``chunksize`` rows,
     read batch by batch."""
-    for batch in _open(path).iter_batches(batch_size=chunksize):
-        yield as_text(batch.to_pandas())
+    source = _open(path)
+    done = 0
+    with _reading(path):
+        # a batch has no pandas index: a named range index (kept in the file's metadata
+        # only) is made again from the rows' positions, as read() makes it
+        meta = source.schema_arrow.pandas_metadata or {}
+        ranges = [i for i in meta.get("index_columns", [])
+                  if isinstance(i, dict) and i.get("kind") == "range" and i.get("name")]
+        for batch in source.iter_batches(batch_size=chunksize):
+            frame = batch.to_pandas()
+            for r in ranges:
+                at = done + np.arange(len(frame))
+                frame.insert(0, r["name"], r["start"] + r["step"] * at)
+            done += len(frame)
+            yield as_text(frame)
+
+
+class _reading:
+    """pyarrow's errors while reading (a damaged page, a type pandas cannot take) as one
+    AspmlError naming the file."""
+
+    def __init__(self, path) -> None:
+        self.path = path
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, e, tb):
+        if e is None or isinstance(e, (AspmlError, GeneratorExit)):
+            return False
+        if isinstance(e, Exception):
+            reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise AspmlError(f"cannot read {self.path}: {reason}") from None
+        return False

@@ -16,7 +16,7 @@ No scripts, fonts, images or style sheets are fetched: the page opens offline.
 
 from __future__ import annotations
 
-import html
+from .._html import e as escape
 
 from .._words import count
 from ..logic.model import InSet
@@ -89,7 +89,7 @@ def _cell(model, feature, cond, w=CELL_W) -> str:
     """One table cell: the condition's bar within the feature's range (empty when absent)."""
     if cond is None:
         return "<td></td>"
-    title = html.escape(_cond_title(cond))
+    title = escape(_cond_title(cond))
     h = CELL_H
     parts = [f'<svg width="{w}" height="{h}" role="img"><title>{title}</title>',
              f'<rect x="0" y="{h // 2 - 1}" width="{w}" height="2" fill="#ccc"/>']
@@ -117,7 +117,7 @@ def glyph(model, rule, features, width=None, height=60, label=None, frame=True) 
     width = width or max(n * step + 8, 36)
     color = _color(model, rule.prediction)
     out = [f'<svg width="{width}" height="{height}" role="img">',
-           f'<title>{html.escape(label or "")}</title>']
+           f'<title>{escape(label or "")}</title>']
     if frame:
         out.append(f'<rect x="0.5" y="0.5" width="{width - 1}" height="{height - 1}" fill="#fff" '
                    f'stroke="{color}" stroke-width="2"/>')
@@ -154,7 +154,7 @@ def _row(model, r, features, cls="", original=False, wrong=False) -> str:
     tag = f"U{r.id}" if getattr(r, "is_union", False) else f"R{r.id}"
     cells = [f'<td class="id">{tag}</td>',
              f'<td class="pred" style="color:{_color(model, r.prediction)}">'
-             f'{html.escape(format_prediction(r.prediction))}</td>']
+             f'{escape(format_prediction(r.prediction))}</td>']
     w = _cell_width(features)
     cells += [_cell(model, f, r.rule.condition(f), w) for f in features]
     cells.append(f"<td>{glyph(model, r.rule, model.features, height=34, label=model.rule_text(r))}</td>")
@@ -167,7 +167,7 @@ def _row(model, r, features, cls="", original=False, wrong=False) -> str:
 
 def _header(features) -> str:
     cols = ['<th>rule</th>', '<th>prediction</th>']
-    cols += [f'<th class="feat">{html.escape(f)}</th>' for f in features]
+    cols += [f'<th class="feat">{escape(f)}</th>' for f in features]
     cols += ['<th>glyph</th>', '<th>CC</th>', '<th>fidelity</th>', '<th>covered<br>ok / wrong</th>',
              '<th>originals</th>', '<th>depth</th>']
     return "<tr>" + "".join(cols) + "</tr>"
@@ -195,7 +195,7 @@ def _drill(model, r, features, ncols, level=0) -> str:
     summary = (f"U{r.id}: united from {count(len(r.children), 'rule')}, stands for "
                f"{count(len(r.members), 'original')}"
                + (f", {n_ex} exception{'s' if n_ex != 1 else ''} (shaded)" if n_ex else ""))
-    return (f'<tr><td class="sub" colspan="{ncols}"><details><summary>{html.escape(summary)}'
+    return (f'<tr><td class="sub" colspan="{ncols}"><details><summary>{escape(summary)}'
             f'</summary>{"".join(inner)}</details></td></tr>')
 
 
@@ -209,7 +209,7 @@ def render_html(model, title: str | None = None) -> str:
     """The descriptive model as one self-contained page: the table view, then the glyph view."""
     title, body = _views(model, title)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
+            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
             f"{body}</body></html>\n")
 
 
@@ -251,18 +251,18 @@ def _views(model, title) -> tuple[str, str]:
         fd = "" if r.fidelity is None else f"fid. {r.fidelity:.2f}"
         glyphs.append(f'<div class="glyph"><div>{tag} &middot; {cc}</div>'
                       f'{glyph(model, r.rule, model.features, height=70, label=model.rule_text(r))}'
-                      f'<div>{html.escape(format_prediction(r.prediction))} {fd}</div></div>')
+                      f'<div>{escape(format_prediction(r.prediction))} {fd}</div></div>')
     legend = ""
     if model.task == "classification":
         classes = model.classes()
-        legend = " ".join(f'<span style="color:{_color(model, c)}">&#9632; {html.escape(format_prediction(c))}'
+        legend = " ".join(f'<span style="color:{_color(model, c)}">&#9632; {escape(format_prediction(c))}'
                           f'</span>' for c in classes)
     return title, (
-            f"<h1>{html.escape(title)}</h1><p class=\"meta\">{meta}</p><p class=\"meta\">{legend}</p>"
+            f"<h1>{escape(title)}</h1><p class=\"meta\">{meta}</p><p class=\"meta\">{legend}</p>"
             f"<h2>Table view</h2><div class=\"scroll\"><table class=\"rules\">{''.join(rows)}"
             f"</table></div>"
             f"<h2>Glyph view</h2><p class=\"meta\">axes, left to right: "
-            f"{html.escape(', '.join(model.features))}</p>"
+            f"{escape(', '.join(model.features))}</p>"
             f"<div class=\"glyphs\">{''.join(glyphs)}</div>")
 
 

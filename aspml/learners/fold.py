@@ -11,8 +11,7 @@ From ``shared/papers/fold-se.txt`` (and FOLD-R++, which it extends):
   Impurity (``aspml.kernels.literals.heuristic``), considers the negated
   comparisons ``not (x <= v)`` / ``not (x > v)`` of its mixed-type regime,
   and prunes the long tail: a rule or exception must cover at least
-  ``tail`` x (training rows) examples (an exception of a k-class program
-  ``tail / k`` x (training rows)).
+  ``tail`` x (training rows) examples.
 
 The search runs in numba kernels over arrays sorted once per feature
 (``aspml.kernels.literals``); everything else is numpy masks over the rows.
@@ -79,8 +78,6 @@ class _Search:
         self.min_tp = min_tp          # fewest positives a literal may cover
         self.min_rule = min_rule      # the rows (or weight) a rule or exception must cover
         self.max_depth = max_depth
-        # the same two limits for exception rule sets (depth > 0); multi-class lowers them
-        self.exception_limits = (min_tp, min_rule)
         self.cols = [_searchable(table[n]) for n in names]
         self.n = table.n_rows
         # each feature's numbers sorted once; (groups, rows, offsets, rows cut for): see _narrow
@@ -155,13 +152,6 @@ class _Search:
 
     def learn_rule_set(self, pos: np.ndarray, neg: np.ndarray, used: list, depth: int,
                        view=None) -> list:
-        if depth > 0 and self.exception_limits != (self.min_tp, self.min_rule):
-            limits = self.min_tp, self.min_rule
-            self.min_tp, self.min_rule = self.exception_limits
-            try:
-                return self.learn_rule_set(pos, neg, used, depth, view)
-            finally:
-                self.min_tp, self.min_rule = limits
         rules = []
         pos = pos.copy()
         view = self.view if view is None else view
@@ -327,7 +317,6 @@ class FoldSE(LogicClassifier):
     tail : float, default 0.005
         Long-tail pruning: a rule or an exception must cover at least this
         share of the training rows (at least one row); smaller ones are not learned.
-        In a multi-class program of ``k`` classes an exception needs ``tail / k``.
     heuristic : {"mgi", "ig"}, default "mgi"
         Magic Gini Impurity (FOLD-SE) or information gain (FOLD-R++).
     negated_comparisons : bool, default True
@@ -482,21 +471,13 @@ class FoldSE(LogicClassifier):
         the rows no rule covers (of all rows when those weigh less than ``tail``: too
         few to speak for the rows no rule covers).  Rules at the end of the list that
         conclude the default class are dropped: without them the same rows get the
-        same class.
-
-        An exception must cover ``tail / k`` of the rows for ``k`` classes, a rule
-        ``tail``: an exception takes rows of the other classes out of one class's
-        rule, and one class holds ``1 / k`` of the table on average (measured,
-        README Multi-class: with the full ``tail`` the exceptions that make a broad
-        rule precise are pruned)."""
+        same class."""
         names = list(self.schema_.names)
         search = self._search(table, names, table.n_rows)
         # a literal must keep the positives a rule needs to be kept (else the rule, which
         # only loses positives as it grows, is dropped); the binary search keeps
         # FOLD-R++'s any-literal choice, so binary programs stay as they were
         search.min_tp = max(1, search.min_rule)
-        min_exception = search.min_rule / len(self.classes_)
-        search.exception_limits = (max(1, math.ceil(min_exception)), min_exception)
         remaining = np.ones(table.n_rows, dtype=bool)
         view = search.view          # cut down as rows leave (a superset of the remaining rows)
         decided = np.zeros(table.n_rows, dtype=bool)       # rows some learned rule covers
