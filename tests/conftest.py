@@ -15,6 +15,13 @@ DATA = ROOT.parent / "shared" / "data"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
+def examples(n: int) -> int:
+    """Hypothesis examples for the slowest property tests: ``n`` in the suite (CI's
+    time budget), ``ASPML_EXAMPLES`` times ``n`` on demand (``ASPML_EXAMPLES=4 python -m
+    pytest tests/test_kernels.py`` for a thorough run)."""
+    return max(1, round(n * float(os.environ.get("ASPML_EXAMPLES", "1"))))
+
+
 def have_swipl() -> bool:
     return shutil.which("swipl") is not None
 

@@ -10,13 +10,13 @@ import aspml.asp
 import aspml.prolog
 from aspml import Compare, Feature, Flag, InSet, Interval, NotAtom, Program, Rule, Schema
 
-from conftest import GOLDEN
+from conftest import GOLDEN, examples
 from strategies import programs_with_tables
 
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=SLOW_OK)
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=SLOW_OK)
 @given(programs_with_tables())
 def test_fast_path_equals_clingo(case):
     p, X = case

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import aspml
 from aspml import AspmlError, Compare, Feature, ParseError, Program, Rule, Schema, Target
 from aspml.logic.store import CHECK_PREFIX
-from conftest import one_line_error, predict_with_every_engine, run_aspml
+from conftest import examples, one_line_error, predict_with_every_engine, run_aspml
 from strategies import programs
 
 
@@ -277,7 +277,7 @@ def test_the_readme_does_not_promise_that_edits_are_refused():
     assert "not deliberate edits" in text
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(75), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(programs(), st.sampled_from([".lp", ".pl"]))
 def test_every_saved_program_loads_back(tmp_path_factory, p, suffix):

@@ -12,6 +12,7 @@ from aspml.kernels.literals import (EQ, GT, LE, NE, NOT_GT, NOT_LE, best_literal
                                     filter_sorted, filter_sorted_parallel, heuristic)
 from aspml.kernels.scale import min_decimals
 from aspml.kernels.sort import argsort_float, argsort_scaled
+from conftest import examples
 
 
 def slow_heuristic(tp, fn, tn, fp, kind):
@@ -87,7 +88,7 @@ def search_inputs(draw):
     return num, is_num, codes, state
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(search_inputs(), st.sampled_from([0, 1]), st.booleans(), st.integers(0, 2),
        st.sampled_from([[], [(0, LE, 1.0)], [(0, GT, 0.0), (0, EQ, 1.0)]]))
 def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned):

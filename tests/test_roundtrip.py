@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import aspml
+from conftest import examples
 import aspml.asp
 from aspml import Interval
 from aspml.prolog import consult_messages
@@ -19,7 +20,7 @@ def _seen(text: str) -> bool:
     """Every character of ``text`` is visible, but for the line breaks."""
     return not any(invisible(ch) for ch in text.replace("\n", ""))
 
-SETTINGS = settings(max_examples=300, deadline=None,
+SETTINGS = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
