@@ -24,7 +24,7 @@ _WHERE = {
     **dict.fromkeys(["Counterfactual", "counterfactual"], ".asp.explain"),
     **dict.fromkeys(["DescriptiveModel", "generalize", "rules_from_sklearn"], ".generalize"),
 }
-_SUBMODULES = ("asp", "data", "evaluate", "prolog")      # reached as aspml.asp ...
+_SUBMODULES = ("asp", "dask", "data", "evaluate", "prolog")      # reached as aspml.asp ...
 
 __all__ = ["load", "export", "DescriptiveModel", "generalize", "rules_from_sklearn", "Counterfactual",
            "Explanation", "counterfactual", "explain", "FoldRpp", "FoldSE", "Libre",
