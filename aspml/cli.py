@@ -358,20 +358,18 @@ def _predict_in_chunks(program, args) -> int:
         if header:                  # no chunk at all: the answer's header alone
             write(pd.DataFrame(columns=["row", program.target.name]), True)
         finished = True
-        if args.output:
-            out.flush()             # a full disk shows here, not in a close nobody checks
-    except OSError as e:
-        finished = False
-        raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
     finally:
         bar.close()
+        failed = None
         if args.output:
             try:
-                out.close()
-            except OSError:
-                finished = False
-            if part and not finished:
+                out.close()         # a full disk shows here, when the last bytes go out
+            except OSError as e:
+                failed = e
+            if part and not (finished and failed is None):
                 os.remove(part)
+    if failed is not None:
+        raise AspmlError(f"cannot write {args.output}: {failed.strerror or failed}")
     if part:
         os.replace(part, final)
     return 0

@@ -156,3 +156,14 @@ def test_header_only_and_links(files, tmp_path):
     assert (tmp_path / "link.csv").is_symlink()
     assert (tmp_path / "real" / "answers.csv").read_text() == \
         run_aspml("predict", tmp / "multi.pl", tmp / "t.csv").stdout
+
+
+def test_a_full_disk_is_one_line(files):
+    from pathlib import Path
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    tmp, _ = files
+    for size in (1, 1000):
+        one_line_error(run_aspml("predict", tmp / "multi.pl", tmp / "t.csv", "--chunksize", size,
+                                 "-o", "/dev/full"), "cannot write /dev/full")
+    assert Path("/dev/full").is_char_device()
