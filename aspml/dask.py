@@ -38,7 +38,8 @@ def _dask_frame(ddf, what: str):
 def predict(program, ddf, missing=None):
     """Each row's answer, as a lazy Dask Series named after the target, with the
     partitions' index: booleans for a binary program (the target holds), the class
-    labels for a multi-class one (``None``: no class)."""
+    labels for a multi-class one (a row of no class, ``None`` in the fast path, is a
+    missing value, NaN, once Dask has put the partitions together)."""
     program = as_program(program, "aspml.dask.predict")
     ddf = _dask_frame(ddf, "aspml.dask.predict")
     name = program.target.name
