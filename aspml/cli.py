@@ -141,7 +141,7 @@ def _sample_weight(df, args, missing):
     """``--sample-weight COLUMN``: the table without that column, and the column's numbers
     for the rows that have a label (the rows ``learning_data`` keeps, in order).  A
     missing, non-numeric, negative or infinite weight is one clear error."""
-    from .logic.model import missing_tokens
+    from . import cli_learners as L
     col = args.sample_weight
     if col not in df.columns:
         raise AspmlError(f"--sample-weight: {args.data} has no column {col!r} "
@@ -151,9 +151,8 @@ def _sample_weight(df, args, missing):
     if col in (args.ignore or ()):
         raise AspmlError(f"--sample-weight {col!r} is also --ignore'd: the weight column is "
                          "never a feature anyway")
-    labels = df[args.target] if args.target in df.columns else None
-    keep = (np.ones(len(df), dtype=bool) if labels is None
-            else (labels.notna() & ~labels.isin(missing_tokens(missing))).to_numpy())
+    keep = (L.labelled(df[args.target], missing) if args.target in df.columns
+            else np.ones(len(df), dtype=bool))
     raw = df[col][keep]
     weights = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
     bad = ~np.isfinite(weights) | (weights < 0)

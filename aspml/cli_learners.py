@@ -102,6 +102,13 @@ def estimator(name: str, options: dict, params: list[str], positive, target: str
 _FLAGS = {"true", "false"}
 
 
+def labelled(labels, missing=None) -> np.ndarray:
+    """The rows of a label column that have a label: not empty, not a ``missing`` token
+    (``?`` by default); the rows :func:`learning_data` learns from."""
+    from .logic.model import missing_tokens
+    return (labels.notna() & ~labels.isin(missing_tokens(missing))).to_numpy()
+
+
 def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, missing=None):
     """(X, y, positive label, kinds) from a CSV table read as text; mistakes are one line.
 
@@ -128,9 +135,7 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
     if target in ignore or target in (kinds or {}):
         raise AspmlError(f"{target!r} is the --target column: it is not a feature to "
                          f"{'ignore' if target in ignore else 'give a kind'}")
-    labels = df[target]
-    keep = labels.notna() & ~labels.isin(missing)
-    df = df[keep].reset_index(drop=True)
+    df = df[labelled(df[target], missing)].reset_index(drop=True)
     if len(df) == 0:
         raise AspmlError(f"no row of {path} has a value in column {target!r}")
     df = df.assign(**{target: _numbers_if_all(df[target])})

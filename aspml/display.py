@@ -55,12 +55,15 @@ th, td { border: 1px solid #ccc; padding: .15em .5em; text-align: left; }
 """, f".{ROOT}")
 
 
+def _head(program: Program, rule: Rule) -> str:
+    """A rule's head coloured: an exception's name, or the target (and class) it concludes."""
+    if rule.head is not None:
+        return span("ab", rule.head)
+    return span("hd", text_head(program, rule))
+
+
 def _open(kind: str) -> str:
     return f'<div class="{ROOT} {kind}"><style>{CSS}</style>'
-
-
-def _ratio(p) -> str:
-    return "–" if p is None else f"{p:.3f}"
 
 
 # ---------------------------------------------------------------------------
@@ -106,28 +109,30 @@ def rule_figures(program: Program, X, y=None) -> list[dict]:
 def _figures(program: Program, X, known: np.ndarray, actual: np.ndarray) -> list[dict]:
     """:func:`rule_figures` from arrays: ``known`` (labelled rows) and ``actual`` (binary:
     is the row positive; multi-class: the index of its class in ``program.classes``)."""
-    from .report import _decisions, _is, rule_rows
+    from .report import _decisions, _is, rule_decisions, rule_rows
     if not program.is_multiclass:
         return [{**{k: r[k] for k in ("covers", "labelled", "right", "argues")},
                  "precision": None if r["precision"] is None else float(r["precision"])}
                 for r in rule_rows(program, X, known, actual)]
     _, decider, cov = _decisions(program, X)
-    out = []
+    given = np.full(len(decider), -1)          # the index of the class each row is given
     for i, rule in enumerate(program.rules):
-        fig = {"covers": int(cov[:, i].sum())}
         if rule.head is None:
-            k = next(j for j, c in enumerate(program.classes) if _is(c, rule.label))
-            decides = decider == i
-            labelled = decides & known
-            right = int((labelled & (actual == k)).sum())
-            fig.update(decides=int(decides.sum()), labelled=int(labelled.sum()), right=right,
-                       precision=float(right / labelled.sum()) if labelled.any() else None,
-                       argues=rule.label)
-        out.append(fig)
+            given[decider == i] = next(j for j, c in enumerate(program.classes)
+                                       if _is(c, rule.label))
+    hit = known & (given >= 0) & (actual == given)
+    out = []
+    for rule, fig in zip(program.rules, rule_decisions(program, decider, cov, known, hit)):
+        if rule.head is not None:               # an exception decides no row
+            out.append({"covers": fig["covers"]})
+            continue
+        precision = fig["precision"]
+        out.append({**fig, "precision": None if precision is None else float(precision),
+                    "argues": rule.label})
     return out
 
 
-def _figure_text(program: Program, fig: dict | None) -> str:
+def _figure_text(fig: dict | None) -> str:
     if fig is None:
         return ""
     parts = [f"fires on {fig['covers']}"]
@@ -160,20 +165,15 @@ class _ProgramView:
         for i, r in enumerate(program.rules):
             self.by_head.setdefault(r.head, []).append(i)
 
-    def head(self, rule: Rule) -> str:
-        if rule.head is not None:
-            return span("ab", rule.head)
-        return span("hd", text_head(self.p, rule))
-
     def rule(self, i: int, path: tuple, word: str = "IF") -> str:
         """Rule ``i`` as a list item, the rules of its exceptions nested under it."""
         r = self.p.rules[i]
         expert = f' <span class="note">{e(EXPERT_TEXT.strip())}</span>' if i in self.p.expert else ""
-        fig = _figure_text(self.p, self.fig[i] if self.fig is not None else None)
+        fig = _figure_text(self.fig[i] if self.fig is not None else None)
         kind = "default" if r.head is None else "exception"
         out = [f'<li class="rule {kind}" data-rule="{i + 1}"><span class="rule-text">'
                f'<span class="num">{i + 1}.</span> {span("kw", word)} {body_html(r.body)} '
-               f'{span("kw", "THEN")} {self.head(r)}</span>{expert}{fig}']
+               f'{span("kw", "THEN")} {_head(self.p, r)}</span>{expert}{fig}']
         inner = []
         for name in r.exceptions:
             if name in path:                # not stratified: never printed twice round
@@ -264,11 +264,6 @@ class _ExplanationView:
         self.x = explanation
         self.p = explanation.program
 
-    def head(self, rule: Rule, name=None) -> str:
-        if rule.head is not None:
-            return span("ab", rule.head)
-        return span("hd", text_head(self.p, rule))
-
     def rule(self, r, opened: bool, extra: str = "") -> str:
         """One RuleCheck: ``rule k fires`` or ``does not fire``, its literals inside."""
         from .explain import _rule_name
@@ -280,7 +275,7 @@ class _ExplanationView:
                 f'{" open" if opened else ""}><summary>{_mark(r.fires)} '
                 f"<b>{e(_rule_name(self.p, r))} {verb}</b>: <span class=\"rule-text\">"
                 f'{span("kw", "IF")} {body_html(r.rule.body)} {span("kw", "THEN")} '
-                f"{self.head(r.rule)}</span>{extra}</summary>"
+                f"{_head(self.p, r.rule)}</span>{extra}</summary>"
                 f'<ul class="checks">{"".join(items)}</ul></details>')
 
     def check(self, c, first_fail: bool) -> str:

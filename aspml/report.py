@@ -193,6 +193,22 @@ def _plain(v):
     return v.item() if isinstance(v, np.generic) else v
 
 
+def rule_decisions(program: Program, decider, cov, known, hit) -> list[dict]:
+    """Per rule of a multi-class program: the rows its body holds on (``covers``), the
+    rows it decides (``decider``: each row's deciding rule, as :func:`_decisions` gives
+    it), the labelled ones among them, and those of them that are right (``hit``: the
+    row is labelled with the class it is given)."""
+    out = []
+    for i in range(len(program.rules)):
+        decides = decider == i
+        labelled = decides & known
+        right = int((labelled & hit).sum())
+        out.append({"covers": int(cov[:, i].sum()), "decides": int(decides.sum()),
+                    "labelled": int(labelled.sum()), "right": right,
+                    "precision": right / labelled.sum() if labelled.any() else None})
+    return out
+
+
 def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
     """Per class and per rule figures of a multi-class program on ``X`` (labels ``y``, or
     None: coverage only).
@@ -234,15 +250,9 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
                         "given": int(gets.sum()), "labelled": labelled_given,
                         "actual": int(has.sum()), "right": right,
                         "precision": precision, "recall": recall, "f1": f1})
-    rules = []
-    for i, r in enumerate(program.rules):
-        decides = decider == i
-        labelled = decides & known
-        right = int((labelled & hit).sum())
-        rules.append({"index": i + 1, "class": _plain(r.label), "head": r.head,
-                      "covers": int(cov[:, i].sum()), "decides": int(decides.sum()),
-                      "labelled": int(labelled.sum()), "right": right,
-                      "precision": right / labelled.sum() if labelled.any() else None})
+    rules = [{"index": i + 1, "class": _plain(r.label), "head": r.head, **fig}
+             for i, (r, fig) in enumerate(zip(program.rules,
+                                              rule_decisions(program, decider, cov, known, hit)))]
     return {"classes": classes, "rules": rules,
             "no_class": int(sum(g is None for g in given)),
             "by_default": int((decider < 0).sum())}

@@ -167,3 +167,19 @@ def test_a_full_disk_is_one_line(files):
         one_line_error(run_aspml("predict", tmp / "multi.pl", tmp / "t.csv", "--chunksize", size,
                                  "-o", "/dev/full"), "cannot write /dev/full")
     assert Path("/dev/full").is_char_device()
+
+
+def test_learn_and_check_read_parquet_as_its_csv(files):
+    """Every command reads DATA through one reader: a Parquet file learns and checks as the
+    CSV file of its table does."""
+    pytest.importorskip("pyarrow")
+    tmp, table = files
+    table.to_parquet(tmp / "same.parquet")
+    for data in ("t.csv", "same.parquet"):
+        learned = run_aspml("learn", tmp / data, "--target", "level", "--tail", "0.02", "--quiet")
+        checked = run_aspml("check", tmp / "multi.pl", tmp / data)
+        assert learned.returncode == 0 and checked.returncode == 0, learned.stderr + checked.stderr
+        if data == "t.csv":
+            want = learned.stdout, checked.stdout
+        else:
+            assert (learned.stdout, checked.stdout) == want

@@ -376,8 +376,9 @@ class Libre(LogicClassifier):
         alphas = self._alphas()
         hull_options = [True, False] if self.hull_candidates == "cv" else [self.hull_candidates]
         # (hulls, alpha) pairs the inner folds choose among; without them, the first
-        variants = [(h, a) for h in hull_options for a in alphas][:len(alphas) * len(
-            hull_options) if split is not None else 1]
+        variants = [(h, a) for h in hull_options for a in alphas]
+        if split is None:
+            variants = variants[:1]
 
         def cover(t, found):
             """A fold's set covers, one per variant: candidates and set-cover order (and
