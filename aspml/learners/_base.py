@@ -370,7 +370,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
         params = {k: _plain(v) for k, v in self.get_params().items()
                   if k not in self._not_provenance and k != "background"
-                  and not (k == "class_weight" and v is None)   # unweighted: header as before
+                  # unweighted, or every value searched: the header as before
+                  and not (k in ("class_weight", "max_bins") and v is None)
                   and not (k in self._multiclass_only and not target.is_multiclass)}
         return Program(tuple(rules), target, schema,
                        {"learner": type(self).__name__, **params}, self._missing(),
