@@ -4,6 +4,7 @@
     python benchmarks/fold.py --datasets heart adult  # some of them
     python benchmarks/fold.py --synthetic 1000000     # scaling: one training run
     python benchmarks/fold.py --memory credit_card    # peak memory of training
+    python benchmarks/fold.py --speed adult           # first fit and best of five, one fold
 
 Stratified 5-fold CV (scikit-learn ``StratifiedKFold(5, shuffle=True,
 random_state=0)``), positive class and column kinds from ``MANIFEST.tsv`` (heloc
@@ -163,6 +164,78 @@ def scaling(args) -> None:
               f"{len(model.asp())} rules |", flush=True)
 
 
+SPEED_CHILD = """
+import sys, time, json
+sys.path.insert(0, {here!r})
+import numpy as np
+from sklearn.model_selection import StratifiedKFold
+import aspml
+from fold import load
+from pathlib import Path
+X, y, kinds, *_ = load(Path({data!r}), {name!r})
+tr, te = next(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+t = time.perf_counter()
+aspml.{learner}(kinds=kinds, positive=True).fit(X.iloc[tr], y[tr])
+print(json.dumps(dict(first=time.perf_counter() - t)))
+"""
+
+
+def speed(args) -> None:
+    """One fold (the first of the CV): each aspml learner's first fit in a fresh process
+    (numba loading the cached kernels, the thread pool starting), then five rounds in
+    this process, each fitting the reference FOLD-R++ and both aspml learners in turn
+    (interleaved, so a slow moment of the machine falls on all of them); the best of
+    the five rounds per learner, and the ratios reference / best."""
+    import subprocess
+    here = str(Path(__file__).resolve().parent)
+    name = args.speed
+    X, y, kinds, path, cats, nums, label, positive = load(args.data_dir, name)
+    tr, te = next(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    first = {}
+    for learner in ("FoldRpp", "FoldSE"):
+        code = SPEED_CHILD.format(here=here, data=str(args.data_dir), name=name, learner=learner)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        if out.returncode:
+            raise SystemExit(out.stderr)
+        first["aspml " + learner] = json.loads(out.stdout.strip().splitlines()[-1])["first"]
+    fits = {"aspml FoldRpp": lambda: aspml.FoldRpp(kinds=kinds, positive=True).fit(X.iloc[tr], y[tr]),
+            "aspml FoldSE": lambda: aspml.FoldSE(kinds=kinds, positive=True).fit(X.iloc[tr], y[tr])}
+    if args.reference and have_reference():
+        import foldrpp
+        model = foldrpp.Foldrpp(cats, nums, label, positive)
+        data = model.load_data(str(path))
+        full = pd.read_csv(path, dtype=str, keep_default_na=False)[label]
+        kept = [data[i] for i in np.flatnonzero(~full.isin(["?", ""]).to_numpy())]
+        train = [kept[i] for i in tr]
+
+        def reference():
+            model.reset()
+            model.fit(train, ratio=0.5)
+            return model
+        fits["ref FOLD-R++"] = reference
+    times = {k: [] for k in fits}
+    fitted = {}
+    for _ in range(5):
+        for learner, fit in fits.items():
+            t = time.perf_counter()
+            fitted[learner] = fit()
+            times[learner].append(time.perf_counter() - t)
+    ref = min(times["ref FOLD-R++"]) if "ref FOLD-R++" in times else None
+    print(f"{name}, fold 0 of the CV: {len(tr):,} training rows")
+    print("| learner | first fit s | best of five s | ratio ref / best | accuracy | rules |")
+    print("|---|---|---|---|---|---|")
+    for learner, fitted_model in fitted.items():
+        best = min(times[learner])
+        if learner.startswith("ref"):
+            pred = np.array(fitted_model.predict([kept[i] for i in te]), dtype=bool)
+            rules = aspml.parse("\n".join(fitted_model.asp()), "scasp").n_rules
+        else:
+            pred, rules = fitted_model.decision(X.iloc[te]), fitted_model.program_.n_rules
+        ratio = f"{ref / best:.1f}x" if ref and not learner.startswith("ref") else ""
+        print(f"| {learner} | {first.get(learner, times[learner][0]):.3f} | {best:.3f} | {ratio} "
+              f"| {np.mean(pred == y[te]):.3f} | {rules} |")
+
+
 def _rss_mb() -> float:
     with open("/proc/self/statm") as fh:
         return int(fh.read().split()[1]) * resource.getpagesize() / 2**20
@@ -208,7 +281,12 @@ def main(argv=None) -> int:
     ap.add_argument("--synthetic", type=int, help="instead of CV: train once on N synthetic rows")
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--memory", metavar="DATASET", help="instead of CV: peak memory of training")
+    ap.add_argument("--speed", metavar="DATASET",
+                    help="instead of CV: first fit and best of five on one fold, side by side")
     args = ap.parse_args(argv)
+    if args.speed:
+        speed(args)
+        return 0
     # warm the numba cache so no fold pays for compilation
     aspml.FoldSE().fit(pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]}), [0, 1, 0, 1])
     if args.synthetic:

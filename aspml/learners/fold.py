@@ -23,6 +23,7 @@ import math
 import warnings
 from dataclasses import dataclass, field, replace
 
+import numba
 import numpy as np
 
 from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_literal,
@@ -36,7 +37,18 @@ from ..logic.values import as_label, is_number, normalize_value
 from . import expert
 from ._base import LogicClassifier, is_real
 
-PARALLEL_ROWS = 20_000     # views over at least this many rows search features in parallel
+# Each kernel's parallel form (numba prange over the features) runs from this many cells
+# (rows x features) of its view on: measured on the project's 2-core machine with
+# benchmarks/parallel.py (docs Large tables), the parallel form was as fast or faster at
+# every size from there, and below it the thread pool cost more than it saved (a tiny
+# table, like a first fit of a few rows, then never starts the pool).  One thread
+# (NUMBA_NUM_THREADS=1): always the serial form.
+PARALLEL_CELLS = {"best_literal": 1_000, "build_view": 2_000, "filter_sorted": 10_000}
+
+
+def _parallel(kernel: str, rows: int, features: int) -> bool:
+    return rows * features >= PARALLEL_CELLS[kernel] and numba.get_num_threads() > 1
+
 _OPS = {LE: "<=", GT: ">", NOT_LE: "<=", NOT_GT: ">", EQ: "==", NE: "!="}
 
 
@@ -80,7 +92,7 @@ class _Search:
         self.max_depth = max_depth
         # refuse a rule (or exception) wrong on more of the rows it covers than it is right
         self.majority = False
-        self.cols = [_binned(_searchable(table[n]), max_bins) for n in names]
+        self.cols = [_searchable(table[n]) for n in names]
         self.n = table.n_rows
         # each feature's numbers sorted once; (groups, rows, offsets, rows cut for): see _narrow
         n_f = len(self.cols)
@@ -90,8 +102,12 @@ class _Search:
             num[j] = col.num
             is_num[j] = col.is_num
         scales = np.array([_sort_scale(table.schema[n].scale, c) for n, c in zip(names, self.cols)])
-        view = build_view if num.shape[1] >= PARALLEL_ROWS else build_view_serial
-        groups, rows, offsets, self.distinct, self.distinct_offsets = view(num, is_num, scales)
+        view = build_view if _parallel("build_view", self.n, n_f) else build_view_serial
+        groups, rows, offsets, distinct, distinct_offsets = view(num, is_num, scales)
+        if max_bins is not None:
+            groups, distinct, distinct_offsets = _bin_view(groups, offsets, distinct,
+                                                           distinct_offsets, max_bins)
+        self.distinct, self.distinct_offsets = distinct, distinct_offsets
         self.view = (groups, rows, offsets, self.n)
         any_category = any(c.categories for c in self.cols)
         self.codes = (np.stack([c.code for c in self.cols]) if any_category
@@ -124,7 +140,8 @@ class _Search:
         b_feat = np.array([u.feature for u in used], dtype=np.int64)
         b_ops = np.array([u.op for u in used], dtype=np.int64)
         b_vals = np.array([u.value for u in used], dtype=np.float64)
-        search = best_literal_parallel if view[3] >= PARALLEL_ROWS else best_literal
+        parallel = _parallel("best_literal", view[3], len(self.cols))
+        search = best_literal_parallel if parallel else best_literal
         score, f, op, value = search(*view[:3], self.distinct, self.distinct_offsets,
                                      self.codes, self.n_codes, state, active_rows,
                                      self.weights, float(self.total(pos)),
@@ -269,23 +286,51 @@ def _searchable(col: Column) -> Column:
                   np.where(holds, 0, -1).astype(np.int32), ("true",), col.missing)
 
 
-def _binned(col: Column, max_bins: int | None) -> Column:
-    """A numeric column on at most ``max_bins`` thresholds: each number replaced by the
-    least of the edges at or above it, the edges its ``max_bins``-quantiles (numbers of
-    the column, the largest one last), as histogram-based tree learners bin.
+def _edge_groups(counts: np.ndarray, max_bins: int) -> np.ndarray:
+    """The bins' edges among a feature's distinct numbers (ascending, ``counts`` rows
+    each): for k = 1 .. max_bins, the least number at or below which lie at least
+    k / max_bins of the rows (the inverted-CDF quantile, in integers), without repeats;
+    the largest number is the last edge."""
+    cum = np.cumsum(counts, dtype=np.int64)
+    k = np.arange(1, max_bins + 1, dtype=np.int64)
+    return np.unique(np.searchsorted(cum * max_bins, k * cum[-1], side="left"))
+
+
+def _bin_view(groups, offsets, distinct, distinct_offsets, max_bins: int):
+    """The sorted view with each feature's numbers on at most ``max_bins`` thresholds:
+    each value group becomes the bin of the least edge at or above its number
+    (:func:`_edge_groups`), and the bin's number is that edge, a value of the column.
+    Rows keep their sorted order; the kernels then propose the edges only.
 
     Exact for the program: for an edge ``e``, ``x <= e`` holds exactly when
-    ``edge(x) <= e`` (``edge(x)`` is the least edge >= x), so a rule learned on the
-    binned numbers, whose thresholds are edges, says of every original number what it
-    said of its bin.  Categories and missing values are untouched; a column with at
-    most ``max_bins`` distinct numbers is returned as it is."""
+    ``edge(x) <= e`` (``edge(x)`` is the least edge >= x), so a rule whose thresholds
+    are edges says of every number what it says of its bin, and the learner's masks,
+    computed on the numbers themselves, agree with the search's counts."""
+    groups = groups.copy()
+    out_distinct, out_offsets = [], [0]
+    for f in range(len(offsets) - 1):
+        d = distinct[distinct_offsets[f]:distinct_offsets[f + 1]]
+        g = groups[offsets[f]:offsets[f + 1]]
+        if len(d) > max_bins:
+            edges = _edge_groups(np.bincount(g, minlength=len(d)), max_bins)
+            groups[offsets[f]:offsets[f + 1]] = np.searchsorted(edges, g, side="left")
+            d = d[edges]
+        out_distinct.append(d)
+        out_offsets.append(out_offsets[-1] + len(d))
+    return (groups, np.concatenate(out_distinct) if out_distinct else distinct[:0],
+            np.array(out_offsets, dtype=np.int64))
+
+
+def _binned(col: Column, max_bins: int | None) -> Column:
+    """The column with each number replaced by the edge of its bin (:func:`_bin_view`'s
+    bins, from the numbers themselves): the table a ``max_bins`` search sees."""
     if max_bins is None or col.kind == "boolean" or not col.is_num.any():
         return col
     values = col.num[col.is_num]
-    if len(np.unique(values)) <= max_bins:
+    d, counts = np.unique(values, return_counts=True)
+    if len(d) <= max_bins:
         return col
-    edges = np.unique(np.quantile(values, np.arange(1, max_bins + 1) / max_bins,
-                                  method="inverted_cdf"))
+    edges = d[_edge_groups(counts, max_bins)]
     num = col.num.copy()
     num[col.is_num] = edges[np.searchsorted(edges, values, side="left")]
     return replace(col, num=num)
@@ -329,7 +374,8 @@ def _narrow(view, active: np.ndarray):
     count = int(active.sum())
     if count > 0.5 * view[3]:
         return view
-    cut = filter_sorted_parallel if view[3] >= PARALLEL_ROWS else filter_sorted
+    features = len(view[2]) - 1
+    cut = filter_sorted_parallel if _parallel("filter_sorted", view[3], features) else filter_sorted
     return (*cut(view[0], view[1], view[2], active), count)
 
 

@@ -1,0 +1,100 @@
+"""Serial against parallel kernels (issue #21): where, on this machine, does numba's
+``prange`` over the features pay for its threads?
+
+    nice -n 10 python benchmarks/parallel.py
+    nice -n 10 python benchmarks/parallel.py --rows 2000 20000 200000 --features 10 40
+
+For each table size (rows x features: numbers uniform in [0, 100] at two decimals, as
+``benchmarks/fold.py --synthetic``; a third of the rows positive, every row active) the
+best of five warm calls of each kernel in its serial and its parallel form:
+``build_view`` (sort every feature once), ``best_literal`` (one FOLD literal search,
+information gain, negated comparisons) and ``filter_sorted`` (cut the view to half its
+rows).  ``first parallel call`` is the first call of a parallel kernel in a fresh
+process (numba's thread pool starting; the kernels' machine code is cached on disk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from aspml.kernels import literals as K
+
+
+def table(rows: int, features: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    num = rng.uniform(0, 100, (features, rows)).round(2)
+    is_num = np.ones_like(num, dtype=bool)
+    state = np.where(rng.random(rows) < 1 / 3, 1, 2).astype(np.int8)
+    return num, is_num, np.full(features, 100.0), state
+
+
+def best_of(fn, *args, repeat=5) -> float:
+    fn(*args)
+    best = np.inf
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def measure(rows: int, features: int) -> dict:
+    num, is_num, scales, state = table(rows, features)
+    out = {}
+    out["build_view"] = (best_of(K.build_view_serial, num, is_num, scales),
+                         best_of(K.build_view, num, is_num, scales))
+    groups, rws, offsets, distinct, d_off = K.build_view_serial(num, is_num, scales)
+    active = np.flatnonzero(state)
+    empty_i, empty_f = np.zeros(0, dtype=np.int64), np.zeros(0)
+    args = (groups, rws, offsets, distinct, d_off, np.zeros((features, 0), dtype=np.int32),
+            np.zeros(features, dtype=np.int64), state, active, None,
+            float((state == 1).sum()), float((state == 2).sum()), int((state == 2).sum()),
+            K.IG, True, 1.0, empty_i, empty_i, empty_f)
+    out["best_literal"] = (best_of(K.best_literal, *args), best_of(K.best_literal_parallel, *args))
+    half = np.zeros(rows, dtype=bool)
+    half[::2] = True
+    out["filter_sorted"] = (best_of(K.filter_sorted, groups, rws, offsets, half),
+                            best_of(K.filter_sorted_parallel, groups, rws, offsets, half))
+    return out
+
+
+FIRST = """
+import time, numpy as np
+from aspml.kernels import literals as K
+num = np.random.default_rng(0).uniform(0, 100, (10, 50000)).round(2)
+K.build_view_serial(num, np.ones_like(num, dtype=bool), np.full(10, 100.0))
+t = time.perf_counter()
+K.build_view(num, np.ones_like(num, dtype=bool), np.full(10, 100.0))
+first = time.perf_counter() - t
+t = time.perf_counter()
+K.build_view(num, np.ones_like(num, dtype=bool), np.full(10, 100.0))
+print(first, time.perf_counter() - t)
+"""
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rows", type=int, nargs="+",
+                    default=[1_000, 5_000, 20_000, 50_000, 200_000, 1_000_000])
+    ap.add_argument("--features", type=int, nargs="+", default=[10, 40])
+    args = ap.parse_args(argv)
+    print("| rows | features | kernel | serial ms | parallel ms | parallel / serial |")
+    print("|---|---|---|---|---|---|")
+    for features in args.features:
+        for rows in args.rows:
+            for kernel, (serial, parallel) in measure(rows, features).items():
+                print(f"| {rows:,} | {features} | {kernel} | {serial * 1e3:.2f} | "
+                      f"{parallel * 1e3:.2f} | {parallel / serial:.2f} |", flush=True)
+    first, again = map(float, subprocess.run([sys.executable, "-c", FIRST], check=True,
+                                             capture_output=True, text=True).stdout.split())
+    print(f"\nfirst parallel call in a fresh process (build_view, 50,000 x 10): "
+          f"{first * 1e3:.1f} ms, then {again * 1e3:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
