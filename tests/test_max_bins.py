@@ -95,3 +95,46 @@ def test_cli_learns_with_max_bins(tmp_path):
     p = aspml.load(tmp_path / "m.lp")
     q = fit(aspml.FoldSE, X, y, positive="y", max_bins=8).program_
     assert p.rules == q.rules and dict(p.provenance)["max_bins"] == 8
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_counts_summed_over_partitions_pick_the_literal_the_sorted_search_picks(seed):
+    """aspml.kernels.histogram (the Dask fit's search) against aspml.kernels.literals on
+    the same binned rows: counts per partition, summed, give the same literal and score,
+    weighted (whole weights) or not, with banned literals and negated comparisons."""
+    from aspml.kernels import histogram, literals
+    rng = np.random.default_rng(seed)
+    n, n_f = int(rng.integers(1, 60)), int(rng.integers(1, 4))
+    num = rng.choice([0.5, 1.0, 2.0, 3.5, 7.0], size=(n_f, n))
+    is_num = rng.random((n_f, n)) < 0.8
+    codes = np.where(is_num, -1, rng.integers(-1, 3, (n_f, n))).astype(np.int32)
+    n_codes = np.array([max(int(c.max()) + 1, 0) for c in codes], dtype=np.int64)
+    state = rng.choice([0, 1, 2], n).astype(np.int8)
+    weights = None if seed % 2 else rng.integers(1, 4, n).astype(float)
+    kind, negated, min_tp = int(seed % 3 == 0), bool(seed % 4), float(seed % 3)
+    banned = [(0, literals.LE, 2.0)] if seed % 5 == 0 else []
+    b = np.array(banned, dtype=np.float64).reshape(-1, 3)
+    bf, bo, bv = b[:, 0].astype(np.int64), b[:, 1].astype(np.int64), b[:, 2]
+    groups, rows, offsets, distinct, d_off = literals.build_view(num, is_num, np.zeros(n_f))
+    w = np.ones(n) if weights is None else weights
+    active = state > 0
+    want = literals.best_literal(groups, rows, offsets, distinct, d_off, codes, n_codes, state,
+                                 np.flatnonzero(state), weights, float(w[state == 1].sum()),
+                                 float(w[state == 2].sum()), int((state == 2).sum()), kind,
+                                 negated, min_tp, bf, bo, bv)
+    # each row's bin: the rank of its number among its feature's distinct numbers
+    bins = np.full((n_f, n), -1, dtype=np.int32)
+    for f in range(n_f):
+        d = distinct[d_off[f]:d_off[f + 1]]
+        bins[f, is_num[f]] = np.searchsorted(d, num[f, is_num[f]])
+    cuts = np.sort(rng.choice(np.arange(n + 1), 2))
+    counts = sum(histogram.count_partition(bins[:, a:z], codes[:, a:z], state[a:z],
+                                           None if weights is None else weights[a:z],
+                                           d_off, np.concatenate([[0], np.cumsum(n_codes)]))
+                 for a, z in zip([0, *cuts], [*cuts, n]))
+    got = histogram.best_from_counts(counts, distinct, d_off,
+                                     np.concatenate([[0], np.cumsum(n_codes)]), kind, negated,
+                                     min_tp, bf, bo, bv)
+    assert got[1:] == want[1:]
+    assert got[0] == want[0] or (np.isinf(got[0]) and np.isinf(want[0]))
+    assert active.sum() == counts[-4] + counts[-3]

@@ -151,6 +151,10 @@ class _Search:
             return None, score
         return _Lit(int(f), int(op), float(value)), float(score)
 
+    def narrow(self, view, active: np.ndarray):
+        """The view cut down to the active rows once they are clearly fewer (:func:`_narrow`)."""
+        return _narrow(view, active)
+
     def total(self, rows: np.ndarray):
         """How many rows of the mask: their number, or their weight when weighted."""
         return int(rows.sum()) if self.weights is None else float(self.weights[rows].sum())
@@ -194,7 +198,7 @@ class _Search:
                    view) -> _Rule | None:
         literals: list = []
         pos, neg = pos.copy(), neg.copy()
-        view = _narrow(view, pos | neg)
+        view = self.narrow(view, pos | neg)
         if self.trace:
             self._step("rule", depth, tp=int(pos.sum()), fp=int(neg.sum()))
         while True:
@@ -213,7 +217,7 @@ class _Search:
             if self.trace:
                 self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
                            fp=int(neg.sum()))
-            view = _narrow(view, pos | neg)
+            view = self.narrow(view, pos | neg)
             if self.total(neg) < self.ratio * self.total(pos):
                 break
         rule = _Rule(literals)
@@ -489,6 +493,11 @@ class FoldSE(LogicClassifier):
         self._fixed = expert.read_fixed_rules(given)    # unreadable text: an error before fitting
         self._trace = trace
         try:
+            if is_dask_frame(X):                # the partitions stay where they are
+                if trace is not None:
+                    raise ValueError("trace is not supported when fitting on a Dask DataFrame")
+                from . import _dask_fold
+                return _dask_fold.fit(self, X, y, sample_weight)
             return super().fit(X, y, sample_weight=sample_weight, progress=progress)
         finally:
             self._trace = None
@@ -591,7 +600,7 @@ class FoldSE(LogicClassifier):
             pos, neg = remaining & (y_idx == c), remaining & (y_idx != c)
             if not search.enough(pos):
                 break
-            view = _narrow(view, remaining)
+            view = search.narrow(view, remaining)
             rule = search.learn_rule(pos, neg, [], 0, view)
             covered = (search.rule_mask(rule) & remaining if rule is not None
                        else np.zeros_like(remaining))
@@ -728,6 +737,12 @@ class FoldRpp(FoldSE):
     def _settings(self):
         _check_ratio(self.ratio)
         return IG, False, 0.0
+
+
+def is_dask_frame(X) -> bool:
+    """A Dask DataFrame (told by its type's module, without importing dask)."""
+    return type(X).__module__.startswith("dask") and hasattr(X, "npartitions") \
+        and hasattr(X, "columns")
 
 
 def _literal(lit: _Lit, table, names: list):

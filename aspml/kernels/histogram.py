@@ -1,0 +1,166 @@
+"""FOLD's literal search from counts: the distributed form of :mod:`aspml.kernels.literals`.
+
+A table too large for one process is searched partition by partition: each partition
+counts its active rows per (feature, bin) and per (feature, category), positive and
+negative, in rows and in weight (:func:`count_partition`); the counts of all partitions
+are summed, and :func:`best_from_counts` picks the literal :func:`literals.best_literal`
+picks on the whole table whose numbers were replaced by their bins' edges (the same
+candidates, heuristic, validity and ties: first feature, smallest value, lowest code).
+
+Layout of the counts (float64; row counts are whole numbers, exact up to 2**53): four
+numbers ``(positive rows, negative rows, positive weight, negative weight)`` per bin of
+each feature (``bin_offsets``), then per category of each feature (``code_offsets``),
+then the same four for all active rows.  Unweighted, the weights are the row counts.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .literals import EQ, GT, LE, NE, NEG_INF, NOT_LE, _banned, _pick, heuristic
+
+
+@numba.njit(cache=True)
+def count_partition(bins, codes, state, weights, bin_offsets, code_offsets):
+    """The counts of one partition's active rows (see the module's layout).
+
+    ``bins``: int32[F, n], each row's bin per feature (``-1``: not a number);
+    ``codes``: int32[F, n], its category (``-1``: not a category); ``state``: int8[n],
+    0 inactive, 1 positive, 2 negative; ``weights``: float64[n] or None."""
+    n_features, n = bins.shape
+    n_bins = bin_offsets[n_features]
+    n_cells = n_bins + code_offsets[n_features] + 1
+    out = np.zeros(4 * n_cells)
+    total = 4 * (n_cells - 1)
+    for r in range(n):
+        s = state[r]
+        if s == 0:
+            continue
+        k = 0 if s == 1 else 1
+        w = 1.0 if weights is None else weights[r]
+        out[total + k] += 1.0
+        out[total + 2 + k] += w
+        for f in range(n_features):
+            b = bins[f, r]
+            if b >= 0:
+                i = 4 * (bin_offsets[f] + b)
+                out[i + k] += 1.0
+                out[i + 2 + k] += w
+            c = codes[f, r]
+            if c >= 0:
+                i = 4 * (n_bins + code_offsets[f] + c)
+                out[i + k] += 1.0
+                out[i + 2 + k] += w
+    return out
+
+
+@numba.njit(cache=True)
+def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, n_neg,
+                    n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
+                    banned_values):
+    best = NEG_INF
+    best_op = -1
+    best_value = 0.0
+    lo = bin_offsets[f]
+    hi = bin_offsets[f + 1]
+    if hi > lo:
+        num_pos = 0
+        num_neg = 0
+        w_num_pos = 0.0
+        w_num_neg = 0.0
+        for b in range(lo, hi):
+            num_pos += int(counts[4 * b])
+            num_neg += int(counts[4 * b + 1])
+            w_num_pos += counts[4 * b + 2]
+            w_num_neg += counts[4 * b + 3]
+        n_ops = 4 if negated else 2
+        cum_pos = 0
+        cum_neg = 0
+        w_cum_pos = 0.0
+        w_cum_neg = 0.0
+        for b in range(lo, hi):
+            g_pos = int(counts[4 * b])
+            g_neg = int(counts[4 * b + 1])
+            if g_pos == 0 and g_neg == 0:
+                continue                        # no active row: not a candidate
+            cum_pos += g_pos
+            cum_neg += g_neg
+            w_cum_pos += counts[4 * b + 2]
+            w_cum_neg += counts[4 * b + 3]
+            v = edges[b]
+            for op in range(n_ops):
+                if op == LE:
+                    tp = w_cum_pos
+                    fp = w_cum_neg
+                    fp_rows = cum_neg
+                elif op == GT:
+                    tp = w_num_pos - w_cum_pos
+                    fp = w_num_neg - w_cum_neg
+                    fp_rows = num_neg - cum_neg
+                elif op == NOT_LE:
+                    tp = n_pos - w_cum_pos
+                    fp = n_neg - w_cum_neg
+                    fp_rows = n_neg_rows - cum_neg
+                else:
+                    tp = n_pos - (w_num_pos - w_cum_pos)
+                    fp = n_neg - (w_num_neg - w_cum_neg)
+                    fp_rows = n_neg_rows - (num_neg - cum_neg)
+                if tp < min_tp or fp_rows >= n_neg_rows:
+                    continue
+                score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+                if score > best and not _banned(f, op, v, banned_features, banned_ops,
+                                                banned_values):
+                    best = score
+                    best_op = op
+                    best_value = v
+    for c in range(code_offsets[f + 1] - code_offsets[f]):
+        i = 4 * (n_bins + code_offsets[f] + c)
+        pos_rows = int(counts[i])
+        neg_rows = int(counts[i + 1])
+        if pos_rows + neg_rows == 0:
+            continue
+        pos_c = counts[i + 2]
+        neg_c = counts[i + 3]
+        for op in (EQ, NE):
+            if op == EQ:
+                tp = pos_c
+                fp = neg_c
+                fp_rows = neg_rows
+            else:
+                tp = n_pos - pos_c
+                fp = n_neg - neg_c
+                fp_rows = n_neg_rows - neg_rows
+            if tp < min_tp or fp_rows >= n_neg_rows:
+                continue
+            score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+            if score > best and not _banned(f, op, float(c), banned_features, banned_ops,
+                                            banned_values):
+                best = score
+                best_op = op
+                best_value = float(c)
+    return best, best_op, best_value
+
+
+@numba.njit(cache=True)
+def best_from_counts(counts, edges, bin_offsets, code_offsets, kind, negated, min_tp,
+                     banned_features, banned_ops, banned_values):
+    """The best valid literal from summed counts: ``(score, feature, op, value)`` as
+    :func:`aspml.kernels.literals.best_literal` returns it (``value``: the bin's edge, or
+    the category code); ``edges[bin_offsets[f] + b]`` is the edge of bin ``b`` of
+    feature ``f``.  ``n_pos``, ``n_neg`` (weights) and the negative rows are the counts'
+    totals."""
+    n_features = bin_offsets.shape[0] - 1
+    n_bins = bin_offsets[n_features]
+    total = 4 * (n_bins + code_offsets[n_features])
+    n_neg_rows = int(counts[total + 1])
+    n_pos = counts[total + 2]
+    n_neg = counts[total + 3]
+    scores = np.empty(n_features)
+    ops = np.empty(n_features, dtype=np.int64)
+    values = np.empty(n_features)
+    for f in range(n_features):
+        scores[f], ops[f], values[f] = _best_on_counts(
+            f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, n_neg, n_neg_rows,
+            kind, negated, min_tp, banned_features, banned_ops, banned_values)
+    return _pick(scores, ops, values)

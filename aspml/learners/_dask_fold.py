@@ -1,0 +1,393 @@
+"""FOLD on a Dask DataFrame: the data stays in its partitions, only counts travel.
+
+``FoldSE(max_bins=...).fit(ddf, y)`` with ``ddf`` a Dask DataFrame and ``y`` a Dask
+Series of the same partitions learns the binary program the in-memory fit with the same
+``max_bins`` learns from the whole table (``ddf.compute()``), exactly when the rows are
+unweighted or carry whole-number weights (fractional weights are summed partition by
+partition, so their sums may differ in the last bits):
+
+1. one pass reads each column's distinct values (a row of each) and its numbers' counts
+   per partition: the schema (kinds, categories, scales) is inferred from the union of
+   the distinct values, as the whole column would give it, and each numeric column's
+   bins are its quantiles over the summed counts (:func:`fold._edge_groups`);
+2. each partition is encoded once on the workers (each row's bin and category code per
+   feature, its class), and kept there;
+3. FOLD's recursion runs in this process on lazy row masks; every literal choice is one
+   pass over the partitions counting the active rows per bin and category
+   (:func:`aspml.kernels.histogram.count_partition`), the counts summed and searched here
+   (:func:`aspml.kernels.histogram.best_from_counts`).  A step costs O(rows / workers)
+   on the workers and O(bins x features) here.
+
+Binary programs (``positive``, or two classes); no ``sample_weight``, fixed rules or
+background theory on this path (``class_weight`` is supported).  The training-figure
+view (``training_figures_``) is not computed; ``rule_precision_`` and
+``default_precision_`` are, partition by partition.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..data.table import Column, Table, encode_column, factorize, schema_and_table
+from ..errors import AspmlError
+from ..kernels.histogram import best_from_counts, count_partition
+from ..logic.model import Feature, Schema
+from .fold import EQ, GT, LE, NE, NOT_LE, _edge_groups, _Lit, _Search, _searchable
+
+
+
+def _summary(frame: pd.DataFrame, y: pd.Series):
+    """One partition's distinct values per column (a row of each, dtype kept), the numbers
+    each column holds read as a mixed column would read them, with their row counts, the
+    partition's labels' distinct values, and its length."""
+    out = {}
+    for name in frame.columns:
+        s = frame[name]
+        codes, _ = factorize(s.to_numpy(dtype=object))
+        _, first = np.unique(codes, return_index=True)
+        distinct = s.iloc[np.sort(first)]
+        if pd.api.types.is_bool_dtype(s.dtype):
+            numbers = (np.zeros(0), np.zeros(0, dtype=np.int64))
+        else:
+            col = encode_column(s, Feature(name, "mixed"))
+            numbers = np.unique(col.num[col.is_num], return_counts=True)
+        out[name] = (distinct, numbers)
+    labels = np.unique(np.asarray(y))
+    return out, labels, len(frame)
+
+
+def _encode(frame: pd.DataFrame, y: pd.Series, features, categories, edges, classes, missing,
+            positive_index, class_weights):
+    """One partition as arrays: bins, codes (int32[F, n]), the target, the weights."""
+    n = len(frame)
+    bins = np.full((len(features), n), -1, dtype=np.int32)
+    codes = np.full((len(features), n), -1, dtype=np.int32)
+    for f, feature in enumerate(features):
+        col = _searchable(encode_column(frame[feature.name], feature, missing))
+        if col.is_num.any() and edges[f] is not None:
+            bins[f, col.is_num] = np.searchsorted(edges[f], col.num[col.is_num], side="left")
+        if col.categories:
+            index = {c: k for k, c in enumerate(categories[f])}
+            local = np.array([index[c] for c in col.categories], dtype=np.int32)
+            has = col.code >= 0
+            codes[f, has] = local[col.code[has]]
+    y_idx = np.searchsorted(classes, np.asarray(y))
+    target = y_idx == positive_index
+    weights = None if class_weights is None else class_weights[y_idx]
+    return bins, codes, target, weights
+
+
+class _Rows:
+    """A set of training rows held where the rows are: one boolean array per partition,
+    persisted (computed on the workers, or here with dask's local scheduler).  ``&``,
+    ``|`` and ``~`` give new sets partition by partition; ``any`` and ``sum`` count
+    (the only numbers that come back).  Immutable: ``copy`` returns the set itself."""
+
+    def __init__(self, search, parts):
+        self.search = search
+        self.parts = parts
+        self._count = None          # the number of rows, once asked (the set never changes)
+        self._weight = None
+
+    def _map(self, fn, *others):
+        import dask
+        tasks = [dask.delayed(fn)(*args) for args in zip(self.parts, *(o.parts for o in others))]
+        return _Rows(self.search, list(dask.persist(*tasks)))
+
+    def __and__(self, other):
+        return self._map(np.logical_and, other)
+
+    def __or__(self, other):
+        return self._map(np.logical_or, other)
+
+    def __invert__(self):
+        return self._map(np.logical_not)
+
+    def copy(self):
+        return self
+
+    def sum(self) -> int:
+        if self._count is None:
+            import dask
+            if self.search.weighted:        # the weight comes along, in the same pass
+                both = dask.compute(*[dask.delayed(_count_and_weight)(part, p)
+                                      for part, p in zip(self.search.parts, self.parts)])
+                self._count = int(sum(c for c, _ in both))
+                self._weight = float(sum(w for _, w in both))
+            else:
+                self._count = int(sum(dask.compute(*[dask.delayed(np.count_nonzero)(p)
+                                                     for p in self.parts])))
+        return self._count
+
+    def any(self) -> bool:
+        return self.sum() > 0
+
+    def __bool__(self):
+        raise TypeError("a set of rows held in partitions: ask .any()")
+
+
+class _DaskSearch(_Search):
+    """FOLD's search over encoded partitions: row sets are :class:`_Rows`; a literal
+    choice sums the partitions' counts."""
+
+    def __init__(self, parts, lengths, meta, names, edges, categories, heuristic, negated,
+                 ratio, min_tp, min_rule, max_depth, weighted=False):
+        self.names = names
+        self.trace = None
+        self.heuristic = heuristic
+        self.negated = negated
+        self.ratio = ratio
+        self.min_tp = min_tp
+        self.min_rule = min_rule
+        self.max_depth = max_depth
+        self.majority = False
+        self.cols = [meta[n] for n in names]
+        self.n = int(sum(lengths))
+        self.view = None
+        self.parts = parts                   # persisted delayed (bins, codes, target, weights)
+        self.weighted = weighted
+        self.weights = True if weighted else None      # the weights live in the parts
+        self.edges = edges
+        n_f = len(names)
+        self.bin_offsets = np.zeros(n_f + 1, dtype=np.int64)
+        self.code_offsets = np.zeros(n_f + 1, dtype=np.int64)
+        for f in range(n_f):
+            self.bin_offsets[f + 1] = self.bin_offsets[f] + (0 if edges[f] is None else len(edges[f]))
+            self.code_offsets[f + 1] = self.code_offsets[f] + len(categories[f])
+        self.flat_edges = (np.concatenate([e for e in edges if e is not None])
+                           if any(e is not None for e in edges) else np.zeros(0))
+        self.masks = {}                     # literal -> its rows (the last 64 asked)
+
+    def _rows(self, fn, *args):
+        import dask
+        return _Rows(self, list(dask.persist(*[dask.delayed(fn)(p, *args) for p in self.parts])))
+
+    def target(self) -> _Rows:
+        return self._rows(_target_of)
+
+    def ones(self) -> _Rows:
+        return self._rows(_all_rows)
+
+    def mask(self, lit: _Lit) -> _Rows:
+        k = (int(lit.value) if lit.op in (EQ, NE)
+             else int(np.searchsorted(self.edges[lit.feature], lit.value)))
+        key = (lit.feature, lit.op, k)
+        if key not in self.masks:           # a rule's literals are asked again for its mask
+            if len(self.masks) >= 64:
+                self.masks.pop(next(iter(self.masks)))
+            self.masks[key] = self._rows(_literal_rows, *key)
+        return self.masks[key]
+
+    def rule_mask(self, rule) -> _Rows:
+        m = self.ones()
+        for lit in rule.literals:
+            m = m & self.mask(lit)
+        for exc in rule.exceptions:
+            m = m & ~self.rule_mask(exc)
+        return m
+
+    def narrow(self, view, active):
+        return None
+
+    def total(self, rows: _Rows):
+        count = rows.sum()
+        return count if self.weights is None else rows._weight
+
+    def enough(self, rows: _Rows) -> bool:
+        return rows.any() and self.total(rows) >= self.min_rule
+
+    def best_literal(self, pos: _Rows, neg: _Rows, used, view):
+        import dask
+        offsets = (self.bin_offsets, self.code_offsets)
+        parts = [dask.delayed(_count)(p, a, b, self.weighted, *offsets)
+                 for p, a, b in zip(self.parts, pos.parts, neg.parts)]
+        counts = dask.delayed(_sum)(parts).compute()
+        b_feat = np.array([u.feature for u in used], dtype=np.int64)
+        b_ops = np.array([u.op for u in used], dtype=np.int64)
+        b_vals = np.array([u.value for u in used], dtype=np.float64)
+        score, f, op, value = best_from_counts(counts, self.flat_edges, self.bin_offsets,
+                                               self.code_offsets, self.heuristic,
+                                               self.negated, float(self.min_tp), b_feat,
+                                               b_ops, b_vals)
+        if score == -np.inf:
+            return None, score
+        return _Lit(int(f), int(op), float(value)), float(score)
+
+
+def _target_of(part):
+    return part[2]
+
+
+def _all_rows(part):
+    return np.ones(len(part[2]), dtype=bool)
+
+
+def _literal_rows(part, f, op, k):
+    """Where the literal holds in this partition: ``k`` is the category code, or the bin
+    of the threshold (an edge: ``x <= edge k`` exactly where x's bin is at most k)."""
+    bins, codes = part[0], part[1]
+    if op in (EQ, NE):
+        hit = codes[f] == k
+        return hit if op == EQ else ~hit
+    b = bins[f]
+    hit = (b >= 0) & (b <= k) if op in (LE, NOT_LE) else b > k
+    return hit if op in (LE, GT) else ~hit
+
+
+def _count_and_weight(part, rows):
+    return int(np.count_nonzero(rows)), float(part[3][rows].sum())
+
+
+def _count(part, pos, neg, weighted, bin_offsets, code_offsets):
+    bins, codes, _, weights = part
+    state = pos.view(np.int8) + 2 * neg.view(np.int8)
+    return count_partition(bins, codes, state, weights if weighted else None, bin_offsets,
+                           code_offsets)
+
+
+def _sum(counts):
+    return np.sum(counts, axis=0)
+
+
+def fit(learner, X, y, sample_weight=None):
+    """``learner.fit(X, y)`` for a Dask DataFrame ``X`` (see the module)."""
+    import dask
+    import dask.dataframe as dd
+    from .fold import IG, MGI  # noqa: F401  (codes come from learner._settings)
+    name = type(learner).__name__
+    if getattr(learner, "max_bins", None) is None:
+        raise ValueError(f"{name} on a Dask DataFrame searches binned numbers: give max_bins "
+                         f"(e.g. {name}(max_bins=256)); the program is then the one the "
+                         "in-memory fit with the same max_bins learns")
+    if not isinstance(y, dd.Series):
+        raise TypeError("with a Dask DataFrame X, y must be a Dask Series of the same "
+                        f"partitions (e.g. ddf[label]), got {type(y).__name__}")
+    if X.npartitions != y.npartitions:
+        raise ValueError(f"X has {X.npartitions} partitions and y {y.npartitions}: they "
+                         "must be split alike (take both from one Dask DataFrame)")
+    for what, given in (("sample_weight", sample_weight),
+                        ("fixed_rules", getattr(learner, "_fixed", None)),
+                        ("background", getattr(learner, "background", None))):
+        if given is not None:
+            raise ValueError(f"{what} is not supported when fitting on a Dask DataFrame")
+    names = [str(c) for c in X.columns]
+    if list(X.columns) != names:
+        raise AspmlError("column names must be strings")
+    x_parts, y_parts = X.to_delayed(), y.to_delayed()
+    summaries = dask.compute(*[dask.delayed(_summary)(xp, yp)
+                               for xp, yp in zip(x_parts, y_parts)])
+    lengths = [s[2] for s in summaries]
+    classes = np.unique(np.concatenate([s[1] for s in summaries]))
+    if len(classes) < 2:
+        raise ValueError(f"y has only one class ({classes[0]!r}); a classifier needs "
+                         "examples of two classes")
+    positive = getattr(learner, "positive", None)
+    if len(classes) > 2:
+        raise ValueError(f"y has {len(classes)} classes: a fit on a Dask DataFrame learns a "
+                         "binary program; pass y == that_class")
+    if positive is None:
+        positive_index = 1
+    else:
+        matches = np.flatnonzero(classes == positive)
+        if len(matches) == 0:
+            raise ValueError(f"positive={positive!r} is not one of the classes {list(classes)}")
+        positive_index = int(matches[0])
+    # the schema from the union of the distinct values, as the whole column gives it
+    missing = learner._missing()
+    kinds = dict(getattr(learner, "kinds", None) or {})
+    features, meta, edges, categories = [], {}, [], []
+    for col_name in names:
+        distinct = pd.concat([s[0][col_name][0] for s in summaries], ignore_index=True)
+        given = {col_name: kinds[col_name]} if col_name in kinds else None
+        schema, table = schema_and_table(pd.DataFrame({col_name: distinct}), given, missing)
+        feature = schema.features[0]
+        col = _searchable(table[col_name])
+        features.append(feature)
+        meta[col_name] = Column(col_name, feature.kind, np.zeros(0), np.zeros(0, bool),
+                                np.zeros(0, np.int32), table[col_name].categories,
+                                np.array([bool(table[col_name].missing.any())]))
+        categories.append(col.categories)
+        if feature.kind in ("numeric", "mixed"):
+            values = np.concatenate([s[0][col_name][1][0] for s in summaries])
+            counts = np.concatenate([s[0][col_name][1][1] for s in summaries])
+            d, inverse = np.unique(values, return_inverse=True)
+            c = np.bincount(inverse, weights=counts).astype(np.int64)
+            edges.append(d if len(d) <= learner.max_bins else d[_edge_groups(c, learner.max_bins)])
+            if not len(d):
+                edges[-1] = None
+        else:
+            edges.append(None)
+    learner.classes_ = classes
+    learner.multiclass_ = False
+    learner.positive_index_ = positive_index
+    learner.schema_ = Schema(tuple(features))
+    learner.feature_names_in_ = np.asarray(names, dtype=object)
+    learner.n_features_in_ = len(names)
+    learner.background_ = ()
+    class_weights = None
+    if getattr(learner, "class_weight", None) is not None:
+        per_class = pd.concat(dask.compute(*[dask.delayed(_label_counts)(yp) for yp in y_parts]))
+        per_class = per_class.groupby(level=0).sum().reindex(classes).to_numpy(dtype=np.int64)
+        class_weights = _class_weights(learner, classes, per_class)
+    parts = [dask.delayed(_encode)(xp, yp, features, categories, edges, classes, missing,
+                                   positive_index, class_weights)
+             for xp, yp in zip(x_parts, y_parts)]
+    parts = list(dask.persist(*parts))
+    heuristic, negated, tail = learner._settings()
+    total_weight = float(sum(lengths)) if class_weights is None else None
+    search = _DaskSearch(parts, lengths, meta, names, edges, categories, heuristic, negated,
+                         float(learner.ratio), 0, 0, learner.max_depth,
+                         weighted=class_weights is not None)
+    if total_weight is None:
+        total_weight = search.total(search.ones())
+    search.min_rule = math.ceil(tail * total_weight)
+    target = search.target()
+    learned = search.learn_rule_set(target, ~target, [], 0)
+    meta_table = Table(learner.schema_, meta, search.n)
+    learner.program_ = learner._program(learned, meta_table, names)
+    learner.expert_report_ = []
+    _precisions(learner, x_parts, y_parts, classes, positive_index, class_weights)
+    learner.training_figures_ = None
+    return learner
+
+
+def _label_counts(y) -> pd.Series:
+    return pd.Series(np.asarray(y)).value_counts()
+
+
+def _class_weights(learner, classes, per_class) -> np.ndarray:
+    """Each class's weight, as :meth:`LogicClassifier._row_weights` gives its rows (checked
+    there, on one row of each class; "balanced" from the classes' counts, in the very
+    expression scikit-learn uses)."""
+    one_each = learner._row_weights(classes, np.arange(len(classes)), None)
+    if isinstance(learner.class_weight, str):          # "balanced"
+        return sum(per_class) / (len(classes) * per_class.astype(np.float64))
+    return one_each
+
+
+def _rule_hits(program, frame, y, classes, positive_index, class_weights, missing):
+    from .. import evaluate
+    cov = evaluate.coverage(program, frame, missing)
+    fires = cov[:, [i for i, r in enumerate(program.rules) if r.head is None]]
+    y_idx = np.searchsorted(classes, np.asarray(y))
+    target = y_idx == positive_index
+    w = np.ones(len(frame)) if class_weights is None else class_weights[y_idx]
+    none = ~fires.any(axis=1) if fires.shape[1] else np.ones(len(frame), bool)
+    cols = np.column_stack([fires, none])
+    return np.stack([(cols & target[:, None]) .T @ w, cols.T @ w])
+
+
+def _precisions(learner, x_parts, y_parts, classes, positive_index, class_weights) -> None:
+    """``rule_precision_`` and ``default_precision_`` as the in-memory fit computes them,
+    from counts summed over the partitions."""
+    import dask
+    program = learner.program_
+    hits = dask.compute(*[dask.delayed(_rule_hits)(program, xp, yp, classes, positive_index,
+                                                   class_weights, learner._missing())
+                          for xp, yp in zip(x_parts, y_parts)])
+    total = np.sum(hits, axis=0)
+    learner.rule_precision_ = (total[0, :-1] + 1) / (total[1, :-1] + 2)
+    learner.default_precision_ = (total[0, -1] + 1) / (total[1, -1] + 2)
