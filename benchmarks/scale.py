@@ -1,9 +1,10 @@
-"""FOLD on large tables (issue #21): ``FoldSE`` on every distinct value against ``FoldSE``
-with ``max_bins`` (quantile thresholds, as histogram-based tree learners bin), on a
-synthetic table of full-precision numbers.
+"""FOLD on large tables (issue #21): ``FoldSE`` on every distinct value, ``FoldSE`` with
+``max_bins`` (quantile thresholds, as histogram-based tree learners bin), and the same
+``max_bins`` fit on a Dask ``LocalCluster`` of two worker processes, on a synthetic
+table of full-precision numbers.
 
     nice -n 10 python benchmarks/scale.py                       # 1M rows
-    nice -n 10 python benchmarks/scale.py --rows 200000 1000000 --bins 64 256
+    nice -n 10 python benchmarks/scale.py --rows 1000000 10000000 --bins 256 --dask
 
 Each configuration runs in a fresh process: its first fit (numba loading its cached
 kernels, the thread pool starting) and a second, warm fit of the same table, the
@@ -11,7 +12,12 @@ process's peak memory (``ru_maxrss``), accuracy on a fresh draw of the same size
 and the program's rules and literals.  The table: ten standard-normal numbers at
 full precision and two categorical columns of 4 and 50 values; the label is a
 three-rule concept (two with an exception) with 5% of the labels flipped.  The
-generator is seeded (``--seed``), so every configuration learns from the same rows.
+generator is seeded (``--seed``) and draws the table in partitions of 250,000 rows,
+so every configuration learns from the same rows; the Dask runs draw each partition on
+a worker (the table is never whole in one process) and report the workers' and this
+process's peak memory.  Cost of the distributed fit per search step: one pass over
+each worker's rows (O(rows / workers)) and a sum of the counts (O(bins x features)
+per partition) here.
 """
 
 from __future__ import annotations
@@ -23,18 +29,74 @@ import sys
 import textwrap
 
 
-def make(rows: int, seed: int):
+PART = 250_000
+
+
+def part(rows: int, seed: int, k: int):
+    """Partition ``k`` of the table: its rows drawn from their own seed."""
     import numpy as np
     import pandas as pd
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame(rng.normal(size=(rows, 10)), columns=[f"x{k}" for k in range(10)])
+    rng = np.random.default_rng([seed, k])
+    X = pd.DataFrame(rng.normal(size=(rows, 10)), columns=[f"x{j}" for j in range(10)])
     X["colour"] = rng.choice(["red", "green", "blue", "grey"], rows)
-    X["shop"] = rng.choice([f"s{k:02d}" for k in range(50)], rows)
+    X["shop"] = rng.choice([f"s{j:02d}" for j in range(50)], rows)
     y = (((X.x0 > 0.8) & ~(X.colour == "red"))
          | ((X.x1 <= -1.0) & (X.x2 > 0.0))
          | ((X.x3 > 1.2) & ~(X.x4 > 1.0)))
     flip = rng.random(rows) < 0.05
-    return X, np.where(y ^ flip, "yes", "no")
+    return X.assign(label=np.where(y ^ flip, "yes", "no"))
+
+
+def sizes(rows: int) -> list:
+    return [min(PART, rows - start) for start in range(0, rows, PART)]
+
+
+def make(rows: int, seed: int):
+    """The whole table in this process (the in-memory runs)."""
+    import numpy as np
+    import pandas as pd
+    frame = pd.concat([part(n, seed, k) for k, n in enumerate(sizes(rows))], ignore_index=True)
+    return frame.drop(columns="label"), frame["label"].to_numpy()
+
+
+def dask_run(rows: int, seed: int, bins: int) -> dict:
+    """The ``max_bins`` fit on a LocalCluster of two single-thread worker processes."""
+    import resource
+    import time
+    import warnings
+    import dask
+    import dask.dataframe as dd
+    import distributed
+    import numpy as np
+    import aspml
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, memory_limit="10GiB")
+        client = distributed.Client(cluster)
+    try:
+        meta = part(2, seed, 0).iloc[:0]
+
+        def frame(s):
+            return dd.from_delayed([dask.delayed(part)(n, s, k) for k, n in enumerate(sizes(rows))],
+                                   meta=meta)
+        train, fresh = frame(seed), frame(seed + 1)
+        times = []
+        for _ in range(2):
+            t = time.perf_counter()
+            clf = aspml.FoldSE(positive="yes", max_bins=bins).fit(train.drop(columns="label"),
+                                                                  train["label"])
+            times.append(time.perf_counter() - t)
+        right = (aspml.dask.predict(clf.program_, fresh.drop(columns="label"))
+                 == (fresh["label"] == "yes")).mean().compute()
+        workers = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+        p = clf.program_
+        return dict(first=times[0], warm=times[1], peak=max(workers.values()),
+                    here=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                    acc=float(right), rules=p.n_rules, literals=p.n_literals)
+    finally:
+        client.close()
+        cluster.close()
 
 
 RUN = textwrap.dedent("""
@@ -63,6 +125,10 @@ def main(argv=None) -> None:
     ap.add_argument("--rows", type=int, nargs="+", default=[1_000_000])
     ap.add_argument("--bins", type=int, nargs="+", default=[256])
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dask", action="store_true",
+                    help="also the max_bins fit on a LocalCluster (2 worker processes)")
+    ap.add_argument("--in-memory-max-rows", type=int, default=2_000_000,
+                    help="skip the in-memory runs above this many rows")
     args = ap.parse_args(argv)
     from pathlib import Path
     here = str(Path(__file__).resolve().parent)
@@ -70,7 +136,7 @@ def main(argv=None) -> None:
           "| rules | literals |")
     print("|---|---|---|---|---|---|---|---|")
     for rows in args.rows:
-        for bins in [None, *args.bins]:
+        for bins in [None, *args.bins] if rows <= args.in_memory_max_rows else []:
             code = RUN.format(here=here, rows=rows, seed=args.seed, bins=bins)
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
             if out.returncode:
@@ -79,6 +145,12 @@ def main(argv=None) -> None:
             search = "every value" if bins is None else f"max_bins={bins}"
             print(f"| {rows:,} | {search} | {r['first']:.2f} | {r['warm']:.2f} | {r['peak']:.0f} "
                   f"| {r['acc']:.4f} | {r['rules']} | {r['literals']} |", flush=True)
+        if args.dask:
+            for bins in args.bins:
+                r = dask_run(rows, args.seed, bins)
+                print(f"| {rows:,} | max_bins={bins}, LocalCluster 2 workers | {r['first']:.2f} "
+                      f"| {r['warm']:.2f} | {r['peak']:.0f} per worker, {r['here']:.0f} here "
+                      f"| {r['acc']:.4f} | {r['rules']} | {r['literals']} |", flush=True)
 
 
 if __name__ == "__main__":

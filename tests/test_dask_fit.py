@@ -53,6 +53,7 @@ def check_same(learner, seed, partitions, **params):
     X, y, ddf, dy = frames(seed, partitions)
     make = lambda: getattr(aspml, learner)(max_bins=12, kinds=KINDS, **params)  # noqa: E731
     here, there = fit(make, X, y), fit(make, ddf, dy)
+    assert there.training_figures_ is None          # the distributed path, not in memory
     assert there.program_.rules == here.program_.rules, there.program_.to_text()
     assert there.program_.to_text() == here.program_.to_text()
     assert np.array_equal(there.predict(X), here.predict(X))
@@ -76,14 +77,60 @@ def test_distributed_fit_is_the_in_memory_binned_fit(learner, seed, partitions, 
         check_same(learner, seed, partitions, **params)
 
 
+def test_a_missing_token_that_reads_as_a_number():
+    """``missing=["-1"]``: the token is missing where the bins are placed, as where the rows
+    are encoded (before the fix, the bins counted it as a number: another program)."""
+    rng = np.random.default_rng(2)
+    v = rng.integers(0, 100, 300)
+    s = v.astype(str).astype(object)
+    s[rng.random(300) < 0.4] = "-1"
+    frame = pd.DataFrame({"s": s, "label": np.where(v > 60, "y", "n")})
+    rows = dd.from_pandas(frame, npartitions=3)
+    make = lambda: aspml.FoldSE(max_bins=4, missing=["-1"])  # noqa: E731
+    with dask.config.set(scheduler="threads"):
+        there = fit(make, rows.drop(columns="label"), rows["label"])
+    assert there.training_figures_ is None
+    assert there.program_.rules == fit(make, frame[["s"]], frame["label"]).program_.rules
+
+
+def test_without_max_bins_the_frame_is_computed_into_memory_as_before():
+    X, y, ddf, dy = frames(0, 3, n=200)
+    three = np.resize(["p", "q", "r"], 200)
+    with dask.config.set(scheduler="threads"):
+        binary = fit(lambda: aspml.FoldSE(kinds=KINDS), ddf, dy)
+        multi = fit(lambda: aspml.FoldSE(kinds=KINDS), ddf,
+                    dd.from_pandas(pd.Series(three, name="label"), npartitions=3))
+        # a y in memory: the frame is computed too
+        in_memory_y = fit(lambda: aspml.FoldSE(max_bins=8, kinds=KINDS), ddf, y)
+    assert binary.training_figures_ is not None     # computed into memory
+    assert binary.program_.rules == fit(lambda: aspml.FoldSE(kinds=KINDS), X, y).program_.rules
+    assert len(multi.classes_) == 3
+    assert in_memory_y.program_.rules == fit(lambda: aspml.FoldSE(max_bins=8, kinds=KINDS),
+                                             X, y).program_.rules
+
+
 def test_what_a_distributed_fit_refuses():
     X, y, ddf, dy = frames(0, 2, n=60)
-    with pytest.raises(ValueError, match="max_bins"):
-        aspml.FoldSE().fit(ddf, dy)
-    with pytest.raises(TypeError, match="Dask Series"):
-        aspml.FoldSE(max_bins=8).fit(ddf, y)
-    with pytest.raises(ValueError, match="sample_weight"):
-        aspml.FoldSE(max_bins=8).fit(ddf, dy, sample_weight=np.ones(60))
-    three = dd.from_pandas(pd.Series(np.resize(["p", "q", "r"], 60), name="label"), npartitions=2)
-    with pytest.raises(ValueError, match="binary program"):
-        aspml.FoldSE(max_bins=8).fit(ddf, three)
+    with dask.config.set(scheduler="threads"):
+        for bad in (1, 0, 2.5, "10", True):
+            with pytest.raises(ValueError, match="max_bins"):
+                aspml.FoldSE(max_bins=bad).fit(ddf, dy)
+        with pytest.raises(ValueError, match="sample_weight"):
+            aspml.FoldSE(max_bins=8).fit(ddf, dy, sample_weight=np.ones(60))
+        three = dd.from_pandas(pd.Series(np.resize(["p", "q", "r"], 60), name="label"),
+                               npartitions=2)
+        with pytest.raises(ValueError, match="binary program"):
+            aspml.FoldSE(max_bins=8).fit(ddf, three)
+        holes = dd.from_pandas(pd.Series(np.where(np.arange(60) == 7, None, y), name="label"),
+                               npartitions=2)
+        with pytest.raises(ValueError, match="missing labels"):
+            aspml.FoldSE(max_bins=8).fit(ddf, holes)
+        cut = dd.from_pandas(pd.Series(y, name="label"), chunksize=45)
+        with pytest.raises(ValueError, match="partitions|split alike"):
+            aspml.FoldSE(max_bins=8).fit(ddf, cut)
+        with pytest.raises(aspml.errors.AspmlError, match="unknown column"):
+            aspml.FoldSE(max_bins=8, kinds={"zzz": "numeric"}).fit(ddf, dy)
+        with pytest.raises(ValueError, match="weight 0"):
+            aspml.FoldSE(max_bins=8, class_weight={"x": 0}).fit(ddf, dy)
+        with pytest.raises(ValueError, match="trace"):
+            aspml.FoldSE(max_bins=8).fit(ddf, dy, trace=print)

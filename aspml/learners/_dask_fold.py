@@ -39,10 +39,11 @@ from .fold import EQ, GT, LE, NE, NOT_LE, _edge_groups, _Lit, _Search, _searchab
 
 
 
-def _summary(frame: pd.DataFrame, y: pd.Series):
+def _summary(frame: pd.DataFrame, y: pd.Series, missing):
     """One partition's distinct values per column (a row of each, dtype kept), the numbers
-    each column holds read as a mixed column would read them, with their row counts, the
-    partition's labels' distinct values, and its length."""
+    each column holds read as a mixed column would read them (``missing`` tokens apart),
+    with their row counts, the partition's labels' distinct values, its length and its
+    labels' length, and whether a label is missing."""
     out = {}
     for name in frame.columns:
         s = frame[name]
@@ -52,11 +53,13 @@ def _summary(frame: pd.DataFrame, y: pd.Series):
         if pd.api.types.is_bool_dtype(s.dtype):
             numbers = (np.zeros(0), np.zeros(0, dtype=np.int64))
         else:
-            col = encode_column(s, Feature(name, "mixed"))
+            col = encode_column(s, Feature(name, "mixed"), missing)
             numbers = np.unique(col.num[col.is_num], return_counts=True)
         out[name] = (distinct, numbers)
-    labels = np.unique(np.asarray(y))
-    return out, labels, len(frame)
+    labels = np.asarray(y)
+    no_label = bool(pd.isna(pd.Series(labels, dtype=object)).any())
+    labels = np.unique(labels[~pd.isna(pd.Series(labels, dtype=object)).to_numpy()])
+    return out, labels, len(frame), len(y), no_label
 
 
 def _encode(frame: pd.DataFrame, y: pd.Series, features, categories, edges, classes, missing,
@@ -257,11 +260,9 @@ def fit(learner, X, y, sample_weight=None):
     import dask
     import dask.dataframe as dd
     from .fold import IG, MGI  # noqa: F401  (codes come from learner._settings)
-    name = type(learner).__name__
-    if getattr(learner, "max_bins", None) is None:
-        raise ValueError(f"{name} on a Dask DataFrame searches binned numbers: give max_bins "
-                         f"(e.g. {name}(max_bins=256)); the program is then the one the "
-                         "in-memory fit with the same max_bins learns")
+    from sklearn.utils.multiclass import type_of_target
+    from .fold import _check_max_bins
+    _check_max_bins(learner.max_bins)
     if not isinstance(y, dd.Series):
         raise TypeError("with a Dask DataFrame X, y must be a Dask Series of the same "
                         f"partitions (e.g. ddf[label]), got {type(y).__name__}")
@@ -276,18 +277,36 @@ def fit(learner, X, y, sample_weight=None):
     names = [str(c) for c in X.columns]
     if list(X.columns) != names:
         raise AspmlError("column names must be strings")
+    unknown = [k for k in (getattr(learner, "kinds", None) or {}) if k not in names]
+    if unknown:
+        raise AspmlError(f"kinds given for unknown column(s) {unknown}")
+    missing = learner._missing()
     x_parts, y_parts = X.to_delayed(), y.to_delayed()
-    summaries = dask.compute(*[dask.delayed(_summary)(xp, yp)
+    summaries = dask.compute(*[dask.delayed(_summary)(xp, yp, missing)
                                for xp, yp in zip(x_parts, y_parts)])
     lengths = [s[2] for s in summaries]
+    bad = [k for k, s in enumerate(summaries) if s[2] != s[3]]
+    if bad:
+        k = bad[0]
+        raise ValueError(f"partition {k} of X has {summaries[k][2]} rows but y's has "
+                         f"{summaries[k][3]}: X and y must be split alike (take both from "
+                         "one Dask DataFrame)")
+    if any(s[4] for s in summaries):
+        raise ValueError("y holds missing labels: every training row needs a label")
     classes = np.unique(np.concatenate([s[1] for s in summaries]))
+    kind = type_of_target(classes)
+    if kind in ("continuous", "continuous-multioutput"):
+        raise ValueError(f"Unknown label type: {kind}; {type(learner).__name__} is a "
+                         "classifier and needs class labels")
     if len(classes) < 2:
         raise ValueError(f"y has only one class ({classes[0]!r}); a classifier needs "
                          "examples of two classes")
     positive = getattr(learner, "positive", None)
     if len(classes) > 2:
-        raise ValueError(f"y has {len(classes)} classes: a fit on a Dask DataFrame learns a "
-                         "binary program; pass y == that_class")
+        raise ValueError(f"y has {len(classes)} classes: a fit on a Dask DataFrame with "
+                         "max_bins learns a binary program; pass y == that_class for one "
+                         "class against the others, or fit without max_bins to learn the "
+                         "multi-class program in memory")
     if positive is None:
         positive_index = 1
     else:
@@ -296,7 +315,6 @@ def fit(learner, X, y, sample_weight=None):
             raise ValueError(f"positive={positive!r} is not one of the classes {list(classes)}")
         positive_index = int(matches[0])
     # the schema from the union of the distinct values, as the whole column gives it
-    missing = learner._missing()
     kinds = dict(getattr(learner, "kinds", None) or {})
     features, meta, edges, categories = [], {}, [], []
     for col_name in names:
@@ -332,6 +350,10 @@ def fit(learner, X, y, sample_weight=None):
         per_class = pd.concat(dask.compute(*[dask.delayed(_label_counts)(yp) for yp in y_parts]))
         per_class = per_class.groupby(level=0).sum().reindex(classes).to_numpy(dtype=np.int64)
         class_weights = _class_weights(learner, classes, per_class)
+        if not (class_weights > 0).all():
+            raise ValueError(f"class_weight gives class {classes[np.argmin(class_weights)]!r} "
+                             "weight 0: on a Dask DataFrame, leave its rows out of the data "
+                             "instead")
     parts = [dask.delayed(_encode)(xp, yp, features, categories, edges, classes, missing,
                                    positive_index, class_weights)
              for xp, yp in zip(x_parts, y_parts)]

@@ -178,14 +178,20 @@ class _Search:
         rules = []
         pos = pos.copy()
         view = self.view if view is None else view
+        taken = None            # rows an earlier rule of this set covers (majority only)
         while self.enough(pos):
             rule = self.learn_rule(pos, neg, used, depth, view)
             if rule is None:
                 break
             holds = self.rule_mask(rule)
             covered = holds & pos
-            kept = self.enough(covered) and not (
-                self.majority and self.total(holds & neg) > self.total(covered))
+            kept = self.enough(covered)
+            if kept and self.majority:
+                # what this rule adds: the positives it covers that no earlier rule of the
+                # set does, against the negatives it newly covers
+                wrong = holds & neg if taken is None else holds & neg & ~taken
+                kept = not self.total(wrong) > self.total(covered)
+                taken = holds if taken is None else taken | holds
             if self.trace:
                 self._step("covered", depth, tp=int(covered.sum()), kept=kept)
             if not kept:
@@ -493,7 +499,9 @@ class FoldSE(LogicClassifier):
         self._fixed = expert.read_fixed_rules(given)    # unreadable text: an error before fitting
         self._trace = trace
         try:
-            if is_dask_frame(X):                # the partitions stay where they are
+            if is_dask_frame(X) and self.max_bins is not None and is_dask_frame(y, series=True):
+                # the partitions stay where they are (without max_bins, or with a y in
+                # memory, the frame is computed into memory, as for every learner)
                 if trace is not None:
                     raise ValueError("trace is not supported when fitting on a Dask DataFrame")
                 from . import _dask_fold
@@ -525,10 +533,7 @@ class FoldSE(LogicClassifier):
                 if "literal" in event:
                     event = {**event, "literal": _literal(event["literal"], table, names)}
                 user(event)
-        max_bins = getattr(self, "max_bins", None)
-        if max_bins is not None and not (isinstance(max_bins, (int, np.integer))
-                                         and not isinstance(max_bins, bool) and max_bins >= 2):
-            raise ValueError(f"max_bins must be an integer >= 2 or None, got {max_bins!r}")
+        max_bins = _check_max_bins(getattr(self, "max_bins", None))
         return _Search(table, names, heuristic, negated, float(self.ratio), 0, min_tp,
                        self.max_depth, trace, weights, max_bins)
 
@@ -568,7 +573,7 @@ class FoldSE(LogicClassifier):
         them of its class).  A refused class waits until a rule of another class is
         kept (the rows change), then is tried again; the list ends when one class
         remains or every class with rows waits.  The default class is the majority of
-        the rows no rule covers (of all rows when those weigh less than ``tail``: too
+        the rows no rule covers (of all rows when those weigh less than the tail bar: too
         few to speak for the rows no rule covers).  An exception, too, is refused when
         it is wrong on more rows than it is right (it would take more rows from its
         rule's class than it gives to the others): with label noise FOLD learned
@@ -739,10 +744,12 @@ class FoldRpp(FoldSE):
         return IG, False, 0.0
 
 
-def is_dask_frame(X) -> bool:
-    """A Dask DataFrame (told by its type's module, without importing dask)."""
-    return type(X).__module__.startswith("dask") and hasattr(X, "npartitions") \
-        and hasattr(X, "columns")
+def is_dask_frame(X, series=False) -> bool:
+    """A Dask DataFrame, or a Dask Series (told by its type's module, without importing
+    dask)."""
+    kind = type(X)
+    return kind.__module__.startswith("dask") and kind.__name__ == (
+        "Series" if series else "DataFrame")
 
 
 def _literal(lit: _Lit, table, names: list):
@@ -802,6 +809,13 @@ def _plain_comparisons(rules: list, table) -> list:
     # a plain comparison may now repeat another on its feature (pulse <= 120 AND pulse <= 99)
     return [replace(r, body=tuple(_simplify(list(dict.fromkeys(plain(lit) for lit in r.body)))))
             for r in rules]
+
+
+def _check_max_bins(max_bins):
+    if max_bins is not None and not (isinstance(max_bins, (int, np.integer))
+                                     and not isinstance(max_bins, bool) and max_bins >= 2):
+        raise ValueError(f"max_bins must be an integer >= 2 or None, got {max_bins!r}")
+    return max_bins
 
 
 def _check_ratio(ratio) -> None:
