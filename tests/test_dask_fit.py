@@ -134,3 +134,34 @@ def test_what_a_distributed_fit_refuses():
             aspml.FoldSE(max_bins=8, class_weight={"x": 0}).fit(ddf, dy)
         with pytest.raises(ValueError, match="trace"):
             aspml.FoldSE(max_bins=8).fit(ddf, dy, trace=print)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_bins_placed_from_partition_samples_are_the_whole_columns(seed):
+    """The edges of a column of numbers, found from each partition's sample and two passes
+    of counts (its numbers never gathered), are those the in-memory search bins on: ties,
+    missing values, partitions sorted by value or not, few and many distinct numbers."""
+    from aspml.data.table import schema_and_table
+    from aspml.learners._dask_fold import _numeric_edges, _summary
+    from aspml.learners.fold import _binned
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 3000))
+    values = rng.choice([rng.normal(size=n).round(int(rng.integers(0, 4))),
+                         rng.integers(0, int(rng.integers(2, 40)), n).astype(float)])
+    values[rng.random(n) < 0.1] = np.nan
+    if seed % 3 == 0:
+        values = np.sort(values)                     # each partition its own range
+    frame = pd.DataFrame({"v": values})
+    max_bins = int(rng.choice([2, 3, 8, 50, 300]))
+    _, table = schema_and_table(frame)
+    col = _binned(table["v"], max_bins)
+    want = np.unique(col.num[col.is_num])
+    parts = [frame.iloc[a:b] for a, b in zip(*(lambda c: (c[:-1], c[1:]))(
+        np.unique(np.r_[0, np.sort(rng.integers(0, n, int(rng.integers(0, 6)))), n])))]
+    summaries = [_summary(p, pd.Series(["x"] * len(p)), ("?",), {}, max_bins) for p in parts]
+    with dask.config.set(scheduler="synchronous"):
+        got = _numeric_edges(parts, summaries, ["v"], {}, ("?",), max_bins)["v"]
+    if not len(want):
+        assert got is None
+    else:
+        assert np.array_equal(got, want)

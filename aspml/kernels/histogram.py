@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .literals import EQ, GT, LE, NE, NEG_INF, NOT_LE, _banned, _pick, heuristic
+from .literals import EQ, NE, NEG_INF, _banned, _pick, heuristic, threshold_counts
 
 
 @numba.njit(cache=True)
@@ -90,22 +90,8 @@ def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, 
             w_cum_neg += counts[4 * b + 3]
             v = edges[b]
             for op in range(n_ops):
-                if op == LE:
-                    tp = w_cum_pos
-                    fp = w_cum_neg
-                    fp_rows = cum_neg
-                elif op == GT:
-                    tp = w_num_pos - w_cum_pos
-                    fp = w_num_neg - w_cum_neg
-                    fp_rows = num_neg - cum_neg
-                elif op == NOT_LE:
-                    tp = n_pos - w_cum_pos
-                    fp = n_neg - w_cum_neg
-                    fp_rows = n_neg_rows - cum_neg
-                else:
-                    tp = n_pos - (w_num_pos - w_cum_pos)
-                    fp = n_neg - (w_num_neg - w_cum_neg)
-                    fp_rows = n_neg_rows - (num_neg - cum_neg)
+                tp, fp, fp_rows = threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
+                                                   w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
                 if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
                 score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)

@@ -84,6 +84,22 @@ def _banned(f, op, value, banned_features, banned_ops, banned_values):
     return False
 
 
+@numba.njit(cache=True, inline="always")
+def threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, num_neg, n_pos,
+                     n_neg, n_neg_rows):
+    """(tp, fp, negative rows covered) of the comparison ``op`` at a threshold, from the
+    active rows' counts at or below it (``cum``), among the numbers (``num``) and in all
+    (``n``); weights where the names say ``w`` (the row counts when unweighted)."""
+    if op == LE:
+        return w_cum_pos, w_cum_neg, cum_neg
+    if op == GT:
+        return w_num_pos - w_cum_pos, w_num_neg - w_cum_neg, num_neg - cum_neg
+    if op == NOT_LE:
+        return n_pos - w_cum_pos, n_neg - w_cum_neg, n_neg_rows - cum_neg
+    return (n_pos - (w_num_pos - w_cum_pos), n_neg - (w_num_neg - w_cum_neg),
+            n_neg_rows - (num_neg - cum_neg))
+
+
 @numba.njit(cache=True)
 def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                      active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
@@ -143,22 +159,8 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                 w_num_pos = float(num_pos)
                 w_num_neg = float(num_neg)
             for op in range(n_ops):
-                if op == LE:
-                    tp = w_cum_pos
-                    fp = w_cum_neg
-                    fp_rows = cum_neg
-                elif op == GT:
-                    tp = w_num_pos - w_cum_pos
-                    fp = w_num_neg - w_cum_neg
-                    fp_rows = num_neg - cum_neg
-                elif op == NOT_LE:
-                    tp = n_pos - w_cum_pos
-                    fp = n_neg - w_cum_neg
-                    fp_rows = n_neg_rows - cum_neg
-                else:
-                    tp = n_pos - (w_num_pos - w_cum_pos)
-                    fp = n_neg - (w_num_neg - w_cum_neg)
-                    fp_rows = n_neg_rows - (num_neg - cum_neg)
+                tp, fp, fp_rows = threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
+                                                   w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
                 if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
                 score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)

@@ -6,13 +6,17 @@ Series of the same partitions learns the binary program the in-memory fit with t
 unweighted or carry whole-number weights (fractional weights are summed partition by
 partition, so their sums may differ in the last bits):
 
-1. one pass reads each column's distinct values (a row of each) and its numbers' counts
-   per partition: the schema (kinds, categories, scales) is inferred from the union of
-   the distinct values, as the whole column would give it, and each numeric column's
-   bins are its quantiles over the summed counts (:func:`fold._edge_groups`);
+1. one pass summarises each column per partition: a column of a numeric dtype its
+   count of numbers, decimals, largest magnitude and a sample evenly spaced in rank,
+   whose values bracket the bins' edges; two more passes (counts at or below the
+   sample's values, then the few numbers inside each bracket) give each edge exactly,
+   the quantile :func:`fold._edge_groups` takes of the whole column, without gathering
+   the column.  Any other column sends its distinct values (a row of each) and its
+   numbers' counts: the schema (kind, categories, scale) is inferred from their union,
+   as the whole column would give it;
 2. each partition is encoded once on the workers (each row's bin and category code per
    feature, its class), and kept there;
-3. FOLD's recursion runs in this process on lazy row masks; every literal choice is one
+3. FOLD's recursion runs in this process on row sets held in the partitions (:class:`_Rows`); every literal choice is one
    pass over the partitions counting the active rows per bin and category
    (:func:`aspml.kernels.histogram.count_partition`), the counts summed and searched here
    (:func:`aspml.kernels.histogram.best_from_counts`).  A step costs O(rows / workers)
@@ -34,19 +38,49 @@ import pandas as pd
 from ..data.table import Column, Table, encode_column, factorize, schema_and_table
 from ..errors import AspmlError
 from ..kernels.histogram import best_from_counts, count_partition
+from ..kernels.scale import min_decimals
+from ..logic.values import INT32_MAX, MAX_DECIMALS
 from ..logic.model import Feature, Schema
 from .fold import EQ, GT, LE, NE, NOT_LE, _edge_groups, _Lit, _Search, _searchable
 
+SAMPLE = 4096      # numbers a partition sends of each numeric column to place the bins
 
 
-def _summary(frame: pd.DataFrame, y: pd.Series, missing):
-    """One partition's distinct values per column (a row of each, dtype kept), the numbers
-    each column holds read as a mixed column would read them (``missing`` tokens apart),
-    with their row counts, the partition's labels' distinct values, its length and its
-    labels' length, and whether a label is missing."""
+def _numbers_only(series: pd.Series, kind) -> bool:
+    """A column of a numeric dtype read as numbers: its schema and bins need only its
+    numbers' statistics, never its values."""
+    dtype = series.dtype
+    return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+            and kind in (None, "numeric", "mixed"))
+
+
+def _sorted_numbers(frame, name, kind, missing) -> np.ndarray:
+    col = encode_column(frame[name], Feature(name, kind or "numeric"), missing)
+    return np.sort(col.num[col.is_num])
+
+
+def _summary(frame: pd.DataFrame, y: pd.Series, missing, kinds, max_bins):
+    """One partition's summary of each column, the partition's labels' distinct values,
+    its length and its labels' length, and whether a label is missing.
+
+    A column of numbers (:func:`_numbers_only`): how many numbers, their decimals and
+    largest magnitude (the clingo scale), whether a value is missing, up to
+    ``max_bins + 1`` of its distinct numbers, and ``SAMPLE`` numbers evenly spaced in
+    rank (the bins' first guesses).  Any other column: its distinct values (a row of
+    each, dtype kept), and the numbers it holds read as a mixed column would read them
+    (``missing`` tokens apart), with their row counts."""
     out = {}
     for name in frame.columns:
         s = frame[name]
+        if _numbers_only(s, kinds.get(name)):
+            col = encode_column(s, Feature(name, kinds.get(name) or "numeric"), missing)
+            v = np.sort(col.num[col.is_num])
+            few = np.unique(v[:0]) if not len(v) else np.unique(v)[:max_bins + 1]
+            picks = np.unique(np.linspace(0, len(v) - 1, min(len(v), SAMPLE)).astype(np.int64))
+            out[name] = ("numbers", len(v), int(min_decimals(v, MAX_DECIMALS)),
+                         float(np.abs(v).max()) if len(v) else 0.0,
+                         bool(col.missing.any()), few, v[picks])
+            continue
         codes, _ = factorize(s.to_numpy(dtype=object))
         _, first = np.unique(codes, return_index=True)
         distinct = s.iloc[np.sort(first)]
@@ -55,11 +89,79 @@ def _summary(frame: pd.DataFrame, y: pd.Series, missing):
         else:
             col = encode_column(s, Feature(name, "mixed"), missing)
             numbers = np.unique(col.num[col.is_num], return_counts=True)
-        out[name] = (distinct, numbers)
+        out[name] = ("values", distinct, numbers)
     labels = np.asarray(y)
     no_label = bool(pd.isna(pd.Series(labels, dtype=object)).any())
     labels = np.unique(labels[~pd.isna(pd.Series(labels, dtype=object)).to_numpy()])
     return out, labels, len(frame), len(y), no_label
+
+
+def _at_or_below(frame, wanted, missing):
+    """Per column: how many of the partition's numbers lie at or below each threshold."""
+    return {name: np.searchsorted(_sorted_numbers(frame, name, kind, missing), t, side="right")
+            for name, (kind, t) in wanted.items()}
+
+
+def _add_counts(a, b=None):
+    return a if b is None else {name: a[name] + b[name] for name in a}
+
+
+def _in_brackets(frame, wanted, missing):
+    """Per column: the partition's numbers in each bracket ``(low, high]``."""
+    out = {}
+    for name, (kind, lows, highs) in wanted.items():
+        v = _sorted_numbers(frame, name, kind, missing)
+        a = np.searchsorted(v, lows, side="right")
+        b = np.searchsorted(v, highs, side="right")
+        out[name] = [v[i:j] for i, j in zip(a, b)]
+    return out
+
+
+def _numeric_edges(x_parts, summaries, columns, kinds, missing, max_bins):
+    """The bins' edges of each numbers-only column, exactly those of :func:`fold._bin_view`
+    on the whole column, without gathering its numbers: edge k is the number of rank
+    ceil(k N / max_bins) (1-based; the inverted-CDF quantile); the ranks of the
+    partitions' samples bracket each edge (one pass of counts), and the numbers inside the
+    brackets (a few per partition) give it (a second pass).  A column of at most
+    ``max_bins`` distinct numbers keeps them all."""
+    import dask
+    edges, wanted = {}, {}
+    for name in columns:
+        parts = [s[0][name] for s in summaries]
+        total = sum(p[1] for p in parts)
+        if not total:
+            edges[name] = None
+            continue
+        if all(len(p[5]) <= max_bins for p in parts):
+            few = np.unique(np.concatenate([p[5] for p in parts]))
+            if len(few) <= max_bins:
+                edges[name] = few
+                continue
+        wanted[name] = (kinds.get(name), np.unique(np.concatenate([p[6] for p in parts])))
+    if not wanted:
+        return edges
+    shared = dask.delayed(wanted, traverse=False)      # one copy in the graph, not one a task
+    counts = [dask.delayed(_at_or_below)(xp, shared, missing) for xp in x_parts]
+    while len(counts) > 1:                  # summed in pairs on the workers: one comes here
+        counts = [dask.delayed(_add_counts)(*counts[k:k + 2]) for k in range(0, len(counts), 2)]
+    counts = counts[0].compute()
+    brackets, plan = {}, {}
+    for name, (kind, t) in wanted.items():
+        below = counts[name]                                        # numbers <= t, all parts
+        n = int(below[-1])                                          # t ends at the maximum
+        rank = (np.arange(1, max_bins + 1, dtype=np.int64) * n + max_bins - 1) // max_bins
+        j = np.searchsorted(below, rank, side="left")
+        lows = np.where(j > 0, t[np.maximum(j - 1, 0)], -np.inf)
+        before = np.where(j > 0, below[np.maximum(j - 1, 0)], 0)
+        brackets[name] = (kind, lows, t[j])
+        plan[name] = rank - before                                   # rank inside its bracket
+    shared = dask.delayed(brackets, traverse=False)
+    found = dask.compute(*[dask.delayed(_in_brackets)(xp, shared, missing) for xp in x_parts])
+    for name, within in plan.items():
+        values = [np.sort(np.concatenate([f[name][k] for f in found]))
+                  for k in range(len(within))]
+        edges[name] = np.unique([values[k][within[k] - 1] for k in range(len(within))])
+    return edges
 
 
 def _encode(frame: pd.DataFrame, y: pd.Series, features, categories, edges, classes, missing,
@@ -259,7 +361,6 @@ def fit(learner, X, y, sample_weight=None):
     """``learner.fit(X, y)`` for a Dask DataFrame ``X`` (see the module)."""
     import dask
     import dask.dataframe as dd
-    from .fold import IG, MGI  # noqa: F401  (codes come from learner._settings)
     from sklearn.utils.multiclass import type_of_target
     from .fold import _check_max_bins
     _check_max_bins(learner.max_bins)
@@ -281,8 +382,9 @@ def fit(learner, X, y, sample_weight=None):
     if unknown:
         raise AspmlError(f"kinds given for unknown column(s) {unknown}")
     missing = learner._missing()
+    kinds = dict(getattr(learner, "kinds", None) or {})
     x_parts, y_parts = X.to_delayed(), y.to_delayed()
-    summaries = dask.compute(*[dask.delayed(_summary)(xp, yp, missing)
+    summaries = dask.compute(*[dask.delayed(_summary)(xp, yp, missing, kinds, learner.max_bins)
                                for xp, yp in zip(x_parts, y_parts)])
     lengths = [s[2] for s in summaries]
     bad = [k for k, s in enumerate(summaries) if s[2] != s[3]]
@@ -314,11 +416,32 @@ def fit(learner, X, y, sample_weight=None):
         if len(matches) == 0:
             raise ValueError(f"positive={positive!r} is not one of the classes {list(classes)}")
         positive_index = int(matches[0])
-    # the schema from the union of the distinct values, as the whole column gives it
-    kinds = dict(getattr(learner, "kinds", None) or {})
+    # the schema as the whole column gives it: from the union of the distinct values, or,
+    # for a column of numbers, from their statistics
+    numbers = [n for n in names if summaries[0][0][n][0] == "numbers"]
+    mixed = [n for n in names if len({s[0][n][0] for s in summaries}) > 1]
+    if mixed:
+        raise AspmlError(f"column {mixed[0]!r} holds numbers in some partitions and other "
+                         "values in others (its dtype differs between partitions); give it "
+                         "one dtype, or a kind (kinds=)")
+    numeric_edges = _numeric_edges(x_parts, summaries, numbers, kinds, missing,
+                                   learner.max_bins)
     features, meta, edges, categories = [], {}, [], []
     for col_name in names:
-        distinct = pd.concat([s[0][col_name][0] for s in summaries], ignore_index=True)
+        if col_name in numeric_edges:
+            parts = [s[0][col_name] for s in summaries]
+            d = max(p[2] for p in parts)
+            largest = max(p[3] for p in parts)
+            scale = (None if d > MAX_DECIMALS or largest * 10**d > INT32_MAX else 10**d)
+            feature = Feature(col_name, kinds.get(col_name) or "numeric", scale)
+            features.append(feature)
+            meta[col_name] = Column(col_name, feature.kind, np.zeros(0), np.zeros(0, bool),
+                                    np.zeros(0, np.int32), (),
+                                    np.array([any(p[4] for p in parts)]))
+            categories.append(())
+            edges.append(numeric_edges[col_name])
+            continue
+        distinct = pd.concat([s[0][col_name][1] for s in summaries], ignore_index=True)
         given = {col_name: kinds[col_name]} if col_name in kinds else None
         schema, table = schema_and_table(pd.DataFrame({col_name: distinct}), given, missing)
         feature = schema.features[0]
@@ -329,8 +452,8 @@ def fit(learner, X, y, sample_weight=None):
                                 np.array([bool(table[col_name].missing.any())]))
         categories.append(col.categories)
         if feature.kind in ("numeric", "mixed"):
-            values = np.concatenate([s[0][col_name][1][0] for s in summaries])
-            counts = np.concatenate([s[0][col_name][1][1] for s in summaries])
+            values = np.concatenate([s[0][col_name][2][0] for s in summaries])
+            counts = np.concatenate([s[0][col_name][2][1] for s in summaries])
             d, inverse = np.unique(values, return_inverse=True)
             c = np.bincount(inverse, weights=counts).astype(np.int64)
             edges.append(d if len(d) <= learner.max_bins else d[_edge_groups(c, learner.max_bins)])
