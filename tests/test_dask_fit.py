@@ -77,6 +77,26 @@ def test_distributed_fit_is_the_in_memory_binned_fit(learner, seed, partitions, 
         check_same(learner, seed, partitions, **params)
 
 
+@pytest.mark.parametrize("learner, seed, params", [("FoldSE", 4, {}), ("FoldRpp", 5, {}),
+                                                   ("FoldSE", 6, {"class_weight": {"z": 2}})])
+def test_multiclass_distributed_fit_is_the_in_memory_binned_fit(learner, seed, params):
+    """Three classes: FOLD-RM's decision list learned over the partitions is the one learned
+    in memory, its class probabilities too."""
+    X, y = mixed_table(500, seed, classes=3)
+    X["flag"] = np.random.default_rng(seed).random(500) < 0.3
+    rows = dd.from_pandas(X.assign(label=y), npartitions=4)
+    make = lambda: getattr(aspml, learner)(max_bins=12, kinds=KINDS, **params)  # noqa: E731
+    with dask.config.set(scheduler="threads"):
+        there = fit(make, rows.drop(columns="label"), rows["label"])
+    here = fit(make, X, y)
+    assert there.training_figures_ is None
+    assert len(there.classes_) == 3 and there.program_.is_multiclass
+    assert there.program_.rules == here.program_.rules, there.program_.to_text()
+    assert there.program_.to_text() == here.program_.to_text()
+    assert np.array_equal(there.predict(X), here.predict(X))
+    assert np.allclose(there.predict_proba(X), here.predict_proba(X))
+
+
 def test_a_missing_token_that_reads_as_a_number():
     """``missing=["-1"]``: the token is missing where the bins are placed, as where the rows
     are encoded (before the fix, the bins counted it as a number: another program)."""
@@ -120,7 +140,7 @@ def test_what_a_distributed_fit_refuses():
         three = dd.from_pandas(pd.Series(np.resize(["p", "q", "r"], 60), name="label"),
                                npartitions=2)
         with pytest.raises(ValueError, match="binary program"):
-            aspml.FoldSE(max_bins=8).fit(ddf, three)
+            aspml.FoldSE(max_bins=8, positive="p").fit(ddf, three)
         holes = dd.from_pandas(pd.Series(np.where(np.arange(60) == 7, None, y), name="label"),
                                npartitions=2)
         with pytest.raises(ValueError, match="missing labels"):

@@ -94,6 +94,17 @@ def is_whole(v) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
 
+def class_counts(program, X, y_idx, n_classes, weight=None, missing=None) -> np.ndarray:
+    """(default rules + 1) x classes: the rows (their weight) of each class that each
+    default rule decides, the last row for the rows no rule decides."""
+    first = first_rules(program, X, missing)
+    n_default = len(program.default_rules)
+    decided = np.where(first < 0, n_default, first)
+    counts = np.zeros((n_default + 1, n_classes))
+    np.add.at(counts, (decided, y_idx), 1.0 if weight is None else weight)
+    return counts
+
+
 class LogicClassifier(ClassifierMixin, BaseEstimator):
     """Base of aspml's rule learners (parameters ``positive``, ``kinds``, ``missing``):
     binary programs, and multi-class ones for three or more classes without ``positive``."""
@@ -447,13 +458,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         distribution ``(n_c + 1) / (n + K)`` of the training rows it decides (weighted
         counts when the rows are weighted); the rule's own class is kept the most
         likely, so that ``predict_proba``'s argmax agrees with ``predict``."""
-        program = self.program_
-        first = first_rules(program, X, self._missing())
-        n_default = len(program.default_rules)
+        self._set_class_probabilities(class_counts(self.program_, X, y_idx, len(self.classes_),
+                                                   weight, self._missing()))
+
+    def _set_class_probabilities(self, counts: np.ndarray) -> None:
+        """``rule_class_proba_`` from the (rules + 1) x classes counts of the training rows
+        each default rule decides (the last row: no rule)."""
         k = len(self.classes_)
-        decided = np.where(first < 0, n_default, first)
-        counts = np.zeros((n_default + 1, k))
-        np.add.at(counts, (decided, y_idx), 1.0 if weight is None else weight)
         proba = (counts + 1) / (counts.sum(axis=1, keepdims=True) + k)
         for r, c in enumerate(self._rule_classes()):
             others = np.delete(proba[r], c).max()

@@ -22,10 +22,11 @@ partition, so their sums may differ in the last bits):
    (:func:`aspml.kernels.histogram.best_from_counts`).  A step costs O(rows / workers)
    on the workers and O(bins x features) here.
 
-Binary programs (``positive``, or two classes); no ``sample_weight``, fixed rules or
-background theory on this path (``class_weight`` is supported).  The training-figure
-view (``training_figures_``) is not computed; ``rule_precision_`` and
-``default_precision_`` are, partition by partition.
+Binary and multi-class programs (FOLD-RM's scheme, as in memory); no
+``sample_weight``, fixed rules, background theory or ``trace`` on this path
+(``class_weight`` is supported).  The training-figure view (``training_figures_``) is
+not computed; the probabilities (``rule_precision_`` and ``default_precision_``, or
+``rule_class_proba_``) are, from counts summed over the partitions.
 """
 
 from __future__ import annotations
@@ -165,8 +166,9 @@ def _numeric_edges(x_parts, summaries, columns, kinds, missing, max_bins):
 
 
 def _encode(frame: pd.DataFrame, y: pd.Series, features, categories, edges, classes, missing,
-            positive_index, class_weights):
-    """One partition as arrays: bins, codes (int32[F, n]), the target, the weights."""
+            class_weights):
+    """One partition as arrays: bins, codes (int32[F, n]), each row's class (its index in
+    ``classes``), the weights."""
     n = len(frame)
     bins = np.full((len(features), n), -1, dtype=np.int32)
     codes = np.full((len(features), n), -1, dtype=np.int32)
@@ -180,9 +182,8 @@ def _encode(frame: pd.DataFrame, y: pd.Series, features, categories, edges, clas
             has = col.code >= 0
             codes[f, has] = local[col.code[has]]
     y_idx = np.searchsorted(classes, np.asarray(y))
-    target = y_idx == positive_index
     weights = None if class_weights is None else class_weights[y_idx]
-    return bins, codes, target, weights
+    return bins, codes, y_idx, weights
 
 
 class _Rows:
@@ -270,11 +271,21 @@ class _DaskSearch(_Search):
         import dask
         return _Rows(self, list(dask.persist(*[dask.delayed(fn)(p, *args) for p in self.parts])))
 
-    def target(self) -> _Rows:
-        return self._rows(_target_of)
+    def of_class(self, y_idx, c: int) -> _Rows:
+        return self._rows(_class_rows, c)
 
     def ones(self) -> _Rows:
         return self._rows(_all_rows)
+
+    def zeros(self) -> _Rows:
+        return self._rows(_no_rows)
+
+    def class_totals(self, y_idx, rows, n_classes: int) -> np.ndarray:
+        """Each class's rows (their weight when weighted) among ``rows`` (None: all)."""
+        import dask
+        rows = self.ones() if rows is None else rows
+        return np.sum(dask.compute(*[dask.delayed(_class_totals)(p, m, n_classes)
+                                     for p, m in zip(self.parts, rows.parts)]), axis=0)
 
     def mask(self, lit: _Lit) -> _Rows:
         k = (int(lit.value) if lit.op in (EQ, NE)
@@ -322,12 +333,22 @@ class _DaskSearch(_Search):
         return _Lit(int(f), int(op), float(value)), float(score)
 
 
-def _target_of(part):
-    return part[2]
+def _class_rows(part, c):
+    return part[2] == c
 
 
 def _all_rows(part):
     return np.ones(len(part[2]), dtype=bool)
+
+
+def _no_rows(part):
+    return np.zeros(len(part[2]), dtype=bool)
+
+
+def _class_totals(part, rows, n_classes):
+    y_idx, weights = part[2], part[3]
+    return np.bincount(y_idx[rows], weights=None if weights is None else weights[rows],
+                       minlength=n_classes).astype(float)
 
 
 def _literal_rows(part, f, op, k):
@@ -404,12 +425,15 @@ def fit(learner, X, y, sample_weight=None):
         raise ValueError(f"y has only one class ({classes[0]!r}); a classifier needs "
                          "examples of two classes")
     positive = getattr(learner, "positive", None)
-    if len(classes) > 2:
-        raise ValueError(f"y has {len(classes)} classes: a fit on a Dask DataFrame with "
-                         "max_bins learns a binary program; pass y == that_class for one "
-                         "class against the others, or fit without max_bins to learn the "
-                         "multi-class program in memory")
-    if positive is None:
+    multiclass = len(classes) > 2
+    if multiclass and positive is not None:
+        raise ValueError(f"positive={positive!r} learns a binary program, but y has "
+                         f"{len(classes)} classes; fit on y == {positive!r} to learn that "
+                         "class against the others, or leave positive out to learn one "
+                         "multi-class program")
+    if multiclass:
+        positive_index = None
+    elif positive is None:
         positive_index = 1
     else:
         matches = np.flatnonzero(classes == positive)
@@ -462,7 +486,7 @@ def fit(learner, X, y, sample_weight=None):
         else:
             edges.append(None)
     learner.classes_ = classes
-    learner.multiclass_ = False
+    learner.multiclass_ = multiclass
     learner.positive_index_ = positive_index
     learner.schema_ = Schema(tuple(features))
     learner.feature_names_in_ = np.asarray(names, dtype=object)
@@ -478,7 +502,7 @@ def fit(learner, X, y, sample_weight=None):
                              "weight 0: on a Dask DataFrame, leave its rows out of the data "
                              "instead")
     parts = [dask.delayed(_encode)(xp, yp, features, categories, edges, classes, missing,
-                                   positive_index, class_weights)
+                                   class_weights)
              for xp, yp in zip(x_parts, y_parts)]
     parts = list(dask.persist(*parts))
     heuristic, negated, tail = learner._settings()
@@ -488,15 +512,30 @@ def fit(learner, X, y, sample_weight=None):
                          weighted=class_weights is not None)
     if total_weight is None:
         total_weight = search.total(search.ones())
-    search.min_rule = math.ceil(tail * total_weight)
-    target = search.target()
-    learned = search.learn_rule_set(target, ~target, [], 0)
     meta_table = Table(learner.schema_, meta, search.n)
-    learner.program_ = learner._program(learned, meta_table, names)
+    if multiclass:          # FOLD-RM's loop as in memory, its tail shared by K - 1 classes
+        search.min_rule = math.ceil(tail * total_weight / (len(classes) - 1))
+        learner.program_ = learner._learn_multiclass(meta_table, None, search)
+        counts = dask.compute(*[dask.delayed(_class_counts)(learner.program_, xp, yp, classes,
+                                                            class_weights, missing)
+                                for xp, yp in zip(x_parts, y_parts)])
+        learner._set_class_probabilities(np.sum(counts, axis=0))
+    else:
+        search.min_rule = math.ceil(tail * total_weight)
+        target = search.of_class(None, positive_index)
+        learned = search.learn_rule_set(target, ~target, [], 0)
+        learner.program_ = learner._program(learned, meta_table, names)
+        _precisions(learner, x_parts, y_parts, classes, positive_index, class_weights)
     learner.expert_report_ = []
-    _precisions(learner, x_parts, y_parts, classes, positive_index, class_weights)
     learner.training_figures_ = None
     return learner
+
+
+def _class_counts(program, frame, y, classes, class_weights, missing):
+    from ._base import class_counts
+    y_idx = np.searchsorted(classes, np.asarray(y))
+    weight = None if class_weights is None else class_weights[y_idx]
+    return class_counts(program, frame, y_idx, len(classes), weight, missing)
 
 
 def _label_counts(y) -> pd.Series:

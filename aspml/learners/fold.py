@@ -151,6 +151,21 @@ class _Search:
             return None, score
         return _Lit(int(f), int(op), float(value)), float(score)
 
+    def ones(self) -> np.ndarray:
+        return np.ones(self.n, dtype=bool)
+
+    def zeros(self) -> np.ndarray:
+        return np.zeros(self.n, dtype=bool)
+
+    def of_class(self, y_idx: np.ndarray, c: int) -> np.ndarray:
+        return y_idx == c
+
+    def class_totals(self, y_idx: np.ndarray, rows, n_classes: int) -> np.ndarray:
+        """Each class's rows (their weight when weighted) among ``rows`` (None: all)."""
+        keep = slice(None) if rows is None else rows
+        return np.bincount(y_idx[keep], weights=None if self.weights is None
+                           else self.weights[keep], minlength=n_classes).astype(float)
+
     def narrow(self, view, active: np.ndarray):
         """The view cut down to the active rows once they are clearly fewer (:func:`_narrow`)."""
         return _narrow(view, active)
@@ -551,7 +566,7 @@ class FoldSE(LogicClassifier):
             warnings.warn(note, AspmlWarning, stacklevel=4)
         return program
 
-    def _learn_multiclass(self, table, y_idx):
+    def _learn_multiclass(self, table, y_idx, search=None):
         """FOLD-RM's scheme over FOLD's binary search: while rows remain, take the most
         frequent class among them (weighted when the rows are), learn one default
         rule (with its exceptions, as in a binary program) for it against every other
@@ -584,31 +599,34 @@ class FoldSE(LogicClassifier):
         conclude the default class are dropped: without them the same rows get the
         same class."""
         names = list(self.schema_.names)
-        search = self._search(table, names, table.n_rows, others=len(self.classes_) - 1)
+        if search is None:      # (the Dask fit brings its own, over the partitions)
+            search = self._search(table, names, table.n_rows, others=len(self.classes_) - 1)
         # a literal must keep the positives a rule needs to be kept (else the rule, which
         # only loses positives as it grows, is dropped); the binary search keeps
         # FOLD-R++'s any-literal choice, so binary programs stay as they were
         search.min_tp = max(1, search.min_rule)
         search.majority = True
-        remaining = np.ones(table.n_rows, dtype=bool)
+        k = len(self.classes_)
+        remaining = search.ones()
         view = search.view          # cut down as rows leave (a superset of the remaining rows)
-        decided = np.zeros(table.n_rows, dtype=bool)       # rows some learned rule covers
+        decided = search.zeros()                            # rows some learned rule covers
         learned, labels, waiting = [], [], set()
         while remaining.any():
-            totals = self._class_totals(y_idx, remaining)
+            totals = search.class_totals(y_idx, remaining, k)
             if (totals > 0).sum() < 2:
                 break
             totals[list(waiting)] = 0
             if not totals.any():
                 break
             c = int(np.argmax(totals))
-            pos, neg = remaining & (y_idx == c), remaining & (y_idx != c)
+            of_c = search.of_class(y_idx, c)
+            pos, neg = remaining & of_c, remaining & ~of_c
             if not search.enough(pos):
                 break
             view = search.narrow(view, remaining)
             rule = search.learn_rule(pos, neg, [], 0, view)
             covered = (search.rule_mask(rule) & remaining if rule is not None
-                       else np.zeros_like(remaining))
+                       else search.zeros())
             decides = covered & ~decided
             kept = (search.enough(covered & pos)
                     and search.total(decides & neg) <= search.total(decides & pos))
@@ -624,8 +642,8 @@ class FoldSE(LogicClassifier):
             decided |= covered
         undecided = ~decided
         left = search.total(undecided)
-        totals = self._class_totals(y_idx, undecided if left and left >= search.min_rule
-                                    else None)
+        totals = search.class_totals(y_idx, undecided if left and left >= search.min_rule
+                                     else None, k)
         default = int(np.argmax(totals))
         while labels and labels[-1] == default:
             learned.pop()
