@@ -448,7 +448,9 @@ class FoldSE(LogicClassifier):
         on a large table the search then costs O(rows) per step with at most
         ``max_bins`` candidate thresholds per feature.  The program is exact for
         its thresholds (each is a training value); None: every distinct value is
-        a candidate, as FOLD does.
+        a candidate, as FOLD does.  With ``max_bins``, ``fit`` on a Dask DataFrame
+        and a Dask Series of its labels learns where the partitions are, the same
+        program (docs: Large tables).
     """
 
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
