@@ -98,6 +98,36 @@ def test_multiclass_distributed_fit_is_the_in_memory_binned_fit(learner, seed, n
     assert np.allclose(there.predict_proba(X), here.predict_proba(X))
 
 
+def test_balanced_class_weights_tie_every_class_alike_in_both_fits():
+    """"balanced" gives every class the same total weight: which class FOLD-RM's loop takes
+    first must not hang on the order of a float sum (row by row in memory, partition by
+    partition here); before, the two fits began with different classes.  (With fractional
+    weights two equally good literals may still tie differently later on: the programs
+    are then equally good, not the same; whole weights give the same program.)"""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=500).round(2), "c": rng.choice(list("pqr"), 500)})
+    y = np.where(frame.x > .6, "a", np.where(frame.c == "q", "b", "c"))
+    flip = rng.random(500) < .1
+    y[flip] = rng.choice(["a", "b", "c"], flip.sum())
+    rows = dd.from_pandas(frame.assign(label=y), npartitions=3)
+    make = lambda: aspml.FoldSE(max_bins=8, class_weight="balanced")  # noqa: E731
+    with dask.config.set(scheduler="threads"):
+        there = fit(make, rows.drop(columns="label"), rows["label"])
+    here = fit(make, frame, y)
+    assert [r.label for r in there.program_.default_rules[:3]] == \
+        [r.label for r in here.program_.default_rules[:3]]
+    assert there.program_.rules[:3] == here.program_.rules[:3]
+    assert abs(np.mean(there.predict(frame) == y) - np.mean(here.predict(frame) == y)) < 0.02
+
+
+def test_the_largest_class_total_ties_within_rounding():
+    from aspml.learners.fold import _most, tail_bar
+    assert _most(np.array([299.99999999999915, 300.0000000000004, 299.9999999999998])) == 0
+    assert _most(np.array([1.0, 3.0, 2.0])) == 1
+    assert tail_bar(0.01, 300.00000000000006, 1, weighted=True) == 3
+    assert tail_bar(0.01, 300.00000000000006, 1, weighted=False) == 4
+
+
 def test_a_missing_token_that_reads_as_a_number():
     """``missing=["-1"]``: the token is missing where the bins are placed, as where the rows
     are encoded (before the fix, the bins counted it as a number: another program)."""

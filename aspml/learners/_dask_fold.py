@@ -1,10 +1,12 @@
 """FOLD on a Dask DataFrame: the data stays in its partitions, only counts travel.
 
 ``FoldSE(max_bins=...).fit(ddf, y)`` with ``ddf`` a Dask DataFrame and ``y`` a Dask
-Series of the same partitions learns the binary program the in-memory fit with the same
+Series of the same partitions learns the program the in-memory fit with the same
 ``max_bins`` learns from the whole table (``ddf.compute()``), exactly when the rows are
 unweighted or carry whole-number weights (fractional weights are summed partition by
-partition, so their sums may differ in the last bits):
+partition, so their sums may differ in the last bits, and two equally good literals
+may then tie differently: an equally good program, not the same one; the class
+FOLD-RM's loop takes first and the tail bar do not move):
 
 1. one pass summarises each column per partition: a column of a numeric dtype its
    count of numbers, decimals, largest magnitude and a sample evenly spaced in rank,
@@ -31,7 +33,6 @@ not computed; the probabilities (``rule_precision_`` and ``default_precision_``,
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
@@ -42,7 +43,7 @@ from ..kernels.histogram import best_from_counts, count_partition
 from ..kernels.scale import min_decimals
 from ..logic.values import INT32_MAX, MAX_DECIMALS
 from ..logic.model import Feature, Schema
-from .fold import EQ, GT, LE, NE, NOT_LE, _edge_groups, _Lit, _Search, _searchable
+from .fold import EQ, GT, LE, NE, NOT_LE, _edge_groups, _Lit, _Search, _searchable, tail_bar
 
 SAMPLE = 4096      # numbers a partition sends of each numeric column to place the bins
 
@@ -514,14 +515,14 @@ def fit(learner, X, y, sample_weight=None):
         total_weight = search.total(search.ones())
     meta_table = Table(learner.schema_, meta, search.n)
     if multiclass:          # FOLD-RM's loop as in memory, its tail shared by K - 1 classes
-        search.min_rule = math.ceil(tail * total_weight / (len(classes) - 1))
+        search.min_rule = tail_bar(tail, total_weight, len(classes) - 1, search.weighted)
         learner.program_ = learner._learn_multiclass(meta_table, None, search)
         counts = dask.compute(*[dask.delayed(_class_counts)(learner.program_, xp, yp, classes,
                                                             class_weights, missing)
                                 for xp, yp in zip(x_parts, y_parts)])
         learner._set_class_probabilities(np.sum(counts, axis=0))
     else:
-        search.min_rule = math.ceil(tail * total_weight)
+        search.min_rule = tail_bar(tail, total_weight, 1, search.weighted)
         target = search.of_class(None, positive_index)
         learned = search.learn_rule_set(target, ~target, [], 0)
         learner.program_ = learner._program(learned, meta_table, names)

@@ -536,7 +536,7 @@ class FoldSE(LogicClassifier):
         weights = getattr(self, "_weight", None)
         # tail: a share of the rows, or of their total weight (copies counted as rows)
         rows = table.n_rows if weights is None else float(weights.sum())
-        min_tp = math.ceil(tail * rows / others)
+        min_tp = tail_bar(tail, rows, others, weights is not None)
         trace = getattr(self, "_trace", None)
         if trace is not None or getattr(self, "_progress", None) is not None:
             user, done = trace, [0]
@@ -620,7 +620,7 @@ class FoldSE(LogicClassifier):
             totals[list(waiting)] = 0
             if not totals.any():
                 break
-            c = int(np.argmax(totals))
+            c = _most(totals)
             of_c = search.of_class(y_idx, c)
             pos, neg = remaining & of_c, remaining & ~of_c
             if not search.enough(pos):
@@ -646,7 +646,7 @@ class FoldSE(LogicClassifier):
         left = search.total(undecided)
         totals = search.class_totals(y_idx, undecided if left and left >= search.min_rule
                                      else None, k)
-        default = int(np.argmax(totals))
+        default = _most(totals)
         while labels and labels[-1] == default:
             learned.pop()
             labels.pop()
@@ -829,6 +829,22 @@ def _plain_comparisons(rules: list, table) -> list:
     # a plain comparison may now repeat another on its feature (pulse <= 120 AND pulse <= 99)
     return [replace(r, body=tuple(_simplify(list(dict.fromkeys(plain(lit) for lit in r.body)))))
             for r in rules]
+
+
+def tail_bar(tail: float, rows: float, others: int = 1, weighted: bool = False) -> int:
+    """The rows (or weight) a rule must cover: ``ceil(tail x rows / others)``.  A sum of
+    weights within rounding (1e-9, relative) of a whole bar counts as that bar, so that
+    the order in which the weights were added (row by row, or partition by partition)
+    never moves it."""
+    bar = tail * rows / others
+    return math.ceil(bar - 1e-9 * abs(bar)) if weighted else math.ceil(bar)
+
+
+def _most(totals: np.ndarray) -> int:
+    """The class of the largest total; totals within rounding (1e-9, relative) of it tie,
+    and the first of them wins ("balanced" class weights make every class's total the
+    same, and the order of a float sum must not choose among them)."""
+    return int(np.flatnonzero(totals >= totals.max() * (1 - 1e-9))[0])
 
 
 def _check_max_bins(max_bins):
