@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .literals import EQ, NE, NEG_INF, _banned, _pick, heuristic, threshold_counts
+from .literals import NEG_INF, _banned, _pick, category_literals, heuristic, threshold_counts
 
 
 @numba.njit(cache=True)
@@ -106,25 +106,9 @@ def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, 
         neg_rows = int(counts[i + 1])
         if pos_rows + neg_rows == 0:
             continue
-        pos_c = counts[i + 2]
-        neg_c = counts[i + 3]
-        for op in (EQ, NE):
-            if op == EQ:
-                tp = pos_c
-                fp = neg_c
-                fp_rows = neg_rows
-            else:
-                tp = n_pos - pos_c
-                fp = n_neg - neg_c
-                fp_rows = n_neg_rows - neg_rows
-            if tp < min_tp or fp_rows >= n_neg_rows:
-                continue
-            score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-            if score > best and not _banned(f, op, float(c), banned_features, banned_ops,
-                                            banned_values):
-                best = score
-                best_op = op
-                best_value = float(c)
+        best, best_op, best_value = category_literals(
+            f, c, counts[i + 2], counts[i + 3], neg_rows, n_pos, n_neg, n_neg_rows, kind,
+            min_tp, best, best_op, best_value, banned_features, banned_ops, banned_values)
     return best, best_op, best_value
 
 

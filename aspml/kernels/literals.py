@@ -100,6 +100,31 @@ def threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, nu
             n_neg_rows - (num_neg - cum_neg))
 
 
+@numba.njit(cache=True, inline="always")
+def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, kind, min_tp,
+                      best, best_op, best_value, banned_features, banned_ops, banned_values):
+    """``f == c`` then ``f != c`` scored from the category's active rows (``pos_c``,
+    ``neg_c``: weights; ``neg_rows``: negative rows), kept when better than ``best``."""
+    for op in (EQ, NE):
+        if op == EQ:
+            tp = pos_c
+            fp = neg_c
+            fp_rows = neg_rows
+        else:
+            tp = n_pos - pos_c
+            fp = n_neg - neg_c
+            fp_rows = n_neg_rows - neg_rows
+        if tp < min_tp or fp_rows >= n_neg_rows:
+            continue
+        score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+        if score > best and not _banned(f, op, float(c), banned_features, banned_ops,
+                                        banned_values):
+            best = score
+            best_op = op
+            best_value = float(c)
+    return best, best_op, best_value
+
+
 @numba.njit(cache=True)
 def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                      active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
@@ -194,23 +219,9 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                 continue
             pos_c = float(pos[c]) if weights is None else w_pos[c]
             neg_c = float(neg[c]) if weights is None else w_neg[c]
-            for op in (EQ, NE):
-                if op == EQ:
-                    tp = pos_c
-                    fp = neg_c
-                    fp_rows = neg[c]
-                else:
-                    tp = n_pos - pos_c
-                    fp = n_neg - neg_c
-                    fp_rows = n_neg_rows - neg[c]
-                if tp < min_tp or fp_rows >= n_neg_rows:
-                    continue
-                score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-                if score > best and not _banned(f, op, float(c), banned_features, banned_ops,
-                                                banned_values):
-                    best = score
-                    best_op = op
-                    best_value = float(c)
+            best, best_op, best_value = category_literals(
+                f, c, pos_c, neg_c, neg[c], n_pos, n_neg, n_neg_rows, kind, min_tp, best,
+                best_op, best_value, banned_features, banned_ops, banned_values)
     return best, best_op, best_value
 
 
