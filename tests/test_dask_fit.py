@@ -68,8 +68,7 @@ def test_on_a_local_cluster_of_two_worker_processes(client):
 
 
 @pytest.mark.parametrize("learner, seed, partitions, params", [
-    ("FoldRpp", 1, 5, {}), ("FoldSE", 2, 6, {"positive": "y"}),
-    ("FoldSE", 3, 4, {"class_weight": {"y": 3}})])
+    ("FoldRpp", 1, 5, {}), ("FoldSE", 3, 4, {"class_weight": {"y": 3}})])
 def test_distributed_fit_is_the_in_memory_binned_fit(learner, seed, partitions, params):
     """The same on dask's local scheduler (a thread pool, no cluster): missing values, a
     mixed column, categories, a Boolean column, whole-number class weights."""
@@ -78,8 +77,7 @@ def test_distributed_fit_is_the_in_memory_binned_fit(learner, seed, partitions, 
 
 
 @pytest.mark.parametrize("learner, seed, n, params", [
-    ("FoldSE", 4, 300, {"tail": 0.05}), ("FoldRpp", 5, 100, {}),
-    ("FoldSE", 6, 300, {"class_weight": {"z": 2}, "tail": 0.05})])
+    ("FoldRpp", 5, 100, {}), ("FoldSE", 6, 300, {"class_weight": {"z": 2}, "tail": 0.05})])
 def test_multiclass_distributed_fit_is_the_in_memory_binned_fit(learner, seed, n, params):
     """Three classes: FOLD-RM's decision list learned over the partitions (11 to 22 rules
     here) is the one learned in memory, its class probabilities too."""
@@ -187,7 +185,7 @@ def test_what_a_distributed_fit_refuses():
             aspml.FoldSE(max_bins=8).fit(ddf, dy, trace=print)
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", range(15))
 def test_bins_placed_from_partition_samples_are_the_whole_columns(seed):
     """The edges of a column of numbers, found from each partition's sample and two passes
     of counts (its numbers never gathered), are those the in-memory search bins on: ties,
