@@ -94,6 +94,36 @@ def is_whole(v) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
 
+def class_totals(y_idx, rows, weight, n_classes: int) -> np.ndarray:
+    """Each class's number of rows (their weight when weighted) among ``rows`` (a mask, or
+    None: all)."""
+    keep = slice(None) if rows is None else rows
+    return np.bincount(y_idx[keep], weights=None if weight is None else weight[keep],
+                       minlength=n_classes).astype(float)
+
+
+def rule_hits(program, X, target, weight=None, missing=None) -> np.ndarray:
+    """2 x (default rules + 1): per default rule, the positive rows (their weight) where it
+    fires, then all the rows where it fires; the last column for the rows no rule fires."""
+    n_default = len(program.default_rules)
+    hits = np.zeros((2, n_default + 1))
+    positive = pack(target)
+    fired = np.zeros_like(positive)
+
+    def count(k, mask):
+        if weight is None:
+            hits[:, k] = (np.bitwise_count(mask & positive).sum(), np.bitwise_count(mask).sum())
+        else:
+            rows = unpack(mask, len(target))
+            hits[:, k] = (weight[rows & target].sum(), weight[rows].sum())
+        fired[:] |= mask
+    visit_default_rules(program, X, count, missing)
+    none = ~unpack(fired, len(target))
+    w = np.ones(len(target)) if weight is None else weight
+    hits[:, -1] = (w[none & target].sum(), w[none].sum())
+    return hits
+
+
 def class_counts(program, X, y_idx, n_classes, weight=None, missing=None) -> np.ndarray:
     """(default rules + 1) x classes: the rows (their weight) of each class that each
     default rule decides, the last row for the rows no rule decides."""
@@ -400,10 +430,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
 
     def _class_totals(self, y_idx: np.ndarray, rows=None) -> np.ndarray:
         """Each class's number of rows (their weight when weighted) among ``rows``."""
-        weight = getattr(self, "_weight", None)
-        keep = slice(None) if rows is None else rows
-        return np.bincount(y_idx[keep], weights=None if weight is None else weight[keep],
-                           minlength=len(self.classes_)).astype(float)
+        return class_totals(y_idx, rows, getattr(self, "_weight", None), len(self.classes_))
 
     def _one_per_class(self, table, y_idx: np.ndarray) -> Program:
         """One binary program per class but the largest (that class against all the
@@ -482,27 +509,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     def _fit_probabilities(self, X, target, weight=None) -> None:
         """Smoothed training precision of each default rule, and of 'no rule fires'
         (on weighted counts when the rows are weighted)."""
-        n_default = len(self.program_.default_rules)
-        self.rule_precision_ = np.empty(n_default)
-        positive = pack(target)
-        fired = np.zeros_like(positive)
+        self._set_precisions(rule_hits(self.program_, X, target, weight, self._missing()))
 
-        def count(k, mask):
-            if weight is None:
-                hits = int(np.bitwise_count(mask & positive).sum())
-                n = int(np.bitwise_count(mask).sum())
-            else:
-                rows = unpack(mask, len(target))
-                hits, n = float(weight[rows & target].sum()), float(weight[rows].sum())
-            self.rule_precision_[k] = (hits + 1) / (n + 2)
-            fired[:] |= mask
-        visit_default_rules(self.program_, X, count, self._missing())
-        none = ~unpack(fired, len(target))
-        if weight is None:
-            self.default_precision_ = (target[none].sum() + 1) / (none.sum() + 2)
-        else:
-            self.default_precision_ = ((weight[none & target].sum() + 1)
-                                       / (weight[none].sum() + 2))
+    def _set_precisions(self, hits: np.ndarray) -> None:
+        """``rule_precision_`` and ``default_precision_`` from :func:`rule_hits`' counts."""
+        precision = (hits[0] + 1) / (hits[1] + 2)
+        self.rule_precision_ = precision[:-1]
+        self.default_precision_ = float(precision[-1])
 
     # -- predicting -------------------------------------------------------
     def _prediction_frame(self, X) -> pd.DataFrame:

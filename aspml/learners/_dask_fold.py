@@ -77,7 +77,7 @@ def _summary(frame: pd.DataFrame, y: pd.Series, missing, kinds, max_bins):
         if _numbers_only(s, kinds.get(name)):
             col = encode_column(s, Feature(name, kinds.get(name) or "numeric"), missing)
             v = np.sort(col.num[col.is_num])
-            few = np.unique(v[:0]) if not len(v) else np.unique(v)[:max_bins + 1]
+            few = np.unique(v)[:max_bins + 1]
             picks = np.unique(np.linspace(0, len(v) - 1, min(len(v), SAMPLE)).astype(np.int64))
             out[name] = ("numbers", len(v), int(min_decimals(v, MAX_DECIMALS)),
                          float(np.abs(v).max()) if len(v) else 0.0,
@@ -347,9 +347,8 @@ def _no_rows(part):
 
 
 def _class_totals(part, rows, n_classes):
-    y_idx, weights = part[2], part[3]
-    return np.bincount(y_idx[rows], weights=None if weights is None else weights[rows],
-                       minlength=n_classes).astype(float)
+    from ._base import class_totals
+    return class_totals(part[2], rows, part[3], n_classes)
 
 
 def _literal_rows(part, f, op, k):
@@ -554,25 +553,18 @@ def _class_weights(learner, classes, per_class) -> np.ndarray:
 
 
 def _rule_hits(program, frame, y, classes, positive_index, class_weights, missing):
-    from .. import evaluate
-    cov = evaluate.coverage(program, frame, missing)
-    fires = cov[:, [i for i, r in enumerate(program.rules) if r.head is None]]
+    from ._base import rule_hits
     y_idx = np.searchsorted(classes, np.asarray(y))
-    target = y_idx == positive_index
-    w = np.ones(len(frame)) if class_weights is None else class_weights[y_idx]
-    none = ~fires.any(axis=1) if fires.shape[1] else np.ones(len(frame), bool)
-    cols = np.column_stack([fires, none])
-    return np.stack([(cols & target[:, None]) .T @ w, cols.T @ w])
+    weight = None if class_weights is None else class_weights[y_idx]
+    return rule_hits(program, frame, y_idx == positive_index, weight, missing)
 
 
 def _precisions(learner, x_parts, y_parts, classes, positive_index, class_weights) -> None:
     """``rule_precision_`` and ``default_precision_`` as the in-memory fit computes them,
     from counts summed over the partitions."""
     import dask
-    program = learner.program_
-    hits = dask.compute(*[dask.delayed(_rule_hits)(program, xp, yp, classes, positive_index,
-                                                   class_weights, learner._missing())
+    hits = dask.compute(*[dask.delayed(_rule_hits)(learner.program_, xp, yp, classes,
+                                                   positive_index, class_weights,
+                                                   learner._missing())
                           for xp, yp in zip(x_parts, y_parts)])
-    total = np.sum(hits, axis=0)
-    learner.rule_precision_ = (total[0, :-1] + 1) / (total[1, :-1] + 2)
-    learner.default_precision_ = (total[0, -1] + 1) / (total[1, -1] + 2)
+    learner._set_precisions(np.sum(hits, axis=0))

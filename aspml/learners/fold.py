@@ -35,7 +35,7 @@ from ..evaluate import rule_masks
 from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Schema, Target
 from ..logic.values import as_label, is_number, normalize_value
 from . import expert
-from ._base import LogicClassifier, is_real
+from ._base import LogicClassifier, class_totals, is_real
 
 # Each kernel's parallel form (numba prange over the features) runs from this many cells
 # (rows x features) of its view on: measured on the project's 2-core machine with
@@ -162,9 +162,7 @@ class _Search:
 
     def class_totals(self, y_idx: np.ndarray, rows, n_classes: int) -> np.ndarray:
         """Each class's rows (their weight when weighted) among ``rows`` (None: all)."""
-        keep = slice(None) if rows is None else rows
-        return np.bincount(y_idx[keep], weights=None if self.weights is None
-                           else self.weights[keep], minlength=n_classes).astype(float)
+        return class_totals(y_idx, rows, self.weights, n_classes)
 
     def narrow(self, view, active: np.ndarray):
         """The view cut down to the active rows once they are clearly fewer (:func:`_narrow`)."""
