@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .cli_learners import available
+from .cli_learners import ISSUE_VARIANTS, available
 from .errors import AspmlError, AspmlWarning
 
 EXTERNAL = {"foldrpp": "foldrpp", "ripper": "wittgenstein", "tree": "sklearn", "figs": "imodels"}
@@ -59,11 +59,6 @@ MEASURES = ("acc", "f1", "bal_acc", "precision", "recall", "rules", "literals", 
 # learners that take a class weight: aspml's, and the scikit-learn tree
 WEIGHTED = ("tree", "figs")
 
-# The learners' own tables use other positive classes than MANIFEST.tsv for some
-# datasets (LIBRE's and MRS's papers, the FOLD table's heloc); the default run
-# adds them as ``NAME@POSITIVE`` entries, so that one run holds every table's figures.
-ISSUE_VARIANTS = ("adult@>50K", "balance@B", "heart@present", "sonar@Rock", "credit_card@1",
-                  "heloc@Good")
 DEFAULT_EXTRA_LEARNERS = ("libre:max_rules=3",)     # the LIBRE table's "libre 3" column
 
 

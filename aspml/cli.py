@@ -680,7 +680,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .bench import ISSUE_VARIANTS
     from . import __version__
     ap = _Parser(prog="aspml", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -703,7 +702,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the CSV separator, one character or 'tab' (default: the one of "
                             ", tab ; | that splits the header line into the most fields)")
 
-    from . import cli_learners as L
+    from . import cli_learners as L           # no learner imported: predict needs none
     raw = argparse.RawDescriptionHelpFormatter
     le = sub.add_parser("learn", help="learn a program from a CSV table", formatter_class=raw,
                         description="Learn a program from a CSV table and print it; -o saves it "
@@ -723,7 +722,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "sorted; a column of three or more values without --positive gives "
                          "one multi-class program, a decision list over every class)")
     le.add_argument("--learner", default="fold-se", metavar="NAME",
-                    help=f"one of {', '.join(L.available())} (default fold-se)")
+                    help=f"one of {', '.join(L.LEARNERS)} (default fold-se)")
     for option, (_, kind, text) in L.OPTIONS.items():
         le.add_argument("--" + option.replace("_", "-"), dest=option, type=kind, help=text,
                         metavar="INT" if kind is int else "X")
@@ -909,7 +908,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--datasets", nargs="+", metavar="NAME",
                    help="datasets of the manifest, NAME@VALUE for another positive class "
                         "(default: every one with a positive value, and the positive classes "
-                        "of the learners' tables: " + " ".join(ISSUE_VARIANTS) + ")")
+                        "of the learners' tables: " + " ".join(L.ISSUE_VARIANTS) + ")")
     b.add_argument("--learners", nargs="+", metavar="NAME",
                    help="default: every available one (fold-se fold-rpp libre mrs, and "
                         "foldrpp ripper tree figs when installed) and libre:max_rules=3; "
