@@ -2,6 +2,7 @@
 
     python benchmarks/libre.py                    # CV on the paper's datasets (F1, rules, atoms)
     python benchmarks/libre.py --scale            # one weak learner on 1M records
+    python benchmarks/libre.py --weak-learner     # its parts on 1M x 10, full precision too
     python benchmarks/libre.py --parallel         # n_jobs=1 against n_jobs=2 on adult
     python benchmarks/libre.py --tuned-features   # max_features chosen by nested 3-fold CV
     python benchmarks/libre.py --check            # issue #20: defaults, today's, max_rules=3
@@ -322,6 +323,9 @@ def main(argv=None) -> int:
     ap.add_argument("--data-dir", type=Path, default=fold_bench.DEFAULT_DATA)
     ap.add_argument("--datasets", nargs="+", default=list(PAPER))
     ap.add_argument("--scale", action="store_true")
+    ap.add_argument("--weak-learner", action="store_true",
+                    help="one weak learner on 1M x 10 floats (two decimals, full precision): "
+                         "ChiMerge (runs first, and the heap alone), FindBoundary, 1 and 2 threads")
     ap.add_argument("--parallel", action="store_true")
     ap.add_argument("--repeat", type=int, default=20, help="--parallel: fits per setting")
     ap.add_argument("--tuned", action="store_true",
@@ -372,6 +376,8 @@ def main(argv=None) -> int:
         return balance_boxes(args)
     if args.scale:
         return scale()
+    if args.weak_learner:
+        return weak_learner()
     if args.parallel:
         X, y, kinds = load(args.data_dir, "adult", ">50K")
         aspml.Libre(kinds=kinds, positive=True, n_estimators=2).fit(X.head(500), y[:500])
@@ -454,6 +460,63 @@ def scale() -> int:
                   f"{rss:.0f} MB (so far) | {clf.n_candidates_} | "
                   f"{len(clf.program_.default_rules)} | {2 * tp / (pred.sum() + y.sum()):.3f} |",
                   flush=True)
+    return 0
+
+
+def weak_learner(n=1_000_000, d=10, repeat=3) -> int:
+    """One weak learner over all ``d`` features of ``n`` uniform floats in [0, 100] (the
+    label ``f0 + f1 - f2`` above its median), its parts timed through the functions the
+    fit calls, best of ``repeat`` warm runs: ChiMerge of every column (the kernel, whose
+    runs of one class merge first, and its heap alone on the same counts: the cost before
+    that shortcut), the same binning on two threads (one column a task, as ``n_jobs=2``
+    bins), and FindBoundary with the distinct records (``_weak_learner``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from aspml.kernels.chimerge import merge
+    from aspml.learners import libre as impl
+    rng = np.random.default_rng(0)
+    raw = rng.uniform(0, 100, (n, d))
+    print("| values | ChiMerge, 1 thread | its heap alone | ChiMerge, 2 threads | "
+          "FindBoundary | weak learner (1 thread) | (2 threads) | points |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, values in (("two decimals", raw.round(2)), ("full precision", raw)):
+        X = pd.DataFrame(values, columns=[f"f{i}" for i in range(d)])
+        score = X.f0 + X.f1 - X.f2
+        y = (score > np.median(score)).to_numpy()
+        probe = aspml.Libre(n_estimators=1, max_features=d)
+        probe.fit(X.head(2000), y[:2000])                          # warm up the kernels
+        table, target, _ = probe._training_data(X, y)
+        names = list(probe.schema_.names)
+
+        def bins_of(c):
+            return impl._feature_bins(table[c], target, 6.0, None, probe.max_bins)
+
+        def heap_alone(c):
+            v = table[c].num
+            order = np.argsort(v, kind="stable")
+            u, first = np.unique(v[order], return_index=True)
+            pos = np.add.reduceat(target[order].astype(float), first)
+            neg = np.diff(np.append(first, n)) - pos
+            return merge(neg, pos, 6.0, probe.max_bins)
+
+        def best(fn):
+            times = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                out = fn()
+                times.append(time.perf_counter() - t)
+            return min(times), out
+
+        one, binned = best(lambda: [bins_of(c) for c in names])
+        heap, _ = best(lambda: [heap_alone(c) for c in names])
+        with ThreadPoolExecutor(2) as pool:
+            two, _ = best(lambda: list(pool.map(bins_of, names)))
+        codes = np.ascontiguousarray(np.stack([c for _, c in binned], axis=1), dtype=np.int64)
+        widths = np.array([len(b) for b, _ in binned], dtype=np.int64)
+        fb, points = best(lambda: impl._weak_learner(codes, np.zeros(0, dtype=np.int64),
+                                                     np.arange(d), widths, target, 1))
+        print(f"| {label} | {one:.2f} s | {heap:.2f} s | {two:.2f} s | {fb:.2f} s | "
+              f"{one + fb:.2f} s | {two + fb:.2f} s | {len(points):,} |", flush=True)
     return 0
 
 

@@ -5,6 +5,7 @@
     python benchmarks/mrs.py --synthetic           # §5.1: beta_M, beta_L against error and size
     python benchmarks/mrs.py --scale               # 1M rows x 50 features, two planted rules
     python benchmarks/mrs.py --wide                # 200 rows x 1,000 and x 5,000 features
+    python benchmarks/mrs.py --chains              # n_chains=4 on one process, two, a cluster
     python benchmarks/mrs.py --wide --wide-uncapped  # also max_features_mined=None (slow)
 
 Stratified 5-fold CV (``StratifiedKFold(5, shuffle=True, random_state=0)``),
@@ -260,6 +261,40 @@ def wide(args) -> int:
     return 0
 
 
+def chains(args, repeat=3) -> int:
+    """``n_chains=4`` on adult (``>50K``, all rows): one process against joblib's worker
+    processes (``n_jobs=2``) and a Dask ``LocalCluster`` of two single-threaded worker
+    processes (``joblib.parallel_backend("dask")``); best of ``repeat`` fits after one
+    that starts the workers; every fit must give the program of ``n_jobs=1``."""
+    import joblib
+    X, y, kinds = load(args.data_dir, "adult", ">50K")
+    make = lambda n_jobs: aspml.MultiValueRuleSet(kinds=kinds, random_state=0, n_chains=4,
+                                                  n_jobs=n_jobs)
+
+    def best(n_jobs):
+        make(n_jobs).fit(X, y)                              # start the workers
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            clf = make(n_jobs).fit(X, y)
+            times.append(time.perf_counter() - t)
+        return min(times), clf.program_
+
+    one, program = best(1)
+    two, p2 = best(2)
+    from dask.distributed import Client, LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, \
+            Client(cluster), joblib.parallel_backend("dask"):
+        dask, p3 = best(2)
+    if not (p2 == program and p3 == program):
+        raise SystemExit("the programs differ")
+    print("| adult, n_chains=4 | n_jobs=1 | n_jobs=2 (processes) | Dask LocalCluster, 2 workers |")
+    print("|---|---|---|---|")
+    print(f"| seconds a fit (best of {repeat}) | {one:.2f} | {two:.2f} ({one / two:.2f}x) | "
+          f"{dask:.2f} ({one / dask:.2f}x) |")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -282,6 +317,9 @@ def main(argv=None) -> int:
     ap.add_argument("--synthetic-sets", type=int, default=1)
     ap.add_argument("--synthetic-iter", type=int, default=1000)
     ap.add_argument("--synthetic-min-support", type=float, default=0.05)
+    ap.add_argument("--chains", action="store_true",
+                    help="four chains on adult >50K: n_jobs=1, n_jobs=2 (worker processes) "
+                         "and a Dask LocalCluster of two worker processes")
     ap.add_argument("--check-engines", action="store_true",
                     help="also check that clingo agrees with the fast path on every test fold")
     args = ap.parse_args(argv)
@@ -293,6 +331,8 @@ def main(argv=None) -> int:
     if not args.data_dir.is_dir() and not (args.synthetic or args.scale):
         print(f"no data at {args.data_dir}; nothing to do")
         return 0
+    if args.chains:
+        return chains(args)
     if args.reference_settings:
         return reference_settings(args)
     if args.synthetic:

@@ -88,6 +88,34 @@ def test_chimerge_matches_slow_version(pairs, threshold, max_bins):
             == slow_chimerge(values.tolist(), y, threshold, max_bins))
 
 
+def test_chimerge_of_distinct_values_merges_runs_first_exactly():
+    """Distinct values (each of one class) take the kernel's shortcut, which merges the
+    runs of one class before the heap: the cuts are the slow version's, and with weights
+    those of the heap alone (``merge`` over the values' own counts).  Light weights
+    (a value under 0.2) must not take it: two classes could then key below 0.2."""
+    from aspml.kernels.chimerge import merge
+    for seed in range(1200):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(1, 50))
+        y = rng.random(n) < rng.uniform(0.1, 0.9)
+        values = rng.permutation(n).astype(float) * 0.5
+        threshold = [0.0, 0.2, 0.21, 0.3, 1.0, 2.7, 6.0][seed % 7]
+        max_bins = [None, 1, 2, 5][seed % 4]
+        weighting = [None, "whole", "light", "mixed"][(seed // 28) % 4]
+        if weighting is None:
+            assert (chimerge(values, y, threshold, max_bins).tolist()
+                    == slow_chimerge(values.tolist(), y, threshold, max_bins)), seed
+            continue
+        w = {"whole": rng.integers(1, 4, n).astype(float),
+             "light": rng.uniform(0.01, 0.3, n),
+             "mixed": rng.uniform(0.1, 3.0, n)}[weighting]
+        order = np.argsort(values)
+        neg, pos = np.where(y[order], 0.0, w[order]), np.where(y[order], w[order], 0.0)
+        alive = merge(neg, pos, threshold, 0 if max_bins is None else max_bins)
+        assert (chimerge(values, y, threshold, max_bins, w).tolist()
+                == values[order][alive][1:].tolist()), seed
+
+
 @st.composite
 def one_hot_records(draw):
     widths = draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))

@@ -392,6 +392,46 @@ def test_more_chains_keep_the_best_posterior():
         MultiValueRuleSet(n_chains=0).fit(X, y)
 
 
+def _loans(n=600):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "loans", Path(__file__).resolve().parents[1] / "examples" / "mrs_value_sets" / "loans.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    X, y = module.loans()
+    return X[:n], y[:n]
+
+
+def test_chains_in_worker_processes_give_the_same_rule_set():
+    """n_jobs=2 walks the chains in joblib's worker processes (loky): every chain keeps its
+    own random stream and the best is chosen in chain order, so the program, the posterior
+    and the training coverage are those of n_jobs=1."""
+    X, y = _loans(400)
+    one = MultiValueRuleSet(random_state=0, n_chains=3, n_iter=300).fit(X, y)
+    two = MultiValueRuleSet(random_state=0, n_chains=3, n_iter=300, n_jobs=2).fit(X, y)
+    assert two.program_ == one.program_
+    assert two.posterior_ == one.posterior_ and two.rules_ == one.rules_
+    assert np.array_equal(two.predict(X), one.predict(X))
+    assert "n_jobs" not in dict(two.program_.provenance)
+    for bad in (0, 1.5, "2"):
+        with pytest.raises(ValueError, match="n_jobs must be None or a nonzero integer"):
+            MultiValueRuleSet(n_jobs=bad).fit(X, y)
+
+
+def test_chains_run_on_a_dask_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    import joblib
+    X, y = _loans(400)
+    local = MultiValueRuleSet(random_state=1, n_chains=3, n_iter=300).fit(X, y)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster), joblib.parallel_backend("dask"), \
+            distributed.get_task_stream() as stream:
+        remote = MultiValueRuleSet(random_state=1, n_chains=3, n_iter=300, n_jobs=2).fit(X, y)
+    assert remote.program_ == local.program_ and remote.posterior_ == local.posterior_
+    assert len(stream.data) > 0                      # the cluster ran the chains
+
+
 # -- wide tables (issue #19, item 10) ---------------------------------------------------
 
 def wide_table(n, d, seed=0):

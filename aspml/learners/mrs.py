@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import warnings
 
+import joblib
 import numpy as np
 
 from ..errors import AspmlWarning
@@ -149,6 +150,12 @@ class MultiValueRuleSet(LogicClassifier):
         posterior wins.  One chain can stop in a worse state than another
         seed would (see ``examples/mrs_value_sets``); more chains cost time
         in proportion.
+    n_jobs : int or None, default 1
+        Chains run side by side through joblib (``n_chains`` > 1): its default
+        backend runs them in worker processes (the walk is Python, which threads
+        would serialize), ``joblib.parallel_backend("dask")`` on a Dask cluster;
+        -1 every core.  The same rule set as ``n_jobs=1``: each chain walks its
+        own random stream, and the best posterior is chosen in chain order.
     random_state : int, Generator or None
     positive, kinds, missing, target : as for every aspml learner.
     class_order : {"precision", "frequency"}, default "precision"
@@ -177,11 +184,12 @@ class MultiValueRuleSet(LogicClassifier):
     """
 
     _multiclass_only = ("class_order",)
+    _not_provenance = ("kinds", "missing", "n_jobs")
 
     def __init__(self, n_iter=1000, n_bins=5, binning="quantile", alpha_M=1.0, beta_M=10.0,
                  alpha_L=1.0, beta_L=10.0, theta=1.0, alpha_plus=100.0, beta_plus=1.0,
                  alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
-                 n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, random_state=None,
+                 n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, n_jobs=1, random_state=None,
                  positive=None, kinds=None, missing=None, target="label",
                  max_features_mined=100, background=None, class_weight=None,
                  class_order="precision"):
@@ -205,6 +213,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.exploration = exploration
         self.t0 = t0
         self.n_chains = n_chains
+        self.n_jobs = n_jobs
         self.random_state = random_state
         self.positive = positive
         self.kinds = kinds
@@ -220,6 +229,9 @@ class MultiValueRuleSet(LogicClassifier):
             low = {"n_iter": 0, "n_bins": 2}.get(name, 1)   # one bin: the number says nothing
             if not (is_whole(v) and v >= low):
                 raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+        v = self.n_jobs
+        if v is not None and not (is_whole(v) and v != 0):
+            raise ValueError(f"n_jobs must be None or a nonzero integer (-1: every core), got {v!r}")
         v = self.max_features_mined
         if v is not None and not (is_whole(v) and v >= 1):
             raise ValueError(f"max_features_mined must be None or an integer >= 1, got {v!r}")
@@ -293,13 +305,21 @@ class MultiValueRuleSet(LogicClassifier):
                         max_length=int(self.max_length), n_candidates=int(self.n_candidates),
                         exploration=float(self.exploration), t0=float(self.t0), rng=rng)
         streams = [rng, *rng.spawn(n_chains - 1)] if n_chains > 1 else [rng]
-        found, best = None, -np.inf
-        for k, stream in enumerate(streams):      # the same candidates, a fresh walk each
+        chains = []
+        for stream in streams:                    # the same candidates, a fresh walk each
             chain = copy.copy(search)
             chain.rng = stream
-            rules = chain.run(lambda t, k=k: self._report(2 + k * search.n_iter + t, total,
-                                                          "annealing"))
-            post = chain.posterior(rules)
+            chains.append(chain)
+        if n_chains > 1 and joblib.effective_n_jobs(self.n_jobs) > 1:
+            walks = joblib.Parallel(n_jobs=self.n_jobs, return_as="generator")(
+                joblib.delayed(_walk)(chain) for chain in chains)
+        else:
+            walks = (_walk(chain, lambda t, k=k: self._report(2 + k * search.n_iter + t, total,
+                                                              "annealing"))
+                     for k, chain in enumerate(chains))
+        found, best = None, -np.inf
+        for k, (rules, post, chain) in enumerate(walks):      # in chain order
+            self._report(2 + (k + 1) * search.n_iter, total, "annealing")
             if post > best + 1e-9:
                 found, best, kept = rules, post, chain
         search = kept
@@ -331,6 +351,13 @@ class MultiValueRuleSet(LogicClassifier):
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
+
+
+def _walk(chain: Search, on_step=None):
+    """One annealing chain (in a worker, when chains run in parallel): its best rule
+    set, that set's posterior, and the chain, whose candidates and bound it pruned."""
+    rules = chain.run(on_step)
+    return rules, chain.posterior(rules), chain
 
 
 def screen_features(codes, bins, y, h, k, weights=None):
