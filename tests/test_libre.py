@@ -634,14 +634,39 @@ def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1(tmp_path):
     curves = [np.array([0, .50, .70, .71, .76]), np.array([0, .52, .69, .70, .68]),
               np.array([0, .48, .71, .69, .71])]     # means 0, .5, .7, .7, .717; SE .023
     assert _cv_steps(curves, one_se=False) == 4
-    # ... but the error counts at most 0.01 (three folds of a small table spread widely:
-    # heart stopped after 3-4 rules while each fold's F1 still rose): .7 < .717 - .01
+    # ... but the error counts at most 0.005 (three folds of a small table spread widely:
+    # heart stopped after 3-4 rules while each fold's F1 still rose): .7 < .717 - .005
     assert _cv_steps(curves) == 4
+    # an error between 0.005 and 0.01 counts 0.005 (0.01 stopped heart and sonar a rule
+    # or two early): means .700 and .707, SE .0091
+    curves = [np.array([0, .5, .700, .725]), np.array([0, .5, .700, .700]),
+              np.array([0, .5, .700, .696])]
+    assert _cv_steps(curves) == 3
     # an error below the cap is the bar: means .703 and .706, SE .0046
     curves = [np.array([0, .5, .703, .715]), np.array([0, .5, .703, .700]),
               np.array([0, .5, .703, .703])]
     assert _cv_steps(curves) == 2
     assert _cv_steps(curves, one_se=False) == 3
+
+
+def test_a_step_of_the_cover_must_pay_for_itself():
+    """A large table's inner folds gain a sliver of F1 a step for hundreds of steps (rain:
+    alpha 0.5 printed 794 and 1,377 rules for +0.02 F1): the one-standard-error rule prices
+    each step at 0.0001 of F1 and stops where 100 more steps would gain less than 0.01;
+    "cv-best" pays nothing."""
+    from aspml.learners.libre import STEP_PRICE, _close_variants, _cv_steps
+    k = np.arange(401)
+    rising = np.where(k < 20, 0.5 + 0.004 * k, 0.58 + 0.00005 * (k - 20))   # then +0.019
+    curves = [rising.copy(), rising.copy(), rising.copy()]                   # no spread
+    assert _cv_steps(curves, one_se=False) == 360        # within 0.002 of step 400
+    assert _cv_steps(curves) == 20                       # 0.00005 a step does not pay
+    # a gain of 0.0002 a step does, up to the bar: 0.002 of priced F1 below step 400
+    steep = [np.where(k < 20, 0.5 + 0.004 * k, 0.58 + 0.0002 * (k - 20))] * 3
+    assert _cv_steps(steep) == 400 - int(round(0.002 / (0.0002 - STEP_PRICE)))
+    # between two covers, the one that gains by many cheap steps is not "as good"
+    few = [np.minimum(0.5 + 0.004 * k, 0.584)] * 3
+    assert _close_variants([curves, few]) == [1]
+    assert _close_variants([curves, few], one_se=False) == [0]
 
 
 def test_both_set_covers_agree_for_any_alpha():
