@@ -114,6 +114,12 @@ def test_chimerge_of_distinct_values_merges_runs_first_exactly():
         alive = merge(neg, pos, threshold, 0 if max_bins is None else max_bins)
         assert (chimerge(values, y, threshold, max_bins, w).tolist()
                 == values[order][alive][1:].tolist()), seed
+    # weights of 1e15 and more: a * n / n is not a, the shortcut is not taken (a review's case)
+    w = np.array([7440000000000002.0, 9340000000000004.0, 570000000000003.0, 1090000000000000.5])
+    y = np.array([False, False, False, True])
+    alive = merge(np.where(y, 0.0, w), np.where(y, w, 0.0), 1.8440000000000012e16, 0)
+    assert chimerge(np.arange(4.0), y, 1.8440000000000012e16, None, w).tolist() == \
+        np.arange(4.0)[alive][1:].tolist() == [3.0]
 
 
 @st.composite
@@ -737,9 +743,11 @@ def test_a_column_of_700_values_is_grouped_and_the_planted_rule_found(swipl, tmp
     clf.program_.save(tmp_path / "grouped.lp")
     back = aspml.load(tmp_path / "grouped.lp")
     assert back == clf.program_ and np.array_equal(aspml.asp.predict(back, X), pred)
-    # the hot values are named: they are the ones the program holds for on its own
+    # the hot values are named: they are the ones the program holds for on its own (those
+    # seen on two rows or more: a value seen once has no rate of its own)
     alone = X.assign(a=0.0, b=0.0).iloc[:700]
-    assert np.mean(clf.decision(alone) == hot[:700]) > 0.97
+    seen = np.bincount(code, minlength=700)[:700] > 1
+    assert np.mean((clf.decision(alone) == hot[:700])[seen]) > 0.97
     # at most 64 values, or max_categories=None: one bin per value, as before
     few = X.code.str.slice(0, 2)
     kept = Libre(random_state=0, n_estimators=2).fit(X.assign(code=few), y)
@@ -758,22 +766,54 @@ def test_a_column_of_700_values_is_grouped_and_the_planted_rule_found(swipl, tmp
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
+def test_an_identifier_column_gives_no_rules():
+    """A column of one value per row (a record's name; ecoli's ``sn``) has more than
+    max_categories values, so its values are grouped by their positive rate: ranked by
+    their own rates, the values seen once lined up by their label, and the groups split the
+    training rows perfectly (held-out F1 0, and ecoli's multi-class program all ``sn``:
+    accuracy 0.43, the majority class).  The values seen on one row share one rate, so the
+    rules use the column that carries the class."""
+    import warnings
+    rng = np.random.default_rng(0)
+    n = 600
+    X = pd.DataFrame({"id": [f"r{i:04d}" for i in rng.permutation(n)],
+                      "x": rng.uniform(0, 1, n).round(3), "z": rng.uniform(0, 1, n).round(3)})
+    y = ((X.x > 0.6) ^ (rng.random(n) < 0.05)).to_numpy()
+    three = np.where(X.z < 0.3, "c", np.where(y, "a", "b"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        binary = Libre(random_state=0).fit(X[:400], y[:400])
+        multi = Libre(random_state=0).fit(X[:400], three[:400])
+    for clf in (binary, multi):
+        assert "id" not in {f for r in clf.program_.rules for f in r.features}
+    pred = binary.decision(X[400:])
+    assert 2 * np.sum(pred & y[400:]) / (pred.sum() + y[400:].sum()) > 0.85
+    assert np.mean(multi.predict(X[400:]) == three[400:]) > 0.85
+
+
 def test_category_groups_are_chimerge_runs_of_the_rate_order():
     """``_category_groups`` against the obvious version: rank the categories by their
-    shrunk positive rate, ChiMerge the ranks as numbers, a group per run of ranks."""
+    shrunk positive rate (the categories seen on one row at the rate of all their rows,
+    equal rates one rank), ChiMerge the ranks as numbers, a group per run."""
     from aspml.learners.libre import _RATE_PRIOR_ROWS, _category_groups
     rng = np.random.default_rng(3)
     n, k = 600, 90
     code = rng.integers(-1, k, n)
     code[:k] = np.arange(k)
+    code[(code >= 80) & (np.arange(n) >= k)] = -1       # categories 80-89: one row each
     y = rng.random(n) < np.where(code % 3 == 0, 0.8, 0.2)
+    base = y[code >= 0].mean()
+    rare = [c for c in range(k) if (code == c).sum() == 1]
+    assert 0 < len(rare) < k
+    in_rare = np.isin(code, rare)
+    pooled = (y[in_rare].sum() + _RATE_PRIOR_ROWS * base) / (in_rare.sum() + _RATE_PRIOR_ROWS)
     rate = []
     for c in range(k):
         rows = code == c
-        base = y[code >= 0].mean()
-        rate.append((y[rows].sum() + _RATE_PRIOR_ROWS * base) / (rows.sum() + _RATE_PRIOR_ROWS))
-    order = sorted(range(k), key=lambda c: rate[c])             # stable: ties by index
-    rank = {c: r for r, c in enumerate(order)}
+        rate.append(pooled if c in rare else
+                    (y[rows].sum() + _RATE_PRIOR_ROWS * base) / (rows.sum() + _RATE_PRIOR_ROWS))
+    levels = sorted(set(rate))
+    rank = {c: levels.index(rate[c]) for c in range(k)}
     for threshold, cap in ((6.0, 10), (0.0, 64), (100.0, 5)):
         cuts = chimerge(np.array([rank[c] if c >= 0 else np.nan for c in code], dtype=float),
                         y, threshold, cap)

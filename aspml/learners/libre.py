@@ -74,7 +74,8 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
     """Each category's group: ChiMerge over the categories ordered by their positive rate.
 
     ``code`` holds each row's category (-1: none).  The categories are ranked by
-    their (shrunk, see ``_RATE_PRIOR_ROWS``) positive rate and ChiMerge cuts the
+    their (shrunk, see ``_RATE_PRIOR_ROWS``) positive rate, the categories seen on one
+    row together at the rate of all their rows, and ChiMerge cuts the
     ranks as it cuts a number, into at most ``max_groups`` runs; adjacent
     categories whose class counts do not differ significantly end up together.
     """
@@ -84,8 +85,15 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
     every = np.bincount(code[ok], weights=w[ok], minlength=n_categories)
     base = pos.sum() / max(every.sum(), 1.0)
     rate = (pos + _RATE_PRIOR_ROWS * base) / (every + _RATE_PRIOR_ROWS)
-    rank = np.empty(n_categories, dtype=np.int64)
-    rank[np.argsort(rate, kind="stable")] = np.arange(n_categories)
+    # the values seen on one row share one rate, that of all their rows: ranked by their
+    # own, each would stand where its row's label puts it, and the groups would split
+    # those rows perfectly (an identifier column: rules that fit every training row and
+    # say nothing of a new one)
+    rare = np.bincount(code[ok], minlength=n_categories) == 1
+    if rare.any():
+        rate[rare] = (pos[rare].sum() + _RATE_PRIOR_ROWS * base) / (every[rare].sum()
+                                                                     + _RATE_PRIOR_ROWS)
+    rank = np.unique(rate, return_inverse=True)[1].astype(np.int64)   # equal rates, one rank
     values = np.where(ok, rank[np.maximum(code, 0)], np.nan)
     cuts = chimerge(values, y, threshold, max_groups, weights)
     return bins_of(rank.astype(float), cuts)
@@ -649,9 +657,10 @@ def _warn_if_no_better_than_all(curves, held_out, steps):
 
 
 def _close_variants(curves, one_se=True) -> list:
-    """Which of several set covers (one list of inner-fold F1 curves each) reach a mean
-    validation F1 no worse than the best one's by more than its bar (``_cv_bar``):
-    their indices, the best first."""
+    """Which of several set covers (one list of inner-fold F1 curves each) reach a best
+    score (mean validation F1, priced per step with ``one_se``: :func:`_score`) no worse
+    than the best cover's by more than its bar (``_cv_bar``): their indices, the best
+    first."""
     best = [float(_score(_padded(c), one_se).max()) for c in curves]
     top = int(np.argmax(best))                  # ties to the first
     bar = _cv_bar(_padded(curves[top]), one_se)
@@ -665,8 +674,8 @@ def _padded(curves) -> np.ndarray:
 
 
 def _cv_bar(table, one_se=True, slack=0.002, cap=0.005) -> float:
-    """How far below the best mean F1 (``table``: folds x steps) still counts as as
-    good: ``slack``, or with ``one_se`` one standard error of the best step (the
+    """How far below the best score (``table``: folds x steps; :func:`_score`) still
+    counts as as good: ``slack``, or with ``one_se`` one standard error of the best step (the
     folds' spread there over the square root of their number) when that is wider,
     but at most ``cap``.  Three inner folds of a 270-row table spread by 0.03-0.05:
     the uncapped error stopped heart after 3-4 rules while every fold's F1 still

@@ -319,6 +319,11 @@ class MultiValueRuleSet(LogicClassifier):
                      for k, chain in enumerate(chains))
         found, best = None, -np.inf
         for k, (rules, post, chain) in enumerate(walks):      # in chain order
+            if k == 0 and chain.rng is not rng:
+                # chain 0 walks the fit's own stream: a worker walked a copy, so move the
+                # fit's Generator on as the walk in this process would have (a Generator
+                # given as random_state, or the next class of a multi-class fit, reads on)
+                rng.bit_generator.state = chain.rng.bit_generator.state
             self._report(2 + (k + 1) * search.n_iter, total, "annealing")
             if post > best + 1e-9:
                 found, best, kept = rules, post, chain
