@@ -137,7 +137,7 @@ def find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order):
     n_neg = neg_zeros.shape[0]
     neg_start, neg_members, d_plus0, s0, uncovered, points = _search_state(pos_zeros, neg_zeros,
                                                                            n_bits)
-    n_points = 0
+    n_points = np.int64(0)
     c = np.empty(n_neg, dtype=np.int64)
     dist = np.empty(n_bits, dtype=np.int64)
     p = np.empty(n_bits, dtype=np.bool_)
@@ -241,7 +241,7 @@ def find_boundary_h1_counts(pos_zeros, neg_zeros, n_bits, order):
     n_neg = neg_zeros.shape[0]
     neg_start, neg_members, d_plus0, s0, uncovered, points = _search_state(pos_zeros, neg_zeros,
                                                                            n_bits)
-    n_points = 0
+    n_points = np.int64(0)
     c = np.empty(n_neg, dtype=np.int64)
     p = np.empty(n_bits, dtype=np.bool_)
     in_i = np.empty(n_bits, dtype=np.bool_)
@@ -518,7 +518,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
     uncovered = np.ones(n_pos, dtype=np.bool_)
     n_uncovered = n_pos
     points = np.zeros((n_pos, n_bits), dtype=np.bool_)
-    n_points = 0
+    n_points = np.int64(0)
     p = np.empty(n_bits, dtype=np.bool_)
     cand = np.empty(n_bits, dtype=np.int64)
     key = np.empty(n_bits, dtype=np.int64)
@@ -533,7 +533,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
         for j in range(n_f):
             p[pos_zeros[x, j]] = False
         # a negative in x's own cell: x gives no point
-        if n_neg > 0 and _slab_has_inside(neg_zeros, neg_rows[0], neg_front[0], neg_off[0], 0,
+        if n_neg > 0 and _slab_has_inside(neg_zeros, neg_rows[0], neg_front[0], neg_off[0], np.int64(0),
                                           pos_zeros[x, 0] - lo[0], levels[0, 0], levels[0, 1],
                                           lo, width, p, checks[0, :n_checks[0]], cells):
             uncovered[x] = False
@@ -611,7 +611,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
         # the point: no earlier point covers it (it would cover x, which is uncovered)
         points[n_points] = p
         n_points += 1
-        for q in cells[:_cells(p, p_lead, -1, p_k1, p_k2, lo, width, cells)]:
+        for q in cells[:_cells(p, p_lead, np.int64(-1), p_k1, p_k2, lo, width, cells)]:
             for m in range(pos_off[q], pos_off[q + 1]):
                 k = pos_rows[m]
                 if uncovered[k] and covers(p, pos_recs[m]):
@@ -650,7 +650,7 @@ def weak_learner_points(codes, rows, subset, widths, y, heuristic, weights=None)
         if w.shape[0]:
             ww[r] = w[src]
     uniq, pos_count, neg_count = distinct_records(sub, widths, yy, ww)
-    n_bits = 0
+    n_bits = np.int64(0)
     offsets = np.empty(k, dtype=np.int64)
     for j in range(k):
         offsets[j] = n_bits

@@ -195,7 +195,7 @@ def greedy_cover(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_trai
     float64 either way: sums of whole numbers in a float are exact, so the
     unweighted choices are the integer ones.
     """
-    total = 0
+    total = np.int64(0)
     for c in keep:
         for k in range(masks.shape[1]):
             total += popcount(masks[c, k])

@@ -290,7 +290,7 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
     values = np.empty(n_features)
     for f in range(n_features):
         scores[f], ops[f], values[f] = _best_on_feature(
-            f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
+            np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
             active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
             banned_features, banned_ops, banned_values)
     return _pick(scores, ops, values)
@@ -307,7 +307,7 @@ def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, cod
     values = np.empty(n_features)
     for f in numba.prange(n_features):
         scores[f], ops[f], values[f] = _best_on_feature(
-            f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
+            np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
             active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
             banned_features, banned_ops, banned_values)
     return _pick(scores, ops, values)
@@ -341,11 +341,11 @@ def filter_sorted(groups, rows, offsets, active):
     n_features = offsets.shape[0] - 1
     new_offsets = np.zeros(n_features + 1, dtype=np.int64)
     for f in range(n_features):
-        new_offsets[f + 1] = new_offsets[f] + _count_active(rows, offsets, active, f)
+        new_offsets[f + 1] = new_offsets[f] + _count_active(rows, offsets, active, np.int64(f))
     out_groups = np.empty(new_offsets[n_features], dtype=np.int32)
     out_rows = np.empty(new_offsets[n_features], dtype=np.int32)
     for f in range(n_features):
-        _copy_active(groups, rows, offsets, active, f, out_groups, out_rows, new_offsets[f])
+        _copy_active(groups, rows, offsets, active, np.int64(f), out_groups, out_rows, new_offsets[f])
     return out_groups, out_rows, new_offsets
 
 
@@ -355,14 +355,14 @@ def filter_sorted_parallel(groups, rows, offsets, active):
     n_features = offsets.shape[0] - 1
     counts = np.zeros(n_features, dtype=np.int64)
     for f in numba.prange(n_features):
-        counts[f] = _count_active(rows, offsets, active, f)
+        counts[f] = _count_active(rows, offsets, active, np.int64(f))
     new_offsets = np.zeros(n_features + 1, dtype=np.int64)
     for f in range(n_features):
         new_offsets[f + 1] = new_offsets[f] + counts[f]
     out_groups = np.empty(new_offsets[n_features], dtype=np.int32)
     out_rows = np.empty(new_offsets[n_features], dtype=np.int32)
     for f in numba.prange(n_features):
-        _copy_active(groups, rows, offsets, active, f, out_groups, out_rows, new_offsets[f])
+        _copy_active(groups, rows, offsets, active, np.int64(f), out_groups, out_rows, new_offsets[f])
     return out_groups, out_rows, new_offsets
 
 
@@ -457,7 +457,7 @@ def build_view(num, is_num, scales):
     scratch = np.empty(total, dtype=np.float64)
     n_distinct = np.zeros(n_features, dtype=np.int64)
     for f in numba.prange(n_features):
-        n_distinct[f] = _sort_feature(num, is_num, scales, f, offsets[f], groups, rows, scratch)
+        n_distinct[f] = _sort_feature(num, is_num, scales, np.int64(f), offsets[f], groups, rows, scratch)
     distinct_offsets = np.zeros(n_features + 1, dtype=np.int64)
     for f in range(n_features):
         distinct_offsets[f + 1] = distinct_offsets[f] + n_distinct[f]

@@ -148,9 +148,8 @@ def _weak_learner(codes: np.ndarray, rows: np.ndarray, subset: np.ndarray, width
     each with its majority label.  One numba call without the GIL
     (:func:`weak_learner_points`), so that threads run weak learners side by side.
     """
-    if weights is None:
-        return weak_learner_points(codes, rows, subset, widths, y, heuristic)
-    return weak_learner_points(codes, rows, subset, widths, y, heuristic, weights)
+    return weak_learner_points(codes, rows, subset, widths, y, heuristic,
+                               np.empty(0) if weights is None else weights)
 
 
 class Libre(LogicClassifier):
@@ -569,6 +568,7 @@ class Libre(LogicClassifier):
             # cover counts words, not row by row (the training F1 would need the weights)
             wp, wn = wp * float(weights[y][0]), wn * float(weights[~y][0])
             weights = None
+        wp, wn = float(wp), float(wn)
         args = (masks, pos_planes[0], neg_planes[0], zeros.astype(np.int64),
                 sizes.astype(np.int64), np.arange(len(allowed)), wp, wn, room, on_train_f1)
         order = greedy_cover(*args) if weights is None else greedy_cover(*args, weights=weights)
