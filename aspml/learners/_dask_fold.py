@@ -33,7 +33,6 @@ not computed; the probabilities (``rule_precision_`` and ``default_precision_``,
 
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 
@@ -43,6 +42,7 @@ from ..kernels.histogram import best_from_counts, count_partition
 from ..kernels.scale import min_decimals
 from ..logic.values import INT32_MAX, MAX_DECIMALS
 from ..logic.model import Feature, Schema
+from ._base import class_counts, class_totals, rule_hits
 from .fold import EQ, GT, LE, NE, NOT_LE, _edge_groups, _Lit, _Search, _searchable, tail_bar
 
 SAMPLE = 4096      # numbers a partition sends of each numeric column to place the bins
@@ -347,7 +347,6 @@ def _no_rows(part):
 
 
 def _class_totals(part, rows, n_classes):
-    from ._base import class_totals
     return class_totals(part[2], rows, part[3], n_classes)
 
 
@@ -532,7 +531,6 @@ def fit(learner, X, y, sample_weight=None):
 
 
 def _class_counts(program, frame, y, classes, class_weights, missing):
-    from ._base import class_counts
     y_idx = np.searchsorted(classes, np.asarray(y))
     weight = None if class_weights is None else class_weights[y_idx]
     return class_counts(program, frame, y_idx, len(classes), weight, missing)
@@ -553,7 +551,6 @@ def _class_weights(learner, classes, per_class) -> np.ndarray:
 
 
 def _rule_hits(program, frame, y, classes, positive_index, class_weights, missing):
-    from ._base import rule_hits
     y_idx = np.searchsorted(classes, np.asarray(y))
     weight = None if class_weights is None else class_weights[y_idx]
     return rule_hits(program, frame, y_idx == positive_index, weight, missing)
