@@ -106,15 +106,17 @@ def rule_figures(program: Program, X, y=None) -> list[dict]:
     return _figures(program, X, known, truth)
 
 
-def _figures(program: Program, X, known: np.ndarray, actual: np.ndarray) -> list[dict]:
+def _figures(program: Program, X, known: np.ndarray, actual: np.ndarray,
+             cov=None) -> list[dict]:
     """:func:`rule_figures` from arrays: ``known`` (labelled rows) and ``actual`` (binary:
-    is the row positive; multi-class: the index of its class in ``program.classes``)."""
+    is the row positive; multi-class: the index of its class in ``program.classes``);
+    ``cov``: the program's rows x rules coverage of ``X`` when the caller has it."""
     from .report import _decisions, _is, rule_decisions, rule_rows
     if not program.is_multiclass:
         return [{**{k: r[k] for k in ("covers", "labelled", "right", "argues")},
                  "precision": None if r["precision"] is None else float(r["precision"])}
-                for r in rule_rows(program, X, known, actual)]
-    _, decider, cov = _decisions(program, X)
+                for r in rule_rows(program, X, known, actual, cov)]
+    _, decider, cov = _decisions(program, X, cov)
     given = np.full(len(decider), -1)          # the index of the class each row is given
     for i, rule in enumerate(program.rules):
         if rule.head is None:

@@ -73,9 +73,12 @@ def _depths(program: Program) -> list[int]:
     return [depth_of_head.get(r.head, 1) for r in program.rules]
 
 
-def rule_rows(program: Program, X: pd.DataFrame, known, positive_truth) -> list[dict]:
-    """Per rule: rows where it fires, and how many of them have the class it argues for."""
-    _, cov, _ = evaluate(program, X)
+def rule_rows(program: Program, X: pd.DataFrame, known, positive_truth,
+              cov=None) -> list[dict]:
+    """Per rule: rows where it fires, and how many of them have the class it argues for
+    (``cov``: the rows x rules coverage of ``X``, when the caller has it)."""
+    if cov is None:
+        _, cov, _ = evaluate(program, X)
     out = []
     for i, (rule, depth) in enumerate(zip(program.rules, _depths(program))):
         fires = cov[:, i]
@@ -128,10 +131,11 @@ def _multiclass(program: Program, what: str) -> None:
                          "(its figures: precision and recall of the positive class)")
 
 
-def _decisions(program: Program, X) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _decisions(program: Program, X, cov=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(each row's class, the deciding default rule's index in program.rules or -1,
-    rows x rules coverage)."""
-    _, cov, _ = evaluate(program, X)
+    rows x rules coverage; ``cov`` when the caller has it)."""
+    if cov is None:
+        _, cov, _ = evaluate(program, X)
     default = [i for i, r in enumerate(program.rules) if r.head is None]
     fired = cov[:, default]                     # the first default rule that fires decides
     first = np.where(fired.any(axis=1), fired.argmax(axis=1), -1) if default else \

@@ -187,3 +187,55 @@ def test_implied_not_equal_literals_are_dropped_with_the_same_meaning():
         before = Program((Rule(None, tuple(body)),), Target("label", "yes", "no"), schema)
         after = Program((Rule(None, tuple(_simplify(body))),), Target("label", "yes", "no"), schema)
         assert np.array_equal(before.predict(X), after.predict(X)), body
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp, aspml.Libre])
+def test_fit_reads_its_program_once_and_gets_the_same_figures(learner, weighted, classes):
+    """fit evaluates the learned program on its training rows once (a rows x rules
+    coverage) for the rules' probabilities and the training figures: the same numbers
+    as each made on its own (one default rule's mask at a time, rule_figures)."""
+    from aspml.learners._base import class_counts, rule_hits
+    rng = np.random.default_rng(classes + 2 * weighted)
+    X = pd.DataFrame({"a": rng.integers(0, 20, 300), "b": rng.choice(list("pqr"), 300),
+                      "c": np.where(rng.random(300) < 0.1, np.nan, rng.random(300))})
+    y = np.where(X["a"] > 12, "hi", np.where(X["b"] == "p", "mid", "lo"))
+    if classes == 2:
+        y = np.where(y == "hi", "hi", "lo")
+    y = np.where(rng.random(300) < 0.1, rng.permutation(y), y)          # some noise
+    weight = rng.integers(1, 4, 300).astype(float) if weighted else None
+    kw = {"random_state": 0} if learner is aspml.Libre else {}
+    clf = learner(**kw).fit(X, y, sample_weight=weight)
+    p = clf.program_
+    assert p.n_rules >= 1
+    y_idx = np.searchsorted(clf.classes_, y)
+    table = aspml.evaluate.as_table(p, X)
+    cov = aspml.evaluate.coverage(p, X)
+    if classes == 2:
+        target = y_idx == clf.positive_index_
+        slow = rule_hits(p, X, target, weight)
+        assert np.allclose(rule_hits(p, table, target, weight, cov=cov), slow)
+        assert np.allclose(clf.rule_precision_, (slow[0, :-1] + 1) / (slow[1, :-1] + 2))
+    else:
+        slow = class_counts(p, X, y_idx, 3, weight)
+        assert np.allclose(class_counts(p, table, y_idx, 3, weight, cov=cov), slow)
+        assert slow.sum() == pytest.approx(300 if weight is None else weight.sum())
+    assert clf.training_figures_ == aspml.display.rule_figures(p, X, y)
+
+
+def test_a_search_keeps_each_literal_mask_read_only():
+    """The FOLD search keeps the literal masks it made (a rule's mask is made again as
+    its rule set grows): the kept array is the one made, and nobody can change it."""
+    from aspml.data.table import schema_and_table
+    from aspml.learners.fold import _Lit, _Search
+    from aspml.kernels.literals import GT, MGI
+    X = pd.DataFrame({"a": [1.0, 2.0, np.nan, 4.0], "b": ["x", "y", "x", "z"]})
+    _, table = schema_and_table(X)
+    search = _Search(table, ["a", "b"], MGI, True, 0.5, 0, 1, None)
+    lit = _Lit(0, GT, 1.5)
+    first = search.mask(lit)
+    assert first.tolist() == [False, True, False, True]
+    assert search.mask(lit) is first
+    with pytest.raises(ValueError):
+        first[0] = True

@@ -250,10 +250,11 @@ def schema_and_table(X: pd.DataFrame, kinds: dict | None = None, missing=DEFAULT
         if not isinstance(name, str):
             raise AspmlError(f"column names must be strings, got {name!r}; "
                              "rename them (X.columns = X.columns.astype(str))")
-        kind = kinds.get(name) or infer_kind(X[name], missing)
+        series = X[name]
+        kind = kinds.get(name) or infer_kind(series, missing)
         if kind not in KINDS:
             raise AspmlError(f"column {name!r}: kind {kind!r} is not one of {KINDS}")
-        col = encode_column(X[name], Feature(name, kind), missing)
+        col = encode_column(series, Feature(name, kind), missing)
         scale = data_scale(col.num) if kind in ("numeric", "mixed") else None
         features.append(Feature(name, kind, scale))
         columns[name] = col

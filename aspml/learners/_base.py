@@ -29,7 +29,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..data.table import in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
-from ..evaluate import first_rules, visit_default_rules
+from ..evaluate import evaluate, first_rules, visit_default_rules
 from ..evaluate import predict as fast_predict
 from ..kernels.bitset import pack, unpack
 from ..logic.model import (NotAtom, Program, Rule, Schema, Target, exceptions_apart,
@@ -102,11 +102,22 @@ def class_totals(y_idx, rows, weight, n_classes: int) -> np.ndarray:
                        minlength=n_classes).astype(float)
 
 
-def rule_hits(program, X, target, weight=None, missing=None) -> np.ndarray:
+def rule_hits(program, X, target, weight=None, missing=None, cov=None) -> np.ndarray:
     """2 x (default rules + 1): per default rule, the positive rows (their weight) where it
-    fires, then all the rows where it fires; the last column for the rows no rule fires."""
+    fires, then all the rows where it fires; the last column for the rows no rule fires.
+    ``cov``: the program's rows x rules coverage of ``X`` when the caller has it (else
+    each default rule's mask is made in turn, no rows x rules matrix)."""
     n_default = len(program.default_rules)
     hits = np.zeros((2, n_default + 1))
+    if cov is not None:
+        w = np.ones(len(target)) if weight is None else weight
+        fired = np.zeros(len(target), dtype=bool)
+        for k, i in enumerate(_default_indices(program)):
+            rows = cov[:, i]
+            hits[:, k] = (w[rows & target].sum(), w[rows].sum())
+            fired |= rows
+        hits[:, -1] = (w[~fired & target].sum(), w[~fired].sum())
+        return hits
     positive = pack(target)
     fired = np.zeros_like(positive)
 
@@ -124,10 +135,26 @@ def rule_hits(program, X, target, weight=None, missing=None) -> np.ndarray:
     return hits
 
 
-def class_counts(program, X, y_idx, n_classes, weight=None, missing=None) -> np.ndarray:
+def _default_indices(program) -> list:
+    """The indices in ``program.rules`` of its default rules, in order."""
+    return [i for i, r in enumerate(program.rules) if r.head is None]
+
+
+def first_of(program, cov: np.ndarray) -> np.ndarray:
+    """:func:`aspml.evaluate.first_rules` from the rows x rules coverage ``cov``: each
+    row's first default rule that fires (its index among the default rules), or -1."""
+    fired = cov[:, _default_indices(program)]
+    if fired.shape[1] == 0:
+        return np.full(len(cov), -1, dtype=np.int64)
+    return np.where(fired.any(axis=1), fired.argmax(axis=1), -1).astype(np.int64)
+
+
+def class_counts(program, X, y_idx, n_classes, weight=None, missing=None,
+                 cov=None) -> np.ndarray:
     """(default rules + 1) x classes: the rows (their weight) of each class that each
-    default rule decides, the last row for the rows no rule decides."""
-    first = first_rules(program, X, missing)
+    default rule decides, the last row for the rows no rule decides.  ``cov``: the
+    program's rows x rules coverage of ``X`` when the caller has it."""
+    first = first_rules(program, X, missing) if cov is None else first_of(program, cov)
     n_default = len(program.default_rules)
     decided = np.where(first < 0, n_default, first)
     counts = np.zeros((n_default + 1, n_classes))
@@ -321,15 +348,19 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                                      f"{len(self.classes_)} classes, fit on y == that_class "
                                      "(a binary program) to keep them")
                 self.program_ = self._learn_multiclass(table, target)
-                self._fit_class_probabilities(table, target, weight)
             else:
                 self.program_ = self._learn(table, target)
-                self._fit_probabilities(table, target, weight)
-            # each rule's coverage and precision on the training rows, for the notebook
-            # view (the rows themselves are not kept); the figures aspml report gives
+            # the program on its training rows, once: the rules' probabilities, and each
+            # rule's coverage and precision for the notebook view (the rows themselves
+            # are not kept; the figures aspml report gives)
             from ..display import _figures
+            cov = evaluate(self.program_, table)[1]
+            if self.multiclass_:
+                self._fit_class_probabilities(table, target, weight, cov)
+            else:
+                self._fit_probabilities(table, target, weight, cov)
             self.training_figures_ = _figures(self.program_, table,
-                                              np.ones(table.n_rows, dtype=bool), target)
+                                              np.ones(table.n_rows, dtype=bool), target, cov)
             self._warn_identifiers(table)
         finally:
             self._progress = None
@@ -394,11 +425,12 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         except (TypeError, ValueError):
             raise ValueError(message) from None
 
-    def _finish(self, rules, default=None) -> Program:
+    def _finish(self, rules, default=None, expert=()) -> Program:
         """The learned rules as a Program: target labels, the schema of the features
         they use, and the learner with its parameters as provenance.  A multi-class
         fit (``multiclass_``) gets a multi-class target whose class for rows no rule
-        covers is ``default`` (an index into ``classes_``)."""
+        covers is ``default`` (an index into ``classes_``).  ``expert``: the indices
+        of the rules an expert gave (``Program.expert``)."""
         if getattr(self, "multiclass_", False):
             target = Target(self.target, classes=tuple(as_label(c) for c in self.classes_),
                             default=as_label(self.classes_[default]))
@@ -416,7 +448,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                   and not (k in self._multiclass_only and not target.is_multiclass)}
         return Program(tuple(rules), target, schema,
                        {"learner": type(self).__name__, **params}, self._missing(),
-                       background=background)
+                       background=background, expert=tuple(expert))
 
     # parameters that shape multi-class programs only, left out of a binary one's provenance
     # (its saved file stays as it was)
@@ -480,13 +512,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         return self._finish(merge_class_programs(
             [(as_label(self.classes_[k]), parts[k][0]) for k in ranked]), default)
 
-    def _fit_class_probabilities(self, X, y_idx, weight=None) -> None:
+    def _fit_class_probabilities(self, X, y_idx, weight=None, cov=None) -> None:
         """Per default rule (and for 'no rule fires', the last row), the smoothed class
         distribution ``(n_c + 1) / (n + K)`` of the training rows it decides (weighted
         counts when the rows are weighted); the rule's own class is kept the most
         likely, so that ``predict_proba``'s argmax agrees with ``predict``."""
         self._set_class_probabilities(class_counts(self.program_, X, y_idx, len(self.classes_),
-                                                   weight, self._missing()))
+                                                   weight, self._missing(), cov))
 
     def _set_class_probabilities(self, counts: np.ndarray) -> None:
         """``rule_class_proba_`` from the (rules + 1) x classes counts of the training rows
@@ -506,10 +538,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         labels = [r.label for r in self.program_.default_rules] + [self.program_.target.default]
         return np.array([index[lab] for lab in labels], dtype=np.int64)
 
-    def _fit_probabilities(self, X, target, weight=None) -> None:
+    def _fit_probabilities(self, X, target, weight=None, cov=None) -> None:
         """Smoothed training precision of each default rule, and of 'no rule fires'
         (on weighted counts when the rows are weighted)."""
-        self._set_precisions(rule_hits(self.program_, X, target, weight, self._missing()))
+        self._set_precisions(rule_hits(self.program_, X, target, weight, self._missing(), cov))
 
     def _set_precisions(self, hits: np.ndarray) -> None:
         """``rule_precision_`` and ``default_precision_`` from :func:`rule_hits`' counts."""

@@ -46,6 +46,11 @@ from ._base import LogicClassifier, class_totals, is_real
 PARALLEL_CELLS = {"best_literal": 1_000, "build_view": 2_000, "filter_sorted": 10_000}
 
 
+# the literal masks a search keeps (each one byte a row), so that a rule's mask, made
+# again as its rule set grows and its exceptions are learned, costs no new comparisons
+MASK_CACHE_BYTES = 64 << 20
+
+
 def _parallel(kernel: str, rows: int, features: int) -> bool:
     return rows * features >= PARALLEL_CELLS[kernel] and numba.get_num_threads() > 1
 
@@ -81,6 +86,8 @@ class _Search:
                  min_tp: int, min_rule: int, max_depth: int | None, trace=None,
                  weights: np.ndarray | None = None, max_bins: int | None = None) -> None:
         self.names = names
+        self._masks: dict = {}        # _Lit -> its rows (see mask)
+        self._mask_bytes = 0
         # each row's weight (float64, all > 0) or None: every row counts once, in integers
         self.weights = None if weights is None else np.ascontiguousarray(weights, dtype=float)
         self.trace = trace            # None, or a callable that receives one dict per step
@@ -116,6 +123,18 @@ class _Search:
 
     # -- literals -------------------------------------------------------
     def mask(self, lit: _Lit) -> np.ndarray:
+        """The rows where the literal holds (read-only: one array per literal is kept,
+        up to ``MASK_CACHE_BYTES``, as rules and their exceptions read them again)."""
+        hit = self._masks.get(lit)
+        if hit is None:
+            hit = self._mask(lit)
+            hit.flags.writeable = False
+            if self._mask_bytes + hit.nbytes <= MASK_CACHE_BYTES:
+                self._masks[lit] = hit
+                self._mask_bytes += hit.nbytes
+        return hit
+
+    def _mask(self, lit: _Lit) -> np.ndarray:
         col = self.cols[lit.feature]
         if lit.op in (EQ, NE):
             hit = col.code == int(lit.value)
@@ -737,7 +756,7 @@ class FoldSE(LogicClassifier):
         marked = list(range(len(fixed) + len(own)))
         plain = _plain_comparisons(rules, table)        # the expert's literals stay as written
         rules = [rules[i] if i < len(marked) else r for i, r in enumerate(plain)]
-        return replace(self._finish(rules, default), expert=tuple(marked))
+        return self._finish(rules, default, expert=marked)
 
 
 class FoldRpp(FoldSE):
@@ -826,7 +845,7 @@ def _plain_comparisons(rules: list, table) -> list:
 
     # a plain comparison may now repeat another on its feature (pulse <= 120 AND pulse <= 99)
     return [replace(r, body=tuple(_simplify(list(dict.fromkeys(plain(lit) for lit in r.body)))))
-            for r in rules]
+            if any(isinstance(lit, NotCompare) for lit in r.body) else r for r in rules]
 
 
 def tail_bar(tail: float, rows: float, others: int = 1, weighted: bool = False) -> int:
