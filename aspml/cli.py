@@ -178,6 +178,10 @@ def cmd_learn(args) -> int:
             raise AspmlError(f"cannot write {args.output}: it is a directory")
         if not out.resolve().parent.is_dir():
             raise AspmlError(f"cannot write {args.output}: no directory {out.resolve().parent}")
+    if args.dask is not None:
+        return _learn_on_cluster(args)
+    if args.chunksize is not None:
+        raise AspmlError("--chunksize goes with --dask (rows per partition)")
     df = _read_table(args.data, args.sep)
     missing = tuple(args.missing) if args.missing else None
     sample_weight = None
@@ -226,11 +230,7 @@ def cmd_learn(args) -> int:
     finally:
         if bar is not None:
             bar.close()
-    for w in caught:                          # the learner's notes: one line each
-        if issubclass(w.category, AspmlWarning):
-            print(f"aspml learn: note: {w.message}", file=sys.stderr)
-        else:
-            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    _notes(caught)
     program = clf.program_
     if program.is_multiclass:
         from .bench import macro_scores
@@ -242,8 +242,22 @@ def cmd_learn(args) -> int:
         tp = int(np.sum(hit & truth))
         f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
         fit = f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}"
+    return _show_learned(args, program, len(X), fit)
+
+
+def _notes(caught) -> None:
+    """The learner's warnings: its own notes one line each, any other as Python shows it."""
+    for w in caught:
+        if issubclass(w.category, AspmlWarning):
+            print(f"aspml learn: note: {w.message}", file=sys.stderr)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+def _show_learned(args, program, n_rows: int, fit: str) -> int:
+    """The line that sums the learned program up, the program, and the file it is saved to."""
     print(f"{args.learner}: {_count(program.n_rules, 'rule')}, "
-          f"{_count(program.n_literals, 'literal')} from {_count(len(X), 'row')}"
+          f"{_count(program.n_literals, 'literal')} from {_count(n_rows, 'row')}"
           + (f" (and {_count(len(program.background), 'background rule')})"
              if program.background else "")
           + (f" for {_count(len(program.classes), 'class')}" if program.is_multiclass else "")
@@ -256,6 +270,46 @@ def cmd_learn(args) -> int:
             raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
         print(f"saved to {args.output}")
     return 0
+
+
+def _learn_on_cluster(args) -> int:
+    """``learn --dask``: the file read in chunks onto a Dask cluster's workers and FOLD's
+    Dask fit (``aspml.cli_dask``)."""
+    from . import cli_dask as D
+    from . import cli_learners as L
+    D.refuse(args)
+    missing = tuple(args.missing) if args.missing else None
+    options = {o: getattr(args, o) for o in L.OPTIONS}
+    given_bins = args.max_bins is not None or any(
+        p.split("=", 1)[0].strip().replace("-", "_") == "max_bins" for p in args.param or ())
+    if not given_bins:
+        options["max_bins"] = D.DEFAULT_MAX_BINS
+        D.note(f"--dask bins each numeric column into at most {D.DEFAULT_MAX_BINS} quantile "
+               "bins (--max-bins N to choose; the same N without --dask learns the same program)")
+    client, cluster = D.connect(args.dask)
+    try:
+        chunks = _table_chunks(args.data, args.sep, args.chunksize or 100_000)
+        X, y, positive, kinds, multiclass, n_rows = D.learning_data(
+            chunks, args.data, args.target, args.positive, args.ignore or (), _kinds(args.kind),
+            missing, client)
+        clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
+        if args.class_weight is not None:
+            clf.set_params(class_weight=_class_weight(args.class_weight))
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", AspmlWarning)
+                clf.fit(X, y)
+        except AspmlError:
+            raise
+        except (ValueError, TypeError) as e:  # a bad learner option, told by the estimator
+            raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
+        _notes(caught)
+        fit = D.training_figures(clf, X, y, multiclass, positive)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return _show_learned(args, clf.program_, n_rows, fit)
 
 
 def cmd_export(args) -> int:
@@ -756,6 +810,13 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("--trace", action="store_true",
                     help="print each learning step (FOLD learners): literal, heuristic value, "
                          "exceptions")
+    le.add_argument("--dask", nargs="?", const="local", metavar="SCHEDULER",
+                    help="fit fold-se or fold-rpp on a Dask cluster (pip install 'aspml[dask]'): "
+                         "the file is read in chunks onto the workers, never whole in this "
+                         "process; bare --dask starts one on this machine, or give a "
+                         "scheduler's address (tcp://host:8786)")
+    le.add_argument("--chunksize", type=int, metavar="ROWS",
+                    help="with --dask: rows per partition (default 100000)")
     le.add_argument("-o", "--output", metavar="MODEL.lp",
                     help="save the learned program here, in the dialect its suffix names: .lp "
                          "clingo, .pl Prolog (any other suffix but .txt and .scasp: clingo); with "

@@ -39,6 +39,8 @@ OPTIONS = {
     "max_features": ("max_features", int, "LIBRE: features per weak learner"),
     "max_rules": ("max_rules", int, "LIBRE: at most this many rules for the target, exception rules not counted (libre 3: 3)"),
     "random_state": ("random_state", int, "seed of a randomised learner"),
+    "max_bins": ("max_bins", int, "FOLD: each numeric column on at most N quantile bins "
+                                  "(256 with --dask); LIBRE: at most N ChiMerge bins"),
 }
 
 
@@ -130,9 +132,26 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
     from .logic.model import missing_tokens
     missing = missing_tokens(missing)
     import numpy as np
-    import pandas as pd
 
-    columns = list(df.columns)
+    features = check_columns(list(df.columns), path, target, ignore, kinds)
+    df = df[labelled(df[target], missing)].reset_index(drop=True)
+    if len(df) == 0:
+        raise AspmlError(f"no row of {path} has a value in column {target!r}")
+    df = df.assign(**{target: _numbers_if_all(df[target])})
+    values = sorted(df[target].unique(), key=lambda v: (isinstance(v, str), v))
+    positive = choose_positive(values, target, positive, len(df))
+    y = df[target].to_numpy(dtype=object)
+    if len(values) > 2 and positive is not None:               # the positive class against all others, as text labels
+        y = np.where(df[target].astype(str).to_numpy() == positive, positive, f"not {positive}")
+    X = df[features]
+    chosen = {c: "boolean" for c in features if is_flag_column(flag_values(X[c], missing))}
+    chosen.update(kinds or {})
+    return X, y, positive, chosen
+
+
+def check_columns(columns: list, path: str, target: str, ignore=(), kinds=None) -> list:
+    """The feature columns of a table with these ``columns``: all but the target and the
+    ignored ones; a column named that the table lacks is one clear error."""
     if target not in columns:
         raise AspmlError(f"{path} has no column {target!r} (its columns: {_columns(columns)})")
     for c in [*ignore, *(kinds or {})]:
@@ -141,37 +160,42 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
     if target in ignore or target in (kinds or {}):
         raise AspmlError(f"{target!r} is the --target column: it is not a feature to "
                          f"{'ignore' if target in ignore else 'give a kind'}")
-    df = df[labelled(df[target], missing)].reset_index(drop=True)
-    if len(df) == 0:
-        raise AspmlError(f"no row of {path} has a value in column {target!r}")
-    df = df.assign(**{target: _numbers_if_all(df[target])})
-    values = sorted(df[target].unique(), key=lambda v: (isinstance(v, str), v))
+    features = [c for c in columns if c != target and c not in ignore]
+    if not features:
+        raise AspmlError(f"{path} has no feature column besides {target!r}")
+    return features
+
+
+def choose_positive(values: list, target: str, positive, n_rows: int):
+    """The positive label for the label's distinct ``values`` (sorted, as learned): the
+    one given (as a number when the labels are), else the second of two values, or None
+    for a multi-class program (three or more values); with three or more values and a
+    positive class, its text."""
+    import pandas as pd
     if positive is not None and not isinstance(values[0], str):
         positive = _numbers_if_all(pd.Series([positive])).iloc[0]
     if len(values) < 2:
         raise AspmlError(f"column {target!r} holds only {values[0]!r}: a classifier needs two classes")
     if positive is None and len(values) > 2:
-        check_classes(target, values, len(df))     # every class: one multi-class program
+        check_classes(target, values, n_rows)     # every class: one multi-class program
     elif positive is None:
         positive = values[1]
     elif positive not in values:
         raise AspmlError(f"--positive {positive!r} is not a value of column {target!r} "
                          f"(its values: {_show(values)})")
-    y = df[target].to_numpy(dtype=object)
-    if len(values) > 2 and positive is not None:               # the positive class against all others, as text labels
+    if len(values) > 2 and positive is not None:
         positive = str(positive)
-        y = np.where(df[target].astype(str).to_numpy() == positive, positive, f"not {positive}")
-    features = [c for c in columns if c != target and c not in ignore]
-    if not features:
-        raise AspmlError(f"{path} has no feature column besides {target!r}")
-    X = df[features]
-    chosen = {}
-    for c in features:
-        distinct = {str(v).strip().lower() for v in X[c].dropna().unique() if v not in missing}
-        if distinct and distinct <= _FLAGS:
-            chosen[c] = "boolean"
-    chosen.update(kinds or {})
-    return X, y, positive, chosen
+    return positive
+
+
+def flag_values(column, missing) -> set:
+    """The distinct values of a text column, stripped and lower-cased, missing ones left out."""
+    return {str(v).strip().lower() for v in column.dropna().unique() if v not in missing}
+
+
+def is_flag_column(distinct: set) -> bool:
+    """Whether a column of these :func:`flag_values` is a Boolean feature."""
+    return bool(distinct) and distinct <= _FLAGS
 
 
 def check_classes(target: str, values, n_rows: int) -> None:

@@ -1,0 +1,108 @@
+"""``aspml learn --dask`` (issue #21): the file read in chunks onto a LocalCluster's
+workers gives the program ``aspml learn`` gives with the same ``--max-bins``, from a
+CSV and from a Parquet file; what it does not do is one clear error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import one_line_error, run_aspml
+from test_max_bins import mixed_table
+
+pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A LocalCluster of two worker processes, for ``--dask ADDRESS`` (started once: a
+    cluster takes seconds to start)."""
+    import logging
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=logging.ERROR)
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def table(n=600, seed=3, classes=2) -> pd.DataFrame:
+    """mixed_table's columns (numbers, a number column with a category, categories,
+    missing numbers), a Boolean column written three ways with missing values, and a
+    column of numbers whose last rows hold a text (numbers in the first chunks only)."""
+    X, y = mixed_table(n, seed, classes)
+    rng = np.random.default_rng(seed)
+    flag = np.where(rng.random(n) < 0.5, "TRUE", "false").astype(object)
+    flag[rng.random(n) < 0.05] = "?"
+    late = rng.integers(0, 50, n).astype(object)
+    late[-3:] = "n/a"
+    return X.assign(flag=flag, late=late, label=y)
+
+
+def learned(*args):
+    done = run_aspml("learn", *args)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_dask_learn_gives_the_in_memory_program(tmp_path, scheduler):
+    """A CSV file in four partitions on a running cluster (``--dask ADDRESS``)."""
+    frame = table(n=300)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    options = ["--target", "label", "--max-bins", "16"]
+    here = learned(str(path), *options, "-o", str(tmp_path / "here.lp"))
+    there = learned(str(path), *options, "--dask", scheduler, "--chunksize", "80",
+                    "-o", str(tmp_path / "there.lp"))
+    assert there.stdout.replace("there.lp", "here.lp") == here.stdout
+    assert (tmp_path / "there.lp").read_text() == (tmp_path / "here.lp").read_text()
+    assert "--max-bins" not in there.stderr      # bins given: no note
+
+
+def test_bare_dask_learns_a_multiclass_program_from_parquet(tmp_path):
+    """Bare --dask: a cluster of this machine's own, started and stopped by the command,
+    here from ``python -m aspml`` (whose worker processes import the module again: it
+    must not run the command in them); a Parquet file, a multi-class label, no
+    --max-bins (the note says which bins it took)."""
+    import subprocess
+    import sys
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "t.parquet"
+    table(n=300, classes=3).astype({"b": str, "late": str}).to_parquet(path, index=False)
+    # (each literal choice of the Dask fit is a round trip to the workers: a tail that
+    # keeps the multi-class program at about 16 rules keeps the test short)
+    options = ["--target", "label", "--tail", "0.03"]
+    there = subprocess.run([sys.executable, "-m", "aspml", "learn", str(path), *options,
+                            "--dask", "--chunksize", "100"], capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+    assert there.returncode == 0, there.stderr
+    here = learned(str(path), *options, "--max-bins", "256")
+    assert "256 quantile bins" in there.stderr
+    assert "for 3 classes" in here.stdout
+    assert there.stdout == here.stdout
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--learner", "libre"], ["--dask fits fold-se and fold-rpp", "libre"]),
+    (["--fixed-rules", "rules.lp"], ["--fixed-rules", "--dask"]),
+    (["--sample-weight", "a"], ["--sample-weight", "--dask"]),
+    (["--trace"], ["--trace", "--dask"]),
+    (["--digits", "2"], ["--digits", "--dask"]),
+    (["--chunksize", "0"], ["--chunksize 0"]),
+])
+def test_what_dask_learn_does_not_do_is_one_line(tmp_path, extra, words):
+    path = tmp_path / "t.csv"
+    table(n=50).to_csv(path, index=False)
+    one_line_error(run_aspml("learn", str(path), "--target", "label", "--dask", *extra), *words)
+
+
+def test_chunksize_goes_with_dask(tmp_path):
+    path = tmp_path / "t.csv"
+    table(n=50).to_csv(path, index=False)
+    one_line_error(run_aspml("learn", str(path), "--target", "label", "--chunksize", "10"),
+                   "--chunksize", "--dask")
