@@ -5,6 +5,7 @@ table of full-precision numbers.
 
     nice -n 10 python benchmarks/scale.py                       # 1M rows
     nice -n 10 python benchmarks/scale.py --rows 1000000 10000000 --bins 256 --dask
+    python benchmarks/scale.py --cli --rows 1000000 2000000 --bins 64   # aspml learn --dask
 
 Each configuration runs in a fresh process: its first fit (numba loading its cached
 kernels, the thread pool starting) and a second, warm fit of the same table, the
@@ -120,6 +121,66 @@ RUN = textwrap.dedent("""
 """)
 
 
+def cli_csv(path, rows: int, seed: int) -> None:
+    """A CSV file of ``rows`` rows for ``--cli``, written a million rows at a time: age,
+    income, colour, a noise number, a city of 40 values, and a label (a two-rule concept,
+    5% of the labels flipped)."""
+    import numpy as np
+    import pandas as pd
+    header = True
+    for k, start in enumerate(range(0, rows, 1_000_000)):
+        n = min(1_000_000, rows - start)
+        rng = np.random.default_rng([seed, k])
+        frame = pd.DataFrame({"age": rng.integers(18, 90, n),
+                              "income": rng.normal(50, 20, n).round(1),
+                              "colour": rng.choice(["red", "blue", "green"], n),
+                              "score": rng.normal(size=n).round(4),
+                              "city": rng.choice([f"c{i}" for i in range(40)], n)})
+        concept = (frame.age > 50) & (frame.colour != "red") | (frame.income > 80)
+        frame["label"] = np.where(concept ^ (rng.random(n) < 0.05), "yes", "no")
+        frame.to_csv(path, index=False, header=header, mode="w" if header else "a")
+        header = False
+
+
+def peak_of(command: list) -> tuple:
+    """(seconds, peak resident MB of the command's own process, sampled every 0.1 s, its
+    first output line)."""
+    import time
+
+    import psutil
+    t = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    me, peak = psutil.Process(proc.pid), 0
+    while proc.poll() is None:
+        try:
+            peak = max(peak, me.memory_info().rss)
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.1)
+    out = proc.stdout.read()
+    return time.perf_counter() - t, peak / 2**20, out.splitlines()[0] if out else ""
+
+
+def cli(rows_list, bins: int, seed: int) -> None:
+    """``aspml learn FILE --max-bins N`` against ``aspml learn FILE --max-bins N --dask
+    --chunksize 100000`` (a LocalCluster started by the command), on a CSV of each size."""
+    import tempfile
+    from pathlib import Path
+    print("| rows | command | seconds | peak MB (the command's process) | first line |")
+    print("|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for rows in rows_list:
+            path = Path(tmp) / f"t{rows}.csv"
+            cli_csv(path, rows, seed)
+            base = ["aspml", "learn", str(path), "--target", "label", "--max-bins", str(bins)]
+            for label, extra in (("aspml learn", []),
+                                 ("aspml learn --dask", ["--dask", "--chunksize", "100000"])):
+                seconds, peak, line = peak_of(base + extra)
+                print(f"| {rows:,} | {label} | {seconds:.1f} | {peak:,.0f} | {line} |",
+                      flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, nargs="+", default=[1_000_000])
@@ -129,7 +190,12 @@ def main(argv=None) -> None:
                     help="also the max_bins fit on a LocalCluster (2 worker processes)")
     ap.add_argument("--in-memory-max-rows", type=int, default=2_000_000,
                     help="skip the in-memory runs above this many rows")
+    ap.add_argument("--cli", action="store_true",
+                    help="aspml learn against aspml learn --dask on a CSV of each --rows "
+                         "(the first --bins), the command's time and peak memory")
     args = ap.parse_args(argv)
+    if args.cli:
+        return cli(args.rows, args.bins[0], args.seed)
     from pathlib import Path
     here = str(Path(__file__).resolve().parent)
     print("| rows | search | fit s first | fit s warm | peak MiB | accuracy (fresh draw) "
