@@ -27,6 +27,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from ._words import count
 from .errors import AspmlError
 
 DEFAULT_MAX_BINS = 256
@@ -89,13 +90,18 @@ class _Reading:
         self.flags = {c: set() for c in self.features}  # None: not a Boolean column
         self.has_number = dict.fromkeys(self.features, False)
         self.all_numbers = dict.fromkeys(self.features, True)
+        # an unnamed column (a separator at the end of every line) that is empty on every
+        # row is no column, as read_csv drops it; known only at the end of the file
+        self.blank = {c for c in self.features if c.startswith("Unnamed: ")}
         self.rows = 0
+        self.unlabelled = 0
 
     def add(self, df: pd.DataFrame) -> None:
         from . import cli_learners as L
         from .data.table import _as_number, _is_missing_scalar, factorize
         for v, n in df[self.target].value_counts().items():
             self.labels[v] = self.labels.get(v, 0) + int(n)
+        self.blank = {c for c in self.blank if df[c].isna().all()}
         for c in self.features:
             if self.flags[c] is not None:
                 seen = L.flag_values(df[c], self.missing)
@@ -116,6 +122,9 @@ class _Reading:
         from . import cli_learners as L
         if not self.rows:
             raise AspmlError(f"no row of {path} has a value in column {self.target!r}")
+        self.features = [c for c in self.features if c not in self.blank]
+        if not self.features:
+            raise AspmlError(f"{path} has no feature column besides {self.target!r}")
         texts = list(self.labels)
         mapping = dict(zip(texts, L._numbers_if_all(pd.Series(texts, dtype=object))))
         values = sorted(set(mapping.values()), key=lambda v: (isinstance(v, str), v))
@@ -140,18 +149,26 @@ def learning_data(chunks, path: str, target: str, positive, ignore, kinds, missi
         if reading is None:
             reading = _Reading(list(df.columns), path, target, ignore, kinds, missing)
             empty = df.iloc[:0]
-        df = df[L.labelled(df[target], missing)].reset_index(drop=True)
+        keep = L.labelled(df[target], missing)
+        reading.unlabelled += int((~keep).sum())
+        df = df[keep].reset_index(drop=True)
         if len(df):
             reading.add(df)
             parts.append(client.scatter(df[[*reading.features, target]]))
     if reading is None:
         raise AspmlError(f"{path} holds no rows")
     mapping, positive_text, kinds, to_number, multi = reading.decide(path, positive)
+    if reading.unlabelled:
+        note(f"left out {count(reading.unlabelled, 'row')} of {path} with no value in column "
+             f"{target!r}")
     relabel = positive_text if multi and positive_text is not None else None
     args = (reading.features, target, mapping, relabel, to_number, missing)
     meta = _partition(empty[[*reading.features, target]], *args)
-    ddf = dd.from_delayed([dask.delayed(_partition)(part, *args) for part in parts], meta=meta,
-                          verify_meta=False)
+    # the partitions as learn reads the whole table: text as Python objects, labels as
+    # numbers when they all are (dask's default turns object columns into strings)
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.from_delayed([dask.delayed(_partition)(part, *args) for part in parts],
+                              meta=meta, verify_meta=False)
     return (ddf[reading.features], ddf[target], positive_text, kinds,
             multi and positive_text is None, reading.rows)
 

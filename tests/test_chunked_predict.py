@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import aspml
 from aspml.data.csvfile import iter_csv, read_csv
@@ -183,3 +185,45 @@ def test_learn_and_check_read_parquet_as_its_csv(files):
             want = learned.stdout, checked.stdout
         else:
             assert (learned.stdout, checked.stdout) == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 30), chunk=st.integers(1, 12), seed=st.integers(0, 10**6),
+       unit=st.sampled_from(["s", "ms", "us", "ns"]), tz=st.sampled_from([None, "UTC", "+02:00"]))
+def test_parquet_batches_read_as_the_whole_file(n, chunk, seed, unit, tz):
+    """A Parquet file in batches (``predict --chunksize``, ``learn --dask``) gives every
+    cell the text the whole file gives it, though pandas writes some columns by what
+    the whole column holds: whole numbers missing in one batch only (``1.0``, not ``1``),
+    timestamps at midnight in one batch only (dates) or with a fraction of a second in
+    one batch only.  Written by pyarrow, without pandas' metadata."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import io
+
+    from aspml.data.parquetfile import iter_parquet, read_parquet
+    rng = np.random.default_rng(seed)
+    per = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[unit]
+    day = 86_400 * per
+    stamps = rng.integers(18_000, 18_010, n) * day
+    times = rng.random(n) < 0.3                         # some rows not at midnight
+    stamps[times] += rng.integers(1, 86_400, times.sum()) * per
+    fine = rng.random(n) < 0.2                          # some with a fraction of a second
+    stamps[fine] += rng.integers(1, per, fine.sum()) if per > 1 else 0
+    ints = pa.array([None if rng.random() < 0.15 else int(v) for v in rng.integers(0, 5, n)],
+                    pa.int64())
+    table = pa.table({"whole": ints,
+                      "at": pa.array(stamps, pa.int64()).cast(pa.timestamp(unit, tz=tz)),
+                      "plain": pa.array(rng.integers(0, 3, n), pa.int32()),
+                      "text": pa.array([f"v{k}" for k in rng.integers(0, 3, n)])})
+    buf = io.BytesIO()
+    pq.write_table(table, buf, row_group_size=max(1, n // 3))
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.parquet"
+        path.write_bytes(buf.getvalue())
+        whole = read_parquet(path)
+        parts = pd.concat(list(iter_parquet(path, chunk)), ignore_index=True)
+    assert parts.shape == whole.shape
+    assert parts.astype(object).where(parts.notna(), None).values.tolist() == \
+        whole.astype(object).where(whole.notna(), None).values.tolist()

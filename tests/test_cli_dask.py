@@ -51,16 +51,22 @@ def learned(*args):
 
 
 def test_dask_learn_gives_the_in_memory_program(tmp_path, scheduler):
-    """A CSV file in four partitions on a running cluster (``--dask ADDRESS``)."""
+    """A CSV file in four partitions on a running cluster (``--dask ADDRESS``): labels
+    that are numbers, two rows without one, a separator at the end of every line (an
+    empty unnamed column, which is no column)."""
     frame = table(n=300)
+    frame["label"] = np.where(frame["label"] == "x", "0", "1").astype(object)
+    frame.loc[[5, 200], "label"] = None
     path = tmp_path / "t.csv"
-    frame.to_csv(path, index=False)
+    path.write_text("".join(line + ",\n" for line in frame.to_csv(index=False).splitlines()))
     options = ["--target", "label", "--max-bins", "16"]
     here = learned(str(path), *options, "-o", str(tmp_path / "here.lp"))
     there = learned(str(path), *options, "--dask", scheduler, "--chunksize", "80",
                     "-o", str(tmp_path / "there.lp"))
+    assert "label = 1" in here.stdout                   # the labels are numbers
     assert there.stdout.replace("there.lp", "here.lp") == here.stdout
     assert (tmp_path / "there.lp").read_text() == (tmp_path / "here.lp").read_text()
+    assert "left out 2 rows" in here.stderr and "left out 2 rows" in there.stderr
     assert "--max-bins" not in there.stderr      # bins given: no note
 
 

@@ -68,22 +68,87 @@ def read_parquet(path) -> pd.DataFrame:
 
 def iter_parquet(path, chunksize: int = 100_000):
     """The table of the Parquet file ``path`` in text tables of at most ``chunksize`` rows,
-    read batch by batch."""
+    read batch by batch, each cell the text :func:`read_parquet` gives it.
+
+    How pandas writes a column depends on the whole column: whole numbers with a
+    missing value anywhere are floats (``1.0``), timestamps all at midnight are dates
+    (``2020-01-01``) and the others carry the finest fraction of a second any of them
+    has.  So a first pass over those columns alone finds, per column, a value that
+    demands what the whole column demands (a missing whole number, the timestamp with
+    the finest time), and each batch is written with one more row holding those values,
+    which is dropped again (:func:`_witnesses`)."""
     source = _open(path)
     done = 0
     with _reading(path):
+        witness = _witnesses(source, chunksize)
         # a batch has no pandas index: a named range index (kept in the file's metadata
         # only) is made again from the rows' positions, as read() makes it
         meta = source.schema_arrow.pandas_metadata or {}
         ranges = [i for i in meta.get("index_columns", [])
                   if isinstance(i, dict) and i.get("kind") == "range" and i.get("name")]
         for batch in source.iter_batches(batch_size=chunksize):
-            frame = batch.to_pandas()
+            n = batch.num_rows
+            frame = _with_witness(batch, witness).to_pandas() if witness else batch.to_pandas()
             for r in ranges:
                 at = done + np.arange(len(frame))
                 frame.insert(0, r["name"], r["start"] + r["step"] * at)
-            done += len(frame)
-            yield as_text(frame)
+            done += n
+            yield as_text(frame).iloc[:n]
+
+
+_NS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
+_DAY = 86_400 * 10**9
+
+
+def _witnesses(source, chunksize: int) -> dict:
+    """Column name -> the value a batch's extra row holds (None: missing) for the columns
+    whose text depends on the whole column: whole numbers that are missing somewhere,
+    and timestamps (the first one of the finest time: a fraction of a nanosecond,
+    microsecond or millisecond, else a time of day other than midnight)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    fields = [f for f in source.schema_arrow
+              if pa.types.is_integer(f.type) or pa.types.is_timestamp(f.type)]
+    if not fields or source.metadata.num_rows == 0:
+        return {}
+    out: dict = {}
+    level = dict.fromkeys((f.name for f in fields if pa.types.is_timestamp(f.type)), 0)
+    for batch in source.iter_batches(batch_size=chunksize, columns=[f.name for f in fields]):
+        for f in fields:
+            col = batch.column(f.name)
+            if pa.types.is_integer(f.type):
+                if col.null_count:
+                    out[f.name] = None
+                continue
+            ns = pc.fill_null(col.cast(pa.int64()), 0).to_numpy(zero_copy_only=False)
+            ns = ns.astype(np.int64) * _NS[f.type.unit]
+            for rank, hit in ((4, ns % 1_000 != 0), (3, ns % 10**6 != 0),
+                              (2, ns % 10**9 != 0), (1, ns % _DAY != 0)):
+                if rank <= level[f.name]:
+                    break
+                if hit.any():
+                    level[f.name] = rank
+                    out[f.name] = int(ns[np.argmax(hit)] // _NS[f.type.unit])
+                    break
+    return out
+
+
+def _with_witness(batch, witness: dict):
+    """The batch as a table with one more row: its first row, the witness columns set
+    to the witness values."""
+    import pyarrow as pa
+    if batch.num_rows == 0:
+        return pa.Table.from_batches([batch])
+    row = []
+    for name, col in zip(batch.schema.names, batch.columns):
+        if name not in witness:
+            row.append(col.slice(0, 1))
+        elif witness[name] is None:
+            row.append(pa.nulls(1, col.type))
+        else:
+            row.append(pa.array([witness[name]], pa.int64()).cast(col.type))
+    extra = pa.RecordBatch.from_arrays(row, schema=batch.schema)
+    return pa.Table.from_batches([batch, extra])
 
 
 class _reading:
