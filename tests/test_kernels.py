@@ -99,7 +99,8 @@ def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned)
     b = np.array(banned, dtype=np.float64).reshape(-1, 3)
     args = (codes, n_codes, state, active, None, float((state == 1).sum()),
             float((state == 2).sum()), int((state == 2).sum()), kind, negated, float(min_tp),
-            b[:, 0].astype(np.int64), b[:, 1].astype(np.int64), b[:, 2])
+            b[:, 0].astype(np.int64), b[:, 1].astype(np.int64),
+            np.ascontiguousarray(b[:, 2]))      # (the learner's layout: one compiled kernel)
     expected = slow_best(num, is_num, codes, state, kind, negated, min_tp, set(map(tuple, banned)))
     for search in (best_literal, best_literal_parallel):
         score, f, op, value = search(groups, rows, offsets, distinct, d_off, *args)

@@ -128,7 +128,9 @@ def test_counts_summed_over_partitions_pick_the_literal_the_sorted_search_picks(
         d = distinct[d_off[f]:d_off[f + 1]]
         bins[f, is_num[f]] = np.searchsorted(d, num[f, is_num[f]])
     cuts = np.sort(rng.choice(np.arange(n + 1), 2))
-    counts = sum(histogram.count_partition(bins[:, a:z], codes[:, a:z], state[a:z],
+    # (each partition's arrays contiguous, as the Dask fit's are: one compiled kernel)
+    counts = sum(histogram.count_partition(np.ascontiguousarray(bins[:, a:z]),
+                                           np.ascontiguousarray(codes[:, a:z]), state[a:z],
                                            None if weights is None else weights[a:z],
                                            d_off, np.concatenate([[0], np.cumsum(n_codes)]))
                  for a, z in zip([0, *cuts], [*cuts, n]))
