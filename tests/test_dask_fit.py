@@ -214,3 +214,26 @@ def test_bins_placed_from_partition_samples_are_the_whole_columns(seed):
         assert got is None
     else:
         assert np.array_equal(got, want)
+
+
+def test_an_identifier_the_rules_use_is_noted_on_the_distributed_path_too():
+    """The in-memory fit's note on rules that use an id column, from counts over the
+    partitions (the column's values are not gathered); decimals are not ids."""
+    from test_csv import patients
+    X, y = patients()
+    rows = dd.from_pandas(X.assign(label=y), npartitions=3)
+    with dask.config.set(scheduler="sync"), \
+            pytest.warns(AspmlWarning, match=r"column 'patient_nbr', which holds a different "
+                                             r"value on each of the 60 rows"):
+        clf = aspml.FoldSE(max_bins=64).fit(rows.drop(columns="label"), rows["label"])
+    assert "patient_nbr" in clf.program_.features_used
+    text = X.assign(patient_nbr="P" + X.patient_nbr.astype(str), label=y)      # text ids
+    rows = dd.from_pandas(text, npartitions=3)
+    with dask.config.set(scheduler="sync"), pytest.warns(AspmlWarning, match="like an identifier"):
+        aspml.FoldSE(max_bins=64).fit(rows.drop(columns="label"), rows["label"])
+    quiet = X.assign(patient_nbr=X.patient_nbr + 0.5, label=y)                 # decimals
+    rows = dd.from_pandas(quiet, npartitions=3)
+    with dask.config.set(scheduler="sync"), warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        clf = aspml.FoldSE(max_bins=64).fit(rows.drop(columns="label"), rows["label"])
+    assert "patient_nbr" in clf.program_.features_used

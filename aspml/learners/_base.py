@@ -162,6 +162,14 @@ def class_counts(program, X, y_idx, n_classes, weight=None, missing=None,
     return counts
 
 
+def warn_identifier(name: str, n: int, stacklevel: int = 4) -> None:
+    """The note on a rule that uses an identifier-like column of ``n`` rows with a value."""
+    warnings.warn(f"the rules use column {name!r}, which holds a different value on each of "
+                  f"the {n} rows that have one, like an identifier: rules on it will not carry "
+                  f"over to new rows; if it is an id, leave it out (drop it from X, or aspml "
+                  f"learn --ignore {shlex.quote(name)})", AspmlWarning, stacklevel=stacklevel)
+
+
 class LogicClassifier(ClassifierMixin, BaseEstimator):
     """Base of aspml's rule learners (parameters ``positive``, ``kinds``, ``missing``):
     binary programs, and multi-class ones for three or more classes without ``positive``."""
@@ -394,12 +402,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         for name in self.program_.features_used:
             col = table[name]
             if looks_like_identifier(col):
-                n = int((~col.missing).sum())
-                warnings.warn(f"the rules use column {name!r}, which holds a different value on "
-                              f"each of the {n} rows that have one, like an identifier: rules on "
-                              f"it will not carry over to new rows; if it is an id, leave it out "
-                              f"(drop it from X, or aspml learn --ignore {shlex.quote(name)})",
-                              AspmlWarning, stacklevel=4)
+                warn_identifier(name, int((~col.missing).sum()), stacklevel=5)
 
     def _report(self, done, total, note="") -> None:
         """Tell the caller's ``progress`` callback how far the learning is."""

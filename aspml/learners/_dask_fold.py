@@ -527,7 +527,63 @@ def fit(learner, X, y, sample_weight=None):
         _precisions(learner, x_parts, y_parts, classes, positive_index, class_weights)
     learner.expert_report_ = []
     learner.training_figures_ = None
+    _warn_identifiers(learner, X, missing)
     return learner
+
+
+# a column whose approximate count of distinct values (HyperLogLog, about 0.4% standard
+# error) is at least this share of its rows with a value counts as all distinct
+DISTINCT_SHARE = 0.98
+
+
+def _warn_identifiers(learner, X, missing) -> None:
+    """The in-memory fit's note on a rule that uses an identifier-like column
+    (:func:`aspml.data.table.looks_like_identifier`: at least ``ID_MIN_ROWS`` rows with a
+    value, whole numbers, no value twice), from one pass over the columns the rules use:
+    each partition's rows with a value and whether they are whole and distinct there,
+    then the column's distinct values counted approximately (a column of ids is as
+    large as the table: it is not gathered)."""
+    import dask
+    from ..data.table import ID_MIN_ROWS
+    from ._base import warn_identifier
+    used = [n for n in learner.program_.features_used if n in learner.schema_.names
+            and learner.schema_[n].kind != "boolean"]
+    if not used:
+        return
+    stats = dask.compute(*[dask.delayed(_id_stats)(xp, [learner.schema_[n] for n in used],
+                                                   missing)
+                           for xp in X.to_delayed()])
+    for k, name in enumerate(used):
+        n = sum(s[k][0] for s in stats)
+        if n < ID_MIN_ROWS or not all(s[k][1] for s in stats):
+            continue
+        distinct = X[name].map_partitions(_id_values, learner.schema_[name], missing,
+                                          meta=(name, "object")).nunique_approx().compute()
+        if distinct >= DISTINCT_SHARE * n:
+            warn_identifier(name, n, stacklevel=5)
+
+
+def _id_values(s: pd.Series, feature, missing) -> pd.Series:
+    """The column's values as the fit reads them (numbers as numbers, categories as
+    their text), the rows without one left out."""
+    col = encode_column(s, feature, missing)
+    cats = np.asarray(col.categories, dtype=object)
+    out = np.where(col.is_num, col.num.astype(object),
+                   cats[np.maximum(col.code, 0)] if len(cats) else None)
+    return pd.Series(out[~col.missing], dtype=object)
+
+
+def _id_stats(frame: pd.DataFrame, features, missing) -> list:
+    """Per feature: (rows with a value, whether its numbers are whole and no value comes
+    twice in this partition)."""
+    out = []
+    for feature in features:
+        col = encode_column(frame[feature.name], feature, missing)
+        nums, codes = col.num[col.is_num], col.code[col.code >= 0]
+        ok = bool(np.all(nums == np.floor(nums))) and np.unique(nums).size == nums.size \
+            and np.unique(codes).size == codes.size
+        out.append((int(nums.size + codes.size), ok))
+    return out
 
 
 def _class_counts(program, frame, y, classes, class_weights, missing):
