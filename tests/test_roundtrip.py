@@ -102,3 +102,25 @@ def test_hostile_names_stay_constants():
         assert aspml.parse(text, dialect) == p
     model = aspml.asp.solve([p.to_asp(), "#show."])
     assert model == [[]]
+
+
+@pytest.mark.parametrize("multiclass", [False, True])
+@pytest.mark.parametrize("positive", [True, False])
+@pytest.mark.parametrize("name", ["ab1", "penguin", "t"])
+def test_a_boolean_feature_named_as_a_derived_atom_reads_back_in_text(name, positive,
+                                                                        multiclass):
+    """A Boolean feature that shares its name with an exception the rules derive (or is
+    named like one) prints quoted in the text dialect: bare, ``IF ab1 THEN ab1`` read as
+    the derived atom and was refused, ``NOT penguin`` read back as the exception, and a
+    feature named as the target ``t`` as the target (found by hypothesis on random
+    multi-class programs)."""
+    from aspml.logic.model import Feature, Flag, NotAtom, Program, Rule, Schema, Target
+    target = Target("t", classes=("", "a")) if multiclass else Target("t", "yes")
+    head = "ab2" if name == "t" else name           # an exception that reads the feature
+    p = Program((Rule(None, (NotAtom(head),), label="" if multiclass else None),
+                 Rule(head, (Flag(name, positive),))), target,
+                Schema((Feature(name, "boolean"),)))
+    q = aspml.parse(p.to_text(), "text")
+    assert q.default_rules == p.default_rules and q.exception_rules == p.exception_rules
+    for dialect in ("asp", "prolog"):
+        assert aspml.parse(p.print(dialect), dialect) == p

@@ -531,14 +531,17 @@ def text_value(value: Value) -> str:
     return format_number(value) if is_number(value) else text_string(value)
 
 
-def text_literal(lit: Literal) -> str:
-    """One literal as people read it: ``age > 50``, ``sex in {"f", "m"}``, ``NOT ab1``."""
+def text_literal(lit: Literal, derived=()) -> str:
+    """One literal as people read it: ``age > 50``, ``sex in {"f", "m"}``, ``NOT ab1``.
+    ``derived``: the names the program's rules derive (its exceptions, its target); a
+    Boolean feature of one of those names (or named like an exception, ``ab1``) is
+    quoted, as bare it would read as the derived atom."""
     if isinstance(lit, NotAtom):
         return f"NOT {lit.name}"
     name = text_name(lit.feature)
     if isinstance(lit, Flag):
-        if not lit.positive and exception_like(lit.feature):
-            name = text_string(lit.feature)      # NOT ab1 would read as an exception
+        if exception_like(lit.feature) or lit.feature in derived:
+            name = text_string(lit.feature)
         return name if lit.positive else f"NOT {name}"
     if isinstance(lit, Compare):
         return f"{name} {_TEXT_OPS[lit.op]} {text_value(lit.value)}"
@@ -568,8 +571,9 @@ def _print_text(program: Program) -> str:
         return _print_decision_list(program)
     lines = []
     expert = set(program.expert)
+    derived = {*program.exception_names, program.target.name}
     for i, rule in enumerate(program.rules):
-        cond = " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE"
+        cond = " AND ".join(text_literal(lit, derived) for lit in rule.body) or "TRUE"
         lines.append(f"IF {cond} THEN {text_head(program, rule)}"
                      + (EXPERT_TEXT if i in expert else ""))
     t = program.target
@@ -592,9 +596,10 @@ def _print_decision_list(program: Program) -> str:
     name = text_name(t.name)
     lines = ["CLASSES " + ", ".join(text_value(c) for c in t.classes)]
     expert = set(program.expert)
+    derived = {*program.exception_names, program.target.name}
     exceptions = []
     for i, rule in enumerate(program.rules):
-        cond = " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE"
+        cond = " AND ".join(text_literal(lit, derived) for lit in rule.body) or "TRUE"
         mark = EXPERT_TEXT if i in expert else ""
         if rule.head is None:
             word = "ELSE IF" if len(lines) > 1 else "IF"

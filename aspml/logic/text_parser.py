@@ -197,13 +197,14 @@ def build_text(tree, text: str = "") -> Program:
 
 def _body(conds, heads, target_name, line) -> list:
     """A rule's literals: ``NOT name`` is an exception when a rule derives ``name`` or it
-    is named like one (``ab1``), else a Boolean feature."""
+    is named like one (``ab1``), else a Boolean feature; a quoted name is always a
+    feature."""
     body = []
     for kind, payload in conds:
         if kind == "lit":
             body.append(payload)
         elif kind == "flag":
-            if payload in heads and payload != target_name:
+            if payload in heads and payload != target_name and not isinstance(payload, _Quoted):
                 raise ParseError(f"{payload} is derived: use it negated (NOT {payload})",
                                  line, 1)
             body.append(Flag(payload, True))
