@@ -219,39 +219,46 @@ def cmd_learn(args) -> int:
         bar = Progress(0, False, f"learn {args.learner}", unit="step")
         fit_kw["progress"] = bar.at
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", AspmlWarning)
-            clf.fit(X, y, **fit_kw, **({} if sample_weight is None
-                                      else {"sample_weight": sample_weight}))
-    except AspmlError:
-        raise
-    except (ValueError, TypeError) as e:      # a bad learner option, told by the estimator
-        raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
+        _fit(args, clf, X, y, **fit_kw, **({} if sample_weight is None
+                                           else {"sample_weight": sample_weight}))
     finally:
         if bar is not None:
             bar.close()
-    _notes(caught)
     program = clf.program_
     if program.is_multiclass:
         from .bench import macro_scores
         s = macro_scores(clf.predict(X), y)
-        fit = f"on them accuracy {s['acc']:.3f}, macro-F1 {s['f1']:.3f}"
+        fit = _fit_text(s["acc"], s["f1"], True)
     else:
         hit = clf.decision(X)
         truth = y == positive
         tp = int(np.sum(hit & truth))
         f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
-        fit = f"on them accuracy {np.mean(hit == truth):.3f}, F1 {f1:.3f}"
+        fit = _fit_text(np.mean(hit == truth), f1, False)
     return _show_learned(args, program, len(X), fit)
 
 
-def _notes(caught) -> None:
-    """The learner's warnings: its own notes one line each, any other as Python shows it."""
+def _fit(args, clf, X, y, **fit_kw) -> None:
+    """``clf.fit``, its notes printed one line each (other warnings as Python shows them)
+    and a bad learner option, told by the estimator, as one AspmlError."""
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AspmlWarning)
+            clf.fit(X, y, **fit_kw)
+    except AspmlError:
+        raise
+    except (ValueError, TypeError) as e:
+        raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
     for w in caught:
         if issubclass(w.category, AspmlWarning):
             print(f"aspml learn: note: {w.message}", file=sys.stderr)
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+def _fit_text(accuracy: float, f1: float, multiclass: bool) -> str:
+    """How the program does on its training rows, as ``learn`` says it."""
+    return f"on them accuracy {accuracy:.3f}, {'macro-F1' if multiclass else 'F1'} {f1:.3f}"
 
 
 def _show_learned(args, program, n_rows: int, fit: str) -> int:
@@ -274,42 +281,37 @@ def _show_learned(args, program, n_rows: int, fit: str) -> int:
 
 def _learn_on_cluster(args) -> int:
     """``learn --dask``: the file read in chunks onto a Dask cluster's workers and FOLD's
-    Dask fit (``aspml.cli_dask``)."""
+    Dask fit (``aspml.cli_dask``).  The options and the file's first chunk are checked
+    before a cluster starts."""
+    import itertools
+
     from . import cli_dask as D
     from . import cli_learners as L
     D.refuse(args)
     missing = tuple(args.missing) if args.missing else None
     options = {o: getattr(args, o) for o in L.OPTIONS}
-    given_bins = args.max_bins is not None or any(
-        p.split("=", 1)[0].strip().replace("-", "_") == "max_bins" for p in args.param or ())
-    if not given_bins:
+    probe = L.estimator(args.learner, options, args.param, None, args.target, {}, missing)
+    chunks = _table_chunks(args.data, args.sep, args.chunksize or 100_000)
+    first = next(chunks, None)
+    if probe.max_bins is None:
         options["max_bins"] = D.DEFAULT_MAX_BINS
         D.note(f"--dask bins each numeric column into at most {D.DEFAULT_MAX_BINS} quantile "
                "bins (--max-bins N to choose; the same N without --dask learns the same program)")
     client, cluster = D.connect(args.dask)
     try:
-        chunks = _table_chunks(args.data, args.sep, args.chunksize or 100_000)
         X, y, positive, kinds, multiclass, n_rows = D.learning_data(
-            chunks, args.data, args.target, args.positive, args.ignore or (), _kinds(args.kind),
-            missing, client)
+            itertools.chain([] if first is None else [first], chunks), args.data, args.target,
+            args.positive, args.ignore or (), _kinds(args.kind), missing, client)
         clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
         if args.class_weight is not None:
             clf.set_params(class_weight=_class_weight(args.class_weight))
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", AspmlWarning)
-                clf.fit(X, y)
-        except AspmlError:
-            raise
-        except (ValueError, TypeError) as e:  # a bad learner option, told by the estimator
-            raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
-        _notes(caught)
-        fit = D.training_figures(clf, X, y, multiclass, positive)
+        _fit(args, clf, X, y)
+        accuracy, f1 = D.training_figures(clf, X, y, multiclass, positive)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
-    return _show_learned(args, clf.program_, n_rows, fit)
+    return _show_learned(args, clf.program_, n_rows, _fit_text(accuracy, f1, multiclass))
 
 
 def cmd_export(args) -> int:

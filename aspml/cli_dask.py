@@ -55,23 +55,15 @@ def connect(address: str):
                              f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
 
 
-def _numbers(column: pd.Series, missing) -> np.ndarray:
-    """A text column's numbers, as ``aspml.data.table.encode_column`` reads them (a missing
-    token or an empty cell: NaN)."""
-    from .data.table import _as_number, _is_missing_scalar, factorize
-    codes, uniques = factorize(column.to_numpy(dtype=object))
-    u_num = np.array([np.nan if _is_missing_scalar(u, missing) else _as_number(u)
-                      for u in uniques] + [np.nan], dtype=float)
-    return u_num[codes]
-
-
 def _partition(df: pd.DataFrame, features: list, target: str, mapping: dict, positive,
                to_number: list, missing) -> pd.DataFrame:
     """One partition as the fit takes it: the features (those in ``to_number`` as
     numbers) and the label as ``learn`` gives it."""
+    from .data.table import encode_column
+    from .logic.model import Feature
     X = df[features].copy()
-    for c in to_number:
-        X[c] = _numbers(X[c], missing)
+    for c in to_number:                         # the numbers learn reads from their text
+        X[c] = encode_column(X[c], Feature(c, "numeric"), missing).num
     y = df[target].map(mapping).astype(object)
     if positive is not None:                    # one class against all the others, as text
         y = pd.Series(np.where(y.astype(str).to_numpy() == positive, positive,
@@ -88,8 +80,7 @@ class _Reading:
         self.target, self.kinds, self.missing = target, dict(kinds or {}), missing
         self.labels: dict = {}                          # label text -> rows
         self.flags = {c: set() for c in self.features}  # None: not a Boolean column
-        self.has_number = dict.fromkeys(self.features, False)
-        self.all_numbers = dict.fromkeys(self.features, True)
+        self.numeric = dict.fromkeys(self.features)    # None: no value seen yet
         # an unnamed column (a separator at the end of every line) that is empty on every
         # row is no column, as read_csv drops it; known only at the end of the file
         self.blank = {c for c in self.features if c.startswith("Unnamed: ")}
@@ -98,23 +89,18 @@ class _Reading:
 
     def add(self, df: pd.DataFrame) -> None:
         from . import cli_learners as L
-        from .data.table import _as_number, _is_missing_scalar, factorize
+        from .data.table import infer_kind
         for v, n in df[self.target].value_counts().items():
             self.labels[v] = self.labels.get(v, 0) + int(n)
         self.blank = {c for c in self.blank if df[c].isna().all()}
         for c in self.features:
+            seen = L.flag_values(df[c], self.missing)
+            if not seen:                                # no value in this chunk: no say
+                continue
             if self.flags[c] is not None:
-                seen = L.flag_values(df[c], self.missing)
-                self.flags[c] = self.flags[c] | seen if L.is_flag_column(seen) or not seen \
-                    else None
-            if self.all_numbers[c]:                     # as aspml.data.table.infer_kind reads
-                for u in factorize(df[c].to_numpy(dtype=object))[1]:
-                    if _is_missing_scalar(u, self.missing):
-                        continue
-                    if _as_number(u) is None:
-                        self.all_numbers[c] = False
-                        break
-                    self.has_number[c] = True
+                self.flags[c] = self.flags[c] | seen if L.is_flag_column(seen) else None
+            if self.numeric[c] is not False:    # numeric in every chunk: numeric in all
+                self.numeric[c] = infer_kind(df[c], self.missing) == "numeric"
         self.rows += len(df)
 
     def decide(self, path: str, positive):
@@ -131,8 +117,8 @@ class _Reading:
         positive = L.choose_positive(values, self.target, positive, self.rows)
         kinds = {c: "boolean" for c in self.features if self.flags[c]}
         kinds.update(self.kinds)
-        to_number = [c for c in self.features if self.all_numbers[c] and self.has_number[c]
-                     and kinds.get(c, "numeric") == "numeric"]
+        to_number = [c for c in self.features
+                     if self.numeric[c] and kinds.get(c, "numeric") == "numeric"]
         return mapping, positive, kinds, to_number, len(values) > 2
 
 
@@ -185,30 +171,30 @@ def _counts(clf, X: pd.DataFrame, y: pd.Series, multiclass: bool, positive):
             int(truth.sum()), len(truth))
 
 
-def training_figures(clf, X, y, multiclass: bool, positive) -> str:
-    """``on them accuracy A, F1 F`` (macro-F1 for a multi-class program), from one pass
-    over the partitions."""
+def training_figures(clf, X, y, multiclass: bool, positive) -> tuple:
+    """(accuracy, F1) of the program on its training rows (macro-F1 for a multi-class
+    program, as :func:`aspml.bench.macro_scores` gives it), from one pass over the
+    partitions."""
     import dask
     parts = dask.compute(*[dask.delayed(_counts)(clf, xp, yp, multiclass, positive)
                            for xp, yp in zip(X.to_delayed(), y.to_delayed())])
     if not multiclass:
         right, tp, hits, truths, n = np.sum(parts, axis=0)
-        f1 = 0.0 if tp == 0 else 2 * tp / (hits + truths)
-        return f"on them accuracy {right / n:.3f}, F1 {f1:.3f}"
-    pairs: dict = {}
+        return right / n, 0.0 if tp == 0 else 2 * tp / (hits + truths)
+    pairs: dict = {}                            # (actual, predicted), as text
     for part in parts:
-        for key, n in part.items():
+        for (a, p), n in part.items():
+            key = (str(a), str(p))
             pairs[key] = pairs.get(key, 0) + n
     total = sum(pairs.values())
     right = sum(n for (a, p), n in pairs.items() if a == p)
-    labels = sorted({a for a, _ in pairs} | {p for _, p in pairs}, key=lambda v: (isinstance(v, str), v))
     f1s = []
-    for c in labels:
+    for c in sorted({a for a, _ in pairs}):      # each actual class, as macro_scores takes them
         tp = pairs.get((c, c), 0)
-        fp = sum(n for (a, p), n in pairs.items() if p == c and a != c)
-        fn = sum(n for (a, p), n in pairs.items() if a == c and p != c)
-        f1s.append(0.0 if tp == 0 else 2 * tp / (2 * tp + fp + fn))
-    return f"on them accuracy {right / total:.3f}, macro-F1 {np.mean(f1s):.3f}"
+        hit = sum(n for (_, p), n in pairs.items() if p == c)
+        real = sum(n for (a, _), n in pairs.items() if a == c)
+        f1s.append(0.0 if tp == 0 else 2 * tp / (hit + real))
+    return right / total, float(np.mean(f1s))
 
 
 def refuse(args) -> None:

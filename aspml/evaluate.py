@@ -206,11 +206,26 @@ def classify(program: Program, X, missing=None) -> np.ndarray:
     return labels[first]        # -1 picks the default, the last entry
 
 
+def default_indices(program: Program) -> list:
+    """The indices in ``program.rules`` of its default rules, in order."""
+    return [i for i, r in enumerate(program.rules) if r.head is None]
+
+
+def first_of_coverage(program: Program, cov: np.ndarray) -> np.ndarray:
+    """:func:`first_rules` from the program's rows x rules coverage ``cov`` (as
+    :func:`coverage` gives it): each row's first default rule that fires, its index
+    among the default rules, or -1."""
+    fired = cov[:, default_indices(program)]
+    if fired.shape[1] == 0:
+        return np.full(len(cov), -1, dtype=np.int64)
+    return np.where(fired.any(axis=1), fired.argmax(axis=1), -1).astype(np.int64)
+
+
 def visit_default_rules(program: Program, X, visit, missing=None) -> np.ndarray:
     """Call ``visit(k, packed)`` with the k-th default rule's mask as packed bits, one
     at a time (no rows x rules matrix); returns the target mask."""
     table = as_table(program, X, missing)
-    number = {i: k for k, i in enumerate(i for i, r in enumerate(program.rules) if r.head is None)}
+    number = {i: k for k, i in enumerate(default_indices(program))}
     return rule_masks(program, table, keep=(),
                       visit=lambda i, mask: visit(number[i], mask) if i in number else None)[2]
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ._html import e as _e, pre as _pre
-from .evaluate import evaluate
+from .evaluate import default_indices, evaluate, first_of_coverage
 from .logic.model import Program
 from .logic.names import text_name
 from .logic.printers import text_head, text_literal, text_value
@@ -136,11 +136,8 @@ def _decisions(program: Program, X, cov=None) -> tuple[np.ndarray, np.ndarray, n
     rows x rules coverage; ``cov`` when the caller has it)."""
     if cov is None:
         _, cov, _ = evaluate(program, X)
-    default = [i for i, r in enumerate(program.rules) if r.head is None]
-    fired = cov[:, default]                     # the first default rule that fires decides
-    first = np.where(fired.any(axis=1), fired.argmax(axis=1), -1) if default else \
-        np.full(len(cov), -1)
-    index = np.array(default + [-1])
+    first = first_of_coverage(program, cov)     # the first default rule that fires decides
+    index = np.array(default_indices(program) + [-1])
     labels = np.array([r.label for r in program.default_rules] + [program.target.default],
                       dtype=object)
     return labels[first], index[first], cov

@@ -107,6 +107,19 @@ def test_what_dask_learn_does_not_do_is_one_line(tmp_path, extra, words):
     one_line_error(run_aspml("learn", str(path), "--target", "label", "--dask", *extra), *words)
 
 
+def test_an_unknown_parameter_or_file_is_told_before_a_cluster_starts(tmp_path):
+    """Told in a moment, not after a cluster of worker processes started (seconds)."""
+    import time
+    path = tmp_path / "t.csv"
+    table(n=50).to_csv(path, index=False)
+    start = time.perf_counter()
+    one_line_error(run_aspml("learn", str(path), "--target", "label", "--dask", "--param",
+                             "nonsense=1"), "--param nonsense")
+    one_line_error(run_aspml("learn", str(tmp_path / "none.csv"), "--target", "label",
+                             "--dask"), "none.csv")
+    assert time.perf_counter() - start < 5
+
+
 def test_chunksize_goes_with_dask(tmp_path):
     path = tmp_path / "t.csv"
     table(n=50).to_csv(path, index=False)

@@ -96,8 +96,7 @@ def iter_parquet(path, chunksize: int = 100_000):
             yield as_text(frame).iloc[:n]
 
 
-_NS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
-_DAY = 86_400 * 10**9
+_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
 
 
 def _witnesses(source, chunksize: int) -> dict:
@@ -120,15 +119,18 @@ def _witnesses(source, chunksize: int) -> dict:
                 if col.null_count:
                     out[f.name] = None
                 continue
-            ns = pc.fill_null(col.cast(pa.int64()), 0).to_numpy(zero_copy_only=False)
-            ns = ns.astype(np.int64) * _NS[f.type.unit]
-            for rank, hit in ((4, ns % 1_000 != 0), (3, ns % 10**6 != 0),
-                              (2, ns % 10**9 != 0), (1, ns % _DAY != 0)):
+            ticks = pc.fill_null(col.cast(pa.int64()), 0).to_numpy(zero_copy_only=False)
+            per = _PER_SECOND[f.type.unit]          # in the column's own unit: no overflow
+            # ticks past a whole microsecond, millisecond, second, day
+            for rank, step in ((4, per // 10**6), (3, per // 10**3), (2, per), (1, per * 86_400)):
                 if rank <= level[f.name]:
                     break
+                if step <= 1:                       # finer than the column's unit: none
+                    continue
+                hit = ticks % step != 0
                 if hit.any():
                     level[f.name] = rank
-                    out[f.name] = int(ns[np.argmax(hit)] // _NS[f.type.unit])
+                    out[f.name] = int(ticks[np.argmax(hit)])
                     break
     return out
 

@@ -310,16 +310,17 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
 ID_MIN_ROWS = 20
 
 
-def looks_like_identifier(col: Column) -> bool:
-    """A column that gives every row its own value, like an id: at least ``ID_MIN_ROWS``
-    rows hold a value, no two the same, and its numbers (if any) are whole.
+def looks_like_identifier(col: Column, min_rows: int = ID_MIN_ROWS) -> bool:
+    """A column that gives every row its own value, like an id: at least ``min_rows``
+    (``ID_MIN_ROWS``) rows hold a value, no two the same, and its numbers (if any) are whole.
 
     Distinct decimals are measurements (every reading of a sensor differs), not ids.
+    ``min_rows=0`` asks of a part of a column only whether it could belong to one.
     """
     if col.kind == "boolean":
         return False
     nums, codes = col.num[col.is_num], col.code[col.code >= 0]
-    if nums.size + codes.size < ID_MIN_ROWS or not np.all(nums == np.floor(nums)):
+    if nums.size + codes.size < min_rows or not np.all(nums == np.floor(nums)):
         return False
     for values in (nums, codes):
         head = values[:1000]                    # most columns repeat a value early: no full sort

@@ -29,7 +29,8 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..data.table import in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
-from ..evaluate import evaluate, first_rules, visit_default_rules
+from ..evaluate import (default_indices, evaluate, first_of_coverage, first_rules,
+                        visit_default_rules)
 from ..evaluate import predict as fast_predict
 from ..kernels.bitset import pack, unpack
 from ..logic.model import (NotAtom, Program, Rule, Schema, Target, exceptions_apart,
@@ -112,7 +113,7 @@ def rule_hits(program, X, target, weight=None, missing=None, cov=None) -> np.nda
     if cov is not None:
         w = np.ones(len(target)) if weight is None else weight
         fired = np.zeros(len(target), dtype=bool)
-        for k, i in enumerate(_default_indices(program)):
+        for k, i in enumerate(default_indices(program)):
             rows = cov[:, i]
             hits[:, k] = (w[rows & target].sum(), w[rows].sum())
             fired |= rows
@@ -135,26 +136,12 @@ def rule_hits(program, X, target, weight=None, missing=None, cov=None) -> np.nda
     return hits
 
 
-def _default_indices(program) -> list:
-    """The indices in ``program.rules`` of its default rules, in order."""
-    return [i for i, r in enumerate(program.rules) if r.head is None]
-
-
-def first_of(program, cov: np.ndarray) -> np.ndarray:
-    """:func:`aspml.evaluate.first_rules` from the rows x rules coverage ``cov``: each
-    row's first default rule that fires (its index among the default rules), or -1."""
-    fired = cov[:, _default_indices(program)]
-    if fired.shape[1] == 0:
-        return np.full(len(cov), -1, dtype=np.int64)
-    return np.where(fired.any(axis=1), fired.argmax(axis=1), -1).astype(np.int64)
-
-
 def class_counts(program, X, y_idx, n_classes, weight=None, missing=None,
                  cov=None) -> np.ndarray:
     """(default rules + 1) x classes: the rows (their weight) of each class that each
     default rule decides, the last row for the rows no rule decides.  ``cov``: the
     program's rows x rules coverage of ``X`` when the caller has it."""
-    first = first_rules(program, X, missing) if cov is None else first_of(program, cov)
+    first = first_rules(program, X, missing) if cov is None else first_of_coverage(program, cov)
     n_default = len(program.default_rules)
     decided = np.where(first < 0, n_default, first)
     counts = np.zeros((n_default + 1, n_classes))

@@ -36,7 +36,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..data.table import Column, Table, encode_column, factorize, schema_and_table
+from ..data.table import (Column, Table, encode_column, factorize, looks_like_identifier,
+                          schema_and_table)
 from ..errors import AspmlError
 from ..kernels.histogram import best_from_counts, count_partition
 from ..kernels.scale import min_decimals
@@ -574,15 +575,12 @@ def _id_values(s: pd.Series, feature, missing) -> pd.Series:
 
 
 def _id_stats(frame: pd.DataFrame, features, missing) -> list:
-    """Per feature: (rows with a value, whether its numbers are whole and no value comes
-    twice in this partition)."""
+    """Per feature: (rows with a value, whether they could be part of an id column: whole
+    numbers, no value twice in this partition)."""
     out = []
     for feature in features:
         col = encode_column(frame[feature.name], feature, missing)
-        nums, codes = col.num[col.is_num], col.code[col.code >= 0]
-        ok = bool(np.all(nums == np.floor(nums))) and np.unique(nums).size == nums.size \
-            and np.unique(codes).size == codes.size
-        out.append((int(nums.size + codes.size), ok))
+        out.append((int((~col.missing).sum()), looks_like_identifier(col, min_rows=0)))
     return out
 
 
