@@ -464,10 +464,13 @@ def test_fast_h1_search_gives_the_general_searchs_points(records, rnd):
     assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order, 0), general)  # no front copies
 
 
-def test_fast_h1_search_on_larger_records():
+@pytest.mark.parametrize("widths", [[4, 6, 3, 5, 2], [3] * 6])
+def test_fast_h1_search_on_larger_records(widths):
+    """Also where each index of the negatives takes a third key (3^6 records: a lead
+    and three keys make 81 cells, fewer than the negatives)."""
     from aspml.kernels.boundary import find_boundary_general, find_boundary_h1
     rng = np.random.default_rng(0)
-    widths = np.array([4, 6, 3, 5, 2])
+    widths = np.array(widths)
     offsets = np.cumsum([0, *widths[:-1]])
     recs = np.unique(np.stack([rng.integers(0, w, 3000) for w in widths], axis=1), axis=0)
     label = rng.random(len(recs)) < 0.4

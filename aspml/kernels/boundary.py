@@ -354,35 +354,38 @@ def _relevance(pos_zeros, neg_zeros, lo, width):
 
 
 @numba.njit(cache=True)
-def _index(recs, lead, k1, k2, lo, width, cols):
-    """The order that sorts ``recs`` by (bin of ``lead``, bin of ``k1``, bin of ``k2``)
-    (a key of -1: no such level), where every (lead, k1, k2) cell starts in it
-    (``offsets[((a * w1) + b) * w2 + c]``), and the columns ``cols`` of the records
-    in that order, next to each other (so a question reads consecutive memory)."""
+def _index(recs, lead, keys, lo, width, cols):
+    """The order that sorts ``recs`` by (bin of ``lead``, then the bins of ``keys``: up
+    to three features, -1 for no such level), where every (lead, keys) cell starts in
+    it (``offsets[cell]``, the cell's bins numbered lead first, mixed radix), and the
+    columns ``cols`` of the records in that order, next to each other (so a question
+    reads consecutive memory)."""
     n = recs.shape[0]
-    wl = width[lead] if lead >= 0 else 1
-    w1 = width[k1] if k1 >= 0 else 1
-    w2 = width[k2] if k2 >= 0 else 1
+    n_cells = width[lead] if lead >= 0 else 1
+    for k in keys:
+        if k >= 0:
+            n_cells *= width[k]
     key = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        a = recs[k, lead] - lo[lead] if lead >= 0 else 0
-        b = recs[k, k1] - lo[k1] if k1 >= 0 else 0
-        c = recs[k, k2] - lo[k2] if k2 >= 0 else 0
-        key[k] = (a * w1 + b) * w2 + c
-    counts = np.zeros(wl * w1 * w2 + 1, dtype=np.int64)
-    for k in range(n):
-        counts[key[k] + 1] += 1
-    for q in range(wl * w1 * w2):
+    for r in range(n):
+        c = recs[r, lead] - lo[lead] if lead >= 0 else 0
+        for k in keys:
+            if k >= 0:
+                c = c * width[k] + recs[r, k] - lo[k]
+        key[r] = c
+    counts = np.zeros(n_cells + 1, dtype=np.int64)
+    for r in range(n):
+        counts[key[r] + 1] += 1
+    for q in range(n_cells):
         counts[q + 1] += counts[q]
     fill = counts[:-1].copy()
     rows = np.empty(n, dtype=np.int32)
     front = np.empty((n, cols.shape[0]), dtype=np.int32)
-    for k in range(n):                      # records read in turn, written to their place
-        m = fill[key[k]]
-        rows[m] = k
+    for r in range(n):                      # records read in turn, written to their place
+        m = fill[key[r]]
+        rows[m] = r
         for j in range(cols.shape[0]):
-            front[m, j] = recs[k, cols[j]]
-        fill[key[k]] += 1
+            front[m, j] = recs[r, cols[j]]
+        fill[key[r]] += 1
     return rows, counts, front
 
 
@@ -395,40 +398,45 @@ def _inside_cols(rec, p, cols):
 
 
 @numba.njit(cache=True)
-def _cells(p, lead, fixed, k1, k2, lo, width, out):
-    """The (lead, k1, k2) cells of an index (see :func:`_index`) whose bins the point
+def _cells(p, lead, fixed, keys, lo, width, out):
+    """The (lead, keys) cells of an index (see :func:`_index`) whose bins the point
     ``p`` allows, into ``out``; returns how many.  ``fixed >= 0``: only the lead
     bin ``fixed``, allowed or not.  A level of -1 has a single bin."""
-    wl = width[lead] if lead >= 0 else 1
-    w1 = width[k1] if k1 >= 0 else 1
-    w2 = width[k2] if k2 >= 0 else 1
     n = 0
+    wl = width[lead] if lead >= 0 else 1
     for a in range(wl):
         if fixed >= 0:
             if a != fixed:
                 continue
         elif lead >= 0 and p[lo[lead] + a]:
             continue
-        for b in range(w1):
-            if k1 >= 0 and p[lo[k1] + b]:
-                continue
-            for c in range(w2):
-                if k2 >= 0 and p[lo[k2] + c]:
-                    continue
-                out[n] = (a * w1 + b) * w2 + c
-                n += 1
+        out[n] = a
+        n += 1
+    for k in keys:                          # each level multiplies the cells so far
+        if k < 0:
+            continue
+        m = n
+        n = 0
+        # cells so far are at out[:m]; their children are written after them, then moved
+        for q in range(m):
+            for b in range(width[k]):
+                if not p[lo[k] + b]:
+                    out[m + n] = out[q] * width[k] + b
+                    n += 1
+        for q in range(n):                  # forward: the source lies after the target
+            out[q] = out[m + q]
     return n
 
 
 @numba.njit(cache=True)
-def _slab_has_inside(recs, rows, front, offsets, f, a, k1, k2, lo, width, p, check, cells):
+def _slab_has_inside(recs, rows, front, offsets, f, a, keys, lo, width, p, check, cells):
     """Whether a record of the slab ``a`` (its bin of the lead feature ``f``) lies
-    inside the point ``p`` on every feature of ``k1``, ``k2`` and ``check``.
+    inside the point ``p`` on every feature of ``keys`` and ``check``.
     ``front`` holds the first check columns of the slab's records, in slab order
     (read in turn, most records fail there); a record that passes them is read
     on through ``rows``.  ``cells``: room for the cells to read."""
     n_front = front.shape[1]
-    for q in cells[:_cells(p, f, a, k1, k2, lo, width, cells)]:
+    for q in cells[:_cells(p, f, a, keys, lo, width, cells)]:
         for m in range(offsets[q], offsets[q + 1]):
             if covers(p, front[m]) and _inside_cols(recs[rows[m]], p, check[n_front:]):
                 return True
@@ -472,28 +480,32 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
     for j in range(n_f):
         for v in range(width[j]):
             bit_feature[lo[j] + v] = j
-    # negatives: one index per feature, led by it, then by the two most relevant others
-    levels = np.full((n_f, 2), -1, dtype=np.int64)
+    # negatives: one index per feature, led by it, then by the two most relevant others,
+    # and a third when the cells stay fewer than the records
+    levels = np.full((n_f, 3), -1, dtype=np.int64)
     checks = np.empty((n_f, max(n_f - 1, 0)), dtype=np.int64)
     n_checks = np.zeros(n_f, dtype=np.int64)
+    most = np.int64(1)                              # the most cells a question reads
     for f in range(n_f):
         q = 0
+        n_cells = width[f]
         for j in rel:
             if j == f:
                 continue
-            if q < 2 and width[j] <= KEY_WIDTH:
+            if width[j] <= KEY_WIDTH and (q < 2 or (q < 3 and n_cells * width[j] <= n_neg)):
                 levels[f, q] = j
+                n_cells *= width[j]
                 q += 1
             else:
                 checks[f, n_checks[f]] = j
                 n_checks[f] += 1
+        most = max(most, n_cells // width[f])
     n_front = min(n_front, n_checks.min()) if n_f > 0 else 0
     neg_rows = np.empty((n_f, n_neg), dtype=np.int32)
     neg_front = np.empty((n_f, n_neg, n_front), dtype=np.int32)
     neg_off = []
     for f in range(n_f):
-        r, o, front = _index(neg_zeros, f, levels[f, 0], levels[f, 1], lo, width,
-                             checks[f, :n_front])
+        r, o, front = _index(neg_zeros, f, levels[f], lo, width, checks[f, :n_front])
         neg_rows[f] = r
         neg_off.append(o)
         neg_front[f] = front
@@ -509,9 +521,16 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
         else:
             p_check[n_p_check] = j
             n_p_check += 1
-    p_lead, p_k1, p_k2 = keys[0], keys[1], keys[2]
+    p_lead = keys[0]
+    p_keys = keys.copy()
+    p_keys[0] = -1
     p_check = p_check[:n_p_check].copy()
-    pos_rows, pos_off, pos_recs = _index(pos_zeros, p_lead, p_k1, p_k2, lo, width, p_check)
+    pos_rows, pos_off, pos_recs = _index(pos_zeros, p_lead, p_keys, lo, width, p_check)
+    n_cells = 1
+    for j in keys:
+        if j >= 0:
+            n_cells *= width[j]
+    most = max(most, n_cells)
 
     d_plus0 = _zero_counts(pos_zeros, n_bits)
     s0 = d_plus0.copy()
@@ -523,7 +542,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
     cand = np.empty(n_bits, dtype=np.int64)
     key = np.empty(n_bits, dtype=np.int64)
     tested = np.zeros(n_bits, dtype=np.bool_)     # blocked, or flipped off
-    cells = np.empty(KEY_WIDTH ** 3, dtype=np.int64)
+    cells = np.empty(2 * most, dtype=np.int64)     # room for a level's cells and the next's
     big = np.int64(n_pos + 1)
     for t in range(order.shape[0]):
         x = order[t]
@@ -534,8 +553,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
             p[pos_zeros[x, j]] = False
         # a negative in x's own cell: x gives no point
         if n_neg > 0 and _slab_has_inside(neg_zeros, neg_rows[0], neg_front[0], neg_off[0], np.int64(0),
-                                          pos_zeros[x, 0] - lo[0], levels[0, 0], levels[0, 1],
-                                          lo, width, p, checks[0, :n_checks[0]], cells):
+                                          pos_zeros[x, 0] - lo[0], levels[0], lo, width, p, checks[0, :n_checks[0]], cells):
             uncovered[x] = False
             n_uncovered -= 1
             for j in range(n_f):
@@ -565,8 +583,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
                     f = bit_feature[i]
                     if f >= 0 and n_neg > 0 and _slab_has_inside(
                             neg_zeros, neg_rows[f], neg_front[f], neg_off[f], f, i - lo[f],
-                            levels[f, 0], levels[f, 1], lo, width, p, checks[f, :n_checks[f]],
-                            cells):
+                            levels[f], lo, width, p, checks[f, :n_checks[f]], cells):
                         tested[i] = True
                     else:
                         n_open += 1
@@ -591,9 +608,11 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
                         a = i - lo[f]
                         # every negative with its zero at i: its bins outside p
                         o = neg_off[f]
-                        w1 = width[levels[f, 0]] if levels[f, 0] >= 0 else 1
-                        w2 = width[levels[f, 1]] if levels[f, 1] >= 0 else 1
-                        for m in range(o[a * w1 * w2], o[(a + 1) * w1 * w2]):
+                        slab = np.int64(1)                 # cells a lead bin holds
+                        for j in levels[f]:
+                            if j >= 0:
+                                slab *= width[j]
+                        for m in range(o[a * slab], o[(a + 1) * slab]):
                             c = 0
                             for j in range(n_f):
                                 if p[neg_zeros[neg_rows[f, m], j]]:
@@ -611,7 +630,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
         # the point: no earlier point covers it (it would cover x, which is uncovered)
         points[n_points] = p
         n_points += 1
-        for q in cells[:_cells(p, p_lead, np.int64(-1), p_k1, p_k2, lo, width, cells)]:
+        for q in cells[:_cells(p, p_lead, np.int64(-1), p_keys, lo, width, cells)]:
             for m in range(pos_off[q], pos_off[q + 1]):
                 k = pos_rows[m]
                 if uncovered[k] and covers(p, pos_recs[m]):
@@ -621,7 +640,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
                         s0[pos_zeros[k, j]] -= 1
         if 2 * n_uncovered < pos_rows.shape[0]:         # index the uncovered ones only
             left = np.flatnonzero(uncovered)
-            r, pos_off, pos_recs = _index(pos_zeros[left], p_lead, p_k1, p_k2, lo, width, p_check)
+            r, pos_off, pos_recs = _index(pos_zeros[left], p_lead, p_keys, lo, width, p_check)
             pos_rows = left[r].astype(np.int32)
     return points[:n_points].copy()
 
@@ -687,10 +706,10 @@ def distinct_records(codes, widths, y, weights=None):
     stands for: ``(records, positives, negatives)``, the counts as float64 (the
     rows' weights summed when ``weights`` is given and not empty, else whole numbers).
 
-    A small space of records is counted by its mixed-radix key, with no sort;
-    otherwise the rows are radix-sorted a feature at a time (a stable counting
-    sort per feature, last feature first), which needs no key at all: the key of
-    50 features of 9 bins would not fit in 64 bits.
+    A small space of records is counted by its mixed-radix key, with no sort; a
+    key that fits in 62 bits is sorted; otherwise the rows are radix-sorted a
+    feature at a time (a stable counting sort per feature, last feature first),
+    which needs no key at all: the key of 50 features of 9 bins would not fit.
     """
     n, n_f = codes.shape
     space = 1
@@ -724,6 +743,23 @@ def distinct_records(codes, widths, y, weights=None):
             for f in range(n_f):
                 records[i, f] = (present[i] // radix[f]) % widths[f]
         return records, pos[present], neg[present]
+    fits = True                                   # does the mixed-radix key fit in 62 bits?
+    space = 1
+    for f in range(n_f):
+        if space > (1 << 62) // max(widths[f], 1):
+            fits = False
+            break
+        space *= max(widths[f], 1)
+    if fits:                                      # sort the keys: 4x the radix sort
+        key = np.empty(n, dtype=np.int64)
+        for r in range(n):
+            c = 0
+            for f in range(n_f):
+                c = c * widths[f] + codes[r, f]
+            key[r] = c
+        # weights are summed in row order within a record (stable); whole counts need not
+        order = np.argsort(key, kind="mergesort") if w.shape[0] else np.argsort(key)
+        return _runs_of(codes, order, y, w)
     order = np.arange(n)
     buf = np.empty(n, dtype=np.int64)
     for f in range(n_f - 1, -1, -1):              # LSD radix sort: stable per feature
@@ -737,6 +773,14 @@ def distinct_records(codes, widths, y, weights=None):
             buf[counts[codes[r, f]]] = r
             counts[codes[r, f]] += 1
         order, buf = buf, order
+    return _runs_of(codes, order, y, w)
+
+
+@numba.njit(cache=True)
+def _runs_of(codes, order, y, w):
+    """The distinct records of ``codes`` read in ``order`` (equal records next to each
+    other), with the weight of each class (``w``, or 1 a row when empty)."""
+    n, n_f = codes.shape
     first = np.empty(n, dtype=np.int64)
     pos_count = np.zeros(n, dtype=np.float64)
     neg_count = np.zeros(n, dtype=np.float64)
