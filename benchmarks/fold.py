@@ -5,6 +5,7 @@
     python benchmarks/fold.py --synthetic 1000000     # scaling: one training run
     python benchmarks/fold.py --memory credit_card    # peak memory of training
     python benchmarks/fold.py --speed adult           # first fit and best of five, one fold
+    python benchmarks/fold.py --speed synthetic --synthetic 1000000   # the same on 1M rows
 
 Stratified 5-fold CV (scikit-learn ``StratifiedKFold(5, shuffle=True,
 random_state=0)``), positive class and column kinds from ``MANIFEST.tsv`` (heloc
@@ -168,45 +169,68 @@ SPEED_CHILD = """
 import sys, time, json
 sys.path.insert(0, {here!r})
 import numpy as np
-from sklearn.model_selection import StratifiedKFold
 import aspml
-from fold import load
+from fold import speed_data
 from pathlib import Path
-X, y, kinds, *_ = load(Path({data!r}), {name!r})
-tr, te = next(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+X, y, kinds, *_ = speed_data(Path({data!r}), {name!r}, {rows!r})
 t = time.perf_counter()
-aspml.{learner}(kinds=kinds, positive=True).fit(X.iloc[tr], y[tr])
+aspml.{learner}(kinds=kinds, positive=True).fit(X, y)
 print(json.dumps(dict(first=time.perf_counter() - t)))
 """
 
 
+def speed_data(data_dir: Path, name: str, rows: int | None):
+    """What ``--speed`` trains and tests on: ``(X, y, kinds, X_test, y_test, reference)``,
+    ``reference`` giving the reference's training and test records.  A dataset: the
+    first fold of the CV; ``synthetic`` (with ``rows``): :func:`synthetic` of that many
+    rows, tested on a fresh draw of at most 100,000."""
+    if name == "synthetic":
+        X, y = synthetic(rows)
+        Xt, yt = synthetic(min(rows, 100_000), seed=1)
+
+        def reference():
+            def records(X, y):
+                return [dict(zip(X.columns, map(float, row)), label=int(t))
+                        for row, t in zip(X.to_numpy(), y)]
+            return [], list(X.columns), "label", "1", records(X, y), records(Xt, yt)
+        return X, y, None, Xt, yt, reference
+    X, y, kinds, path, cats, nums, label, positive = load(data_dir, name)
+    tr, te = next(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+
+    def reference():
+        import foldrpp
+        data = foldrpp.Foldrpp(cats, nums, label, positive).load_data(str(path))
+        full = pd.read_csv(path, dtype=str, keep_default_na=False)[label]
+        kept = [data[i] for i in np.flatnonzero(~full.isin(["?", ""]).to_numpy())]
+        return cats, nums, label, positive, [kept[i] for i in tr], [kept[i] for i in te]
+    return X.iloc[tr], y[tr], kinds, X.iloc[te], y[te], reference
+
+
 def speed(args) -> None:
-    """One fold (the first of the CV): each aspml learner's first fit in a fresh process
-    (numba loading the cached kernels, the thread pool starting), then five rounds in
-    this process, each fitting the reference FOLD-R++ and both aspml learners in turn
-    (interleaved, so a slow moment of the machine falls on all of them); the best of
-    the five rounds per learner, and the ratios reference / best."""
+    """Each aspml learner's first fit in a fresh process (numba loading the cached
+    kernels, the thread pool starting), then five rounds in this process, each fitting
+    the reference FOLD-R++ and both aspml learners in turn (interleaved, so a slow
+    moment of the machine falls on all of them); the best of the five rounds per
+    learner, and the ratios reference / best.  On one fold of a dataset, or on
+    ``--synthetic N`` rows (``--speed synthetic``)."""
     import subprocess
     here = str(Path(__file__).resolve().parent)
     name = args.speed
-    X, y, kinds, path, cats, nums, label, positive = load(args.data_dir, name)
-    tr, te = next(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    X, y, kinds, Xt, yt, reference_data = speed_data(args.data_dir, name, args.synthetic)
     first = {}
     for learner in ("FoldRpp", "FoldSE"):
-        code = SPEED_CHILD.format(here=here, data=str(args.data_dir), name=name, learner=learner)
+        code = SPEED_CHILD.format(here=here, data=str(args.data_dir), name=name, learner=learner,
+                                  rows=args.synthetic)
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         if out.returncode:
             raise SystemExit(out.stderr)
         first["aspml " + learner] = json.loads(out.stdout.strip().splitlines()[-1])["first"]
-    fits = {"aspml FoldRpp": lambda: aspml.FoldRpp(kinds=kinds, positive=True).fit(X.iloc[tr], y[tr]),
-            "aspml FoldSE": lambda: aspml.FoldSE(kinds=kinds, positive=True).fit(X.iloc[tr], y[tr])}
+    fits = {"aspml FoldRpp": lambda: aspml.FoldRpp(kinds=kinds, positive=True).fit(X, y),
+            "aspml FoldSE": lambda: aspml.FoldSE(kinds=kinds, positive=True).fit(X, y)}
     if args.reference and have_reference():
         import foldrpp
+        cats, nums, label, positive, train, test = reference_data()
         model = foldrpp.Foldrpp(cats, nums, label, positive)
-        data = model.load_data(str(path))
-        full = pd.read_csv(path, dtype=str, keep_default_na=False)[label]
-        kept = [data[i] for i in np.flatnonzero(~full.isin(["?", ""]).to_numpy())]
-        train = [kept[i] for i in tr]
 
         def reference():
             model.reset()
@@ -215,25 +239,26 @@ def speed(args) -> None:
         fits["ref FOLD-R++"] = reference
     times = {k: [] for k in fits}
     fitted = {}
-    for _ in range(5):
+    for _ in range(args.rounds):
         for learner, fit in fits.items():
             t = time.perf_counter()
             fitted[learner] = fit()
             times[learner].append(time.perf_counter() - t)
+            print(f"  {learner}: {times[learner][-1]:.3f} s", file=sys.stderr, flush=True)
     ref = min(times["ref FOLD-R++"]) if "ref FOLD-R++" in times else None
-    print(f"{name}, fold 0 of the CV: {len(tr):,} training rows")
-    print("| learner | first fit s | best of five s | ratio ref / best | accuracy | rules |")
+    print(f"{name}: {len(X):,} training rows, {len(Xt):,} test rows")
+    print(f"| learner | first fit s | best of {args.rounds} s | ratio ref / best | accuracy | rules |")
     print("|---|---|---|---|---|---|")
     for learner, fitted_model in fitted.items():
         best = min(times[learner])
         if learner.startswith("ref"):
-            pred = np.array(fitted_model.predict([kept[i] for i in te]), dtype=bool)
+            pred = np.array(fitted_model.predict(test), dtype=bool)
             rules = aspml.parse("\n".join(fitted_model.asp()), "scasp").n_rules
         else:
-            pred, rules = fitted_model.decision(X.iloc[te]), fitted_model.program_.n_rules
+            pred, rules = fitted_model.decision(Xt), fitted_model.program_.n_rules
         ratio = f"{ref / best:.1f}x" if ref and not learner.startswith("ref") else ""
         print(f"| {learner} | {first.get(learner, times[learner][0]):.3f} | {best:.3f} | {ratio} "
-              f"| {np.mean(pred == y[te]):.3f} | {rules} |")
+              f"| {np.mean(pred == yt):.3f} | {rules} |")
 
 
 def _rss_mb() -> float:
@@ -282,7 +307,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--memory", metavar="DATASET", help="instead of CV: peak memory of training")
     ap.add_argument("--speed", metavar="DATASET",
-                    help="instead of CV: first fit and best of five on one fold, side by side")
+                    help="instead of CV: first fit and best of five on one fold, side by side "
+                         "('synthetic' with --synthetic N: on N synthetic rows)")
+    ap.add_argument("--rounds", type=int, default=5, help="--speed: rounds of fits (default 5)")
     args = ap.parse_args(argv)
     if args.speed:
         speed(args)
