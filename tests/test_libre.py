@@ -279,7 +279,8 @@ def test_a_process_backend_of_the_callers_gives_the_same_program():
 
 def test_fast_h1_search_with_features_of_many_bins():
     """A category of hundreds of values is checked, never an index key (KEY_WIDTH)."""
-    from aspml.kernels.boundary import KEY_WIDTH, find_boundary_general, find_boundary_h1
+    from aspml.kernels.boundary import (KEY_WIDTH, N_FRONT, find_boundary_general,
+                                        find_boundary_h1)
     rng = np.random.default_rng(2)
     widths = np.array([3, 300, 4, 120, 2])
     assert (widths > KEY_WIDTH).sum() == 2
@@ -289,7 +290,7 @@ def test_fast_h1_search_with_features_of_many_bins():
     zeros = (recs + offsets).astype(np.int64)
     pos, neg = zeros[label], zeros[~label]
     order = np.arange(len(pos), dtype=np.int64)
-    fast = find_boundary_h1(pos, neg, int(widths.sum()), order)
+    fast = find_boundary_h1(pos, neg, int(widths.sum()), order, N_FRONT)
     assert np.array_equal(fast, find_boundary_general(pos, neg, int(widths.sum()), 1, order))
     widths = np.array([40, 50, 35])                      # no feature narrow enough for a key
     offsets = np.cumsum([0, *widths[:-1]])
@@ -298,7 +299,7 @@ def test_fast_h1_search_with_features_of_many_bins():
     zeros = (recs + offsets).astype(np.int64)
     pos, neg = zeros[label], zeros[~label]
     order = rng.permutation(len(pos)).astype(np.int64)
-    assert np.array_equal(find_boundary_h1(pos, neg, int(widths.sum()), order),
+    assert np.array_equal(find_boundary_h1(pos, neg, int(widths.sum()), order, N_FRONT),
                           find_boundary_general(pos, neg, int(widths.sum()), 1, order))
 
 
@@ -454,12 +455,12 @@ def test_greedy_cover_takes_what_the_plain_greedy_takes():
 @settings(max_examples=300, deadline=None)
 @given(one_hot_records(), st.randoms(use_true_random=False))
 def test_fast_h1_search_gives_the_general_searchs_points(records, rnd):
-    from aspml.kernels.boundary import find_boundary_general, find_boundary_h1
+    from aspml.kernels.boundary import N_FRONT, find_boundary_general, find_boundary_h1
     pos, neg, n_bits = records
     order = np.array(rnd.sample(range(len(pos)), len(pos)), dtype=np.int64)
     from aspml.kernels.boundary import find_boundary_h1_counts
     general = find_boundary_general(pos, neg, n_bits, 1, order)
-    assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order), general)
+    assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order, N_FRONT), general)
     assert np.array_equal(find_boundary_h1_counts(pos, neg, n_bits, order), general)
     assert np.array_equal(find_boundary_h1(pos, neg, n_bits, order, 0), general)  # no front copies
 
@@ -468,7 +469,7 @@ def test_fast_h1_search_gives_the_general_searchs_points(records, rnd):
 def test_fast_h1_search_on_larger_records(widths):
     """Also where each index of the negatives takes a third key (3^6 records: a lead
     and three keys make 81 cells, fewer than the negatives)."""
-    from aspml.kernels.boundary import find_boundary_general, find_boundary_h1
+    from aspml.kernels.boundary import N_FRONT, find_boundary_general, find_boundary_h1
     rng = np.random.default_rng(0)
     widths = np.array(widths)
     offsets = np.cumsum([0, *widths[:-1]])
@@ -477,7 +478,7 @@ def test_fast_h1_search_on_larger_records(widths):
     zeros = (recs + offsets).astype(np.int64)
     pos, neg = zeros[label], zeros[~label]
     order = np.arange(len(pos), dtype=np.int64)
-    fast = find_boundary_h1(pos, neg, int(widths.sum()), order)
+    fast = find_boundary_h1(pos, neg, int(widths.sum()), order, N_FRONT)
     assert len(fast) > 5
     assert np.array_equal(fast, find_boundary_general(pos, neg, int(widths.sum()), 1, order))
     assert np.array_equal(fast, find_boundary_h1(pos, neg, int(widths.sum()), order, 0))

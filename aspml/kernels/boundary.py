@@ -126,7 +126,7 @@ def find_boundary(pos_zeros, neg_zeros, n_bits, heuristic, order):
     if heuristic == 1:
         if pos_zeros.shape[0] * neg_zeros.shape[0] < SMALL:
             return find_boundary_h1_counts(pos_zeros, neg_zeros, n_bits, order)
-        return find_boundary_h1(pos_zeros, neg_zeros, n_bits, order)
+        return find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, np.int64(N_FRONT))
     return find_boundary_general(pos_zeros, neg_zeros, n_bits, heuristic, order)
 
 
@@ -443,12 +443,14 @@ def _slab_has_inside(recs, rows, front, offsets, f, a, keys, lo, width, p, check
     return False
 
 
+N_FRONT = 2         # check columns copied next to each other in each index (find_boundary_h1;
+                    # a parameter, not a default, so that tests of 0 share its compilation)
 KEY_WIDTH = 32      # an index is keyed only by features of at most this many bins (a
                     # category of 1,000 values as a key would mean 10^6 cells a question)
 
 
 @numba.njit(cache=True, nogil=True)
-def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front=2):
+def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front):
     """Algorithm 1 with H1, asking the negatives only what H1 needs.
 
     H1 ranks bits by ``(|S_i^0|, |D+_i^0|, d_l)``, and the first two keys do not

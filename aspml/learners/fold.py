@@ -43,7 +43,7 @@ from ._base import LogicClassifier, class_totals, is_real
 # every size from there, and below it the thread pool cost more than it saved (a tiny
 # table, like a first fit of a few rows, then never starts the pool).  One thread
 # (NUMBA_NUM_THREADS=1): always the serial form.
-PARALLEL_CELLS = {"best_literal": 1_000, "build_view": 2_000, "filter_sorted": 10_000}
+PARALLEL_CELLS = {"best_literal": 1_000, "build_view": 2_000, "filter_sorted": 20_000}
 
 
 # the literal masks a search keeps (each one byte a row), so that a rule's mask, made

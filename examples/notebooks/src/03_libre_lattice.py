@@ -130,8 +130,9 @@ names = ["CPU", "MEM"]
 def weak_learner(subset):
     """The boundary points of a weak learner that sees only the features ``subset``,
     each as (its rule, the rows it covers in the full space)."""
+    # all rows (no row list), the features' bins, H1 (1), no row weights (empty)
     allowed = weak_learner_points(codes4, np.empty(0, np.int64), np.array(subset),
-                                  np.array([4] * len(subset)), fails, 1)
+                                  np.array([4] * len(subset)), np.array(fails), 1, np.empty(0))
     out = []
     for a in allowed:
         covers = np.ones(len(big), dtype=bool)
