@@ -33,21 +33,25 @@ def table(rows: int, features: int, seed: int = 0):
     return num, is_num, np.full(features, 100.0), state
 
 
+STAT = "best"      # or "median" (--median): what a loaded machine's user sees
+
+
 def best_of(fn, *args, repeat=5) -> float:
+    """The best (or, with ``--median``, the median) of ``repeat`` warm calls."""
     fn(*args)
-    best = np.inf
+    times = []
     for _ in range(repeat):
         t = time.perf_counter()
         fn(*args)
-        best = min(best, time.perf_counter() - t)
-    return best
+        times.append(time.perf_counter() - t)
+    return min(times) if STAT == "best" else float(np.median(times))
 
 
-def measure(rows: int, features: int) -> dict:
+def measure(rows: int, features: int, repeat: int = 5) -> dict:
     num, is_num, scales, state = table(rows, features)
     out = {}
-    out["build_view"] = (best_of(K.build_view_serial, num, is_num, scales),
-                         best_of(K.build_view, num, is_num, scales))
+    out["build_view"] = (best_of(K.build_view_serial, num, is_num, scales, repeat=repeat),
+                         best_of(K.build_view, num, is_num, scales, repeat=repeat))
     groups, rws, offsets, distinct, d_off = K.build_view_serial(num, is_num, scales)
     active = np.flatnonzero(state)
     empty_i, empty_f = np.zeros(0, dtype=np.int64), np.zeros(0)
@@ -55,11 +59,13 @@ def measure(rows: int, features: int) -> dict:
             np.zeros(features, dtype=np.int64), state, active, None,
             float((state == 1).sum()), float((state == 2).sum()), int((state == 2).sum()),
             K.IG, True, 1.0, empty_i, empty_i, empty_f)
-    out["best_literal"] = (best_of(K.best_literal, *args), best_of(K.best_literal_parallel, *args))
+    out["best_literal"] = (best_of(K.best_literal, *args, repeat=repeat),
+                           best_of(K.best_literal_parallel, *args, repeat=repeat))
     half = np.zeros(rows, dtype=bool)
     half[::2] = True
-    out["filter_sorted"] = (best_of(K.filter_sorted, groups, rws, offsets, half),
-                            best_of(K.filter_sorted_parallel, groups, rws, offsets, half))
+    out["filter_sorted"] = (best_of(K.filter_sorted, groups, rws, offsets, half, repeat=repeat),
+                            best_of(K.filter_sorted_parallel, groups, rws, offsets, half,
+                                    repeat=repeat))
     return out
 
 
@@ -82,12 +88,32 @@ def main(argv=None) -> None:
     ap.add_argument("--rows", type=int, nargs="+",
                     default=[1_000, 5_000, 20_000, 50_000, 200_000, 1_000_000])
     ap.add_argument("--features", type=int, nargs="+", default=[10, 40])
+    ap.add_argument("--busy", type=int, default=0,
+                    help="run this many busy-looping processes beside the measurement "
+                         "(a machine loaded by other work)")
+    ap.add_argument("--median", action="store_true",
+                    help="the median of 21 calls instead of the best of five")
+    ap.add_argument("--repeat", type=int, default=None)
     args = ap.parse_args(argv)
+    global STAT
+    if args.median:
+        STAT = "median"
+    repeat = args.repeat or (21 if args.median else 5)
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(args.busy)]
+    try:
+        report(args, repeat)
+    finally:
+        for proc in busy:
+            proc.kill()
+
+
+def report(args, repeat) -> None:
     print("| rows | features | kernel | serial ms | parallel ms | parallel / serial |")
     print("|---|---|---|---|---|---|")
     for features in args.features:
         for rows in args.rows:
-            for kernel, (serial, parallel) in measure(rows, features).items():
+            for kernel, (serial, parallel) in measure(rows, features, repeat).items():
                 print(f"| {rows:,} | {features} | {kernel} | {serial * 1e3:.2f} | "
                       f"{parallel * 1e3:.2f} | {parallel / serial:.2f} |", flush=True)
     first, again = map(float, subprocess.run([sys.executable, "-c", FIRST], check=True,

@@ -481,3 +481,33 @@ def test_cli_sample_weight(tmp_path, swipl):
                    "has no column 'weight'")
     one_line_error(run_aspml("learn", data, "--target", "label", "--sample-weight", "label"),
                    "is the --target column")
+
+
+def test_chimerge_with_huge_weights_keys_no_pair_nan():
+    """Weights past 1e154 overflow ``row * col`` in the chi-square: its key must stay a
+    number (inf at worst), else NaN keys would not sort and the merges would depend on
+    the heap's layout (a review's case).  The cuts are those of a slow merge loop over
+    the same keys, lowest key first, ties to the left."""
+    from aspml.data.discretize import chimerge
+    from aspml.kernels.chimerge import chi_square
+    neg = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]
+    pos = [0.0, 0.0, 0.0, 1e200, 1.0, 1.0, 1.0]
+    assert not np.isnan(chi_square(1e200, 1e200, 1.0, 1e200))
+    assert not np.isnan(chi_square(1e308, 1e308, 1e308, 1e308))
+    v, y, w = [], [], []
+    for i, (a, b) in enumerate(zip(neg, pos)):
+        v += [float(i), float(i)]
+        y += [False, True]
+        w += [a, b]
+    for threshold, max_bins in ((0.2, None), (6.0, None), (6.0, 2), (1e300, None)):
+        counts = [[a, b] for a, b in zip(neg, pos)]
+        starts = list(range(len(counts)))
+        while len(counts) > 1:
+            keys = [chi_square(*counts[i], *counts[i + 1]) for i in range(len(counts) - 1)]
+            i = int(np.argmin(keys))
+            if keys[i] >= threshold and (max_bins is None or len(counts) <= max_bins):
+                break
+            counts[i] = [counts[i][0] + counts[i + 1][0], counts[i][1] + counts[i + 1][1]]
+            del counts[i + 1], starts[i + 1]
+        got = chimerge(np.array(v), np.array(y), threshold, max_bins, np.array(w))
+        assert got.tolist() == [float(s) for s in starts[1:]], (threshold, max_bins)

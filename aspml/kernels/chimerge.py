@@ -15,10 +15,12 @@ def chi_square(a0, a1, b0, b1):
     total = 0.0
     for obs, row, col in ((a0, ra, c0), (a1, ra, c1), (b0, rb, c0), (b1, rb, c1)):
         e = row * col / n if n else 0.0
+        if e != e or e == np.inf:           # row * col overflowed (weights past 1e154):
+            e = row * (col / n)             # a finite expectation, so a key of inf, not NaN
         if e == 0.0:
             e = 0.1
         total += (obs - e) ** 2 / e
-    return total
+    return total if total == total else np.inf      # never NaN: NaN keys would not sort
 
 
 ARITY = 4   # children per heap node: a node's children share a cache line, and the heap is

@@ -213,7 +213,8 @@ class _Search:
                        view=None) -> list:
         rules = []
         pos = pos.copy()
-        view = self.view if view is None else view
+        # cut once to this set's rows: each rule's search narrows on from there
+        view = self.narrow(self.view if view is None else view, pos | neg)
         taken = None            # rows an earlier rule of this set covers (majority only)
         while self.enough(pos):
             rule = self.learn_rule(pos, neg, used, depth, view)
