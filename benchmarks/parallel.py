@@ -3,6 +3,7 @@
 
     nice -n 10 python benchmarks/parallel.py
     nice -n 10 python benchmarks/parallel.py --rows 2000 20000 200000 --features 10 40
+    python benchmarks/parallel.py --fits --rows 2000 10000 50000 200000 [--busy 1]
 
 For each table size (rows x features: numbers uniform in [0, 100] at two decimals, as
 ``benchmarks/fold.py --synthetic``; a third of the rows positive, every row active) the
@@ -83,6 +84,43 @@ print(first, time.perf_counter() - t)
 """
 
 
+FITS = """
+import sys, time, numpy as np
+sys.path.insert(0, {here!r})
+from fold import synthetic
+import aspml, numba
+out = []
+for n in {rows!r}:
+    X, y = synthetic(n)
+    aspml.FoldSE(positive=True).fit(X.head(500), y[:500])
+    times = []
+    for _ in range(9):
+        t = time.perf_counter()
+        aspml.FoldSE(positive=True).fit(X, y)
+        times.append(time.perf_counter() - t)
+    out.append(float(np.median(times)))
+print(*out)
+"""
+
+
+def fits(rows) -> None:
+    """Median of nine FoldSE fits on ``fold.py --synthetic`` tables, in a fresh process
+    with two numba threads and with one (``NUMBA_NUM_THREADS=1``)."""
+    import os
+    from pathlib import Path
+    code = FITS.format(here=str(Path(__file__).resolve().parent), rows=list(rows))
+    ms = {}
+    for threads in ("2", "1"):
+        env = dict(os.environ, NUMBA_NUM_THREADS=threads)
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                             text=True, env=env).stdout.split()
+        ms[threads] = [float(x) * 1e3 for x in out]
+    print("| rows x 10 | FoldSE fit, 2 threads ms | 1 thread ms | 2 / 1 |")
+    print("|---|---|---|---|")
+    for n, two, one in zip(rows, ms["2"], ms["1"]):
+        print(f"| {n:,} | {two:.1f} | {one:.1f} | {two / one:.2f} |", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, nargs="+",
@@ -94,6 +132,9 @@ def main(argv=None) -> None:
     ap.add_argument("--median", action="store_true",
                     help="the median of 21 calls instead of the best of five")
     ap.add_argument("--repeat", type=int, default=None)
+    ap.add_argument("--fits", action="store_true",
+                    help="instead of the kernels: whole FoldSE fits (median of nine) with two "
+                         "numba threads and with one, on --rows x 10 synthetic tables")
     args = ap.parse_args(argv)
     global STAT
     if args.median:
@@ -102,7 +143,10 @@ def main(argv=None) -> None:
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
             for _ in range(args.busy)]
     try:
-        report(args, repeat)
+        if args.fits:
+            fits(args.rows)
+        else:
+            report(args, repeat)
     finally:
         for proc in busy:
             proc.kill()

@@ -239,3 +239,36 @@ def test_a_search_keeps_each_literal_mask_read_only():
     assert search.mask(lit) is first
     with pytest.raises(ValueError):
         first[0] = True
+
+
+def test_a_fit_beside_a_busy_process_takes_the_serial_kernels(monkeypatch):
+    """With another process running, the parallel kernels wait for a thread it holds
+    (measured: 1.2x to 2x slower than the serial ones), so the fit takes the serial
+    kernels; the program is the same."""
+    import subprocess
+    import sys
+    import time
+
+    from aspml.learners import fold as F
+    if F.others_running() is None:
+        pytest.skip("no /proc: the load is not read here")
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.uniform(0, 100, (3000, 10)).round(2), columns=[f"f{i}" for i in range(10)])
+    y = ((X.f0 > 60) & (X.f1 <= 40)) | (X.f2 > 80)
+    alone = FoldSE(positive=True).fit(X, y).program_
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        for _ in range(50):                      # until it runs
+            if F.others_running():
+                break
+            time.sleep(0.05)
+        assert F.others_running() >= 1
+
+        def refuse(*args):
+            raise AssertionError("a parallel kernel ran beside a busy process")
+        for name in ("build_view", "best_literal_parallel", "filter_sorted_parallel"):
+            monkeypatch.setattr(F, name, refuse)
+        assert FoldSE(positive=True).fit(X, y).program_ == alone
+    finally:
+        busy.kill()
+        busy.wait()
