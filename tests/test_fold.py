@@ -241,10 +241,19 @@ def test_a_search_keeps_each_literal_mask_read_only():
         first[0] = True
 
 
+def test_parallel_kernels_use_the_cores_other_processes_leave(monkeypatch):
+    from aspml.learners import fold as F
+    monkeypatch.setattr(F.os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    for others, threads, expected in ((None, 8, 8), (0, 8, 8), (1, 8, 7), (3, 8, 5), (7, 8, 1),
+                                      (12, 8, 1), (1, 4, 4), (6, 4, 2)):
+        monkeypatch.setattr(F, "others_running", lambda: others)
+        assert F.free_threads(threads) == expected, (others, threads)
+
+
 def test_a_fit_beside_a_busy_process_takes_the_serial_kernels(monkeypatch):
-    """With another process running, the parallel kernels wait for a thread it holds
-    (measured: 1.2x to 2x slower than the serial ones), so the fit takes the serial
-    kernels; the program is the same."""
+    """On two cores with another process running, the parallel kernels wait for a thread
+    it holds (measured: 1.2x to 2x slower than the serial ones), so the fit takes the
+    serial kernels; the program is the same."""
     import subprocess
     import sys
     import time
@@ -252,6 +261,7 @@ def test_a_fit_beside_a_busy_process_takes_the_serial_kernels(monkeypatch):
     from aspml.learners import fold as F
     if F.others_running() is None:
         pytest.skip("no /proc: the load is not read here")
+    monkeypatch.setattr(F.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     rng = np.random.default_rng(3)
     X = pd.DataFrame(rng.uniform(0, 100, (3000, 10)).round(2), columns=[f"f{i}" for i in range(10)])
     y = ((X.f0 > 60) & (X.f1 <= 40)) | (X.f2 > 80)
@@ -272,3 +282,18 @@ def test_a_fit_beside_a_busy_process_takes_the_serial_kernels(monkeypatch):
     finally:
         busy.kill()
         busy.wait()
+
+
+def test_a_kernel_in_fewer_threads_gets_them_and_gives_them_back():
+    import numba
+
+    from aspml.learners import fold as F
+    before = numba.get_num_threads()
+    if before < 2:
+        pytest.skip("one numba thread")
+    assert F._in_threads(1, numba.get_num_threads) == 1
+    assert numba.get_num_threads() == before
+    with pytest.raises(ZeroDivisionError):
+        F._in_threads(1, lambda: 1 / 0)
+    assert numba.get_num_threads() == before
+    assert F._in_threads(before + 3, numba.get_num_threads) == before

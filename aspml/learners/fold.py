@@ -23,6 +23,7 @@ import math
 import os
 import warnings
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numba
 import numpy as np
@@ -52,11 +53,34 @@ PARALLEL_CELLS = {"best_literal": 1_000, "build_view": 2_000, "filter_sorted": 2
 MASK_CACHE_BYTES = 64 << 20
 
 
-def _parallel(kernel: str, rows: int, features: int, free: bool = True) -> bool:
-    """Whether ``kernel`` takes its parallel form on a view of this size; ``free``: no
-    other process was running when the fit started (:func:`others_running`)."""
-    return (free and rows * features >= PARALLEL_CELLS[kernel]
-            and numba.get_num_threads() > 1)
+def _parallel(kernel: str, rows: int, features: int, threads: int | None = None) -> bool:
+    """Whether ``kernel`` takes its parallel form on a view of this size, with
+    ``threads`` threads (None: numba's; see :func:`free_threads`)."""
+    threads = numba.get_num_threads() if threads is None else threads
+    return rows * features >= PARALLEL_CELLS[kernel] and threads > 1
+
+
+def _in_threads(threads: int, kernel, *args):
+    """Run a parallel kernel on at most ``threads`` of numba's threads."""
+    before = numba.get_num_threads()
+    if threads >= before:
+        return kernel(*args)
+    numba.set_num_threads(threads)          # this thread's setting: restored below
+    try:
+        return kernel(*args)
+    finally:
+        numba.set_num_threads(before)
+
+
+def free_threads(threads: int) -> int:
+    """How many of ``threads`` a fit's parallel kernels use: all of them, or, when other
+    processes are running (:func:`others_running`), at most the cores they leave free
+    (1: the serial kernels)."""
+    others = others_running()
+    if not others:
+        return threads
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(threads, (cores or 1) - others))
 
 
 def others_running() -> int | None:
@@ -64,11 +88,12 @@ def others_running() -> int | None:
     (Linux: the runnable count of ``/proc/loadavg`` less this process's running
     threads); None where that cannot be read.
 
-    A fit takes the serial kernels when another process is running: measured on the
-    project's 2-core machine with one busy process beside it, FoldSE on 2,000 to
-    200,000 rows took 1.2x to 2x as long with the parallel kernels as with the serial
-    ones (each parallel step waits for a thread the other process holds), where alone
-    the parallel ones were 1.1x to 1.55x faster (docs Large tables).
+    A fit's parallel kernels use only the cores the others leave free
+    (:func:`free_threads`): measured on the project's 2-core machine with one busy
+    process beside it, FoldSE on 2,000 to 200,000 rows took 1.2x to 2x as long with the
+    parallel kernels on both cores as with the serial ones (each parallel step waits
+    for the thread the other process holds), where alone the parallel ones were 1.1x
+    to 1.55x faster (docs Large tables).
     """
     try:
         with open("/proc/loadavg") as fh:
@@ -138,12 +163,17 @@ class _Search:
             num[j] = col.num
             is_num[j] = col.is_num
         scales = np.array([_sort_scale(table.schema[n].scale, c) for n, c in zip(names, self.cols)])
-        # the parallel kernels only when no other process is running now (others_running;
-        # not asked when no kernel could take its parallel form)
-        could = any(_parallel(kernel, self.n, n_f) for kernel in PARALLEL_CELLS)
-        self.free = not (could and others_running())
-        view = build_view if _parallel("build_view", self.n, n_f, self.free) else build_view_serial
-        groups, rows, offsets, distinct, distinct_offsets = view(num, is_num, scales)
+        # the parallel kernels on the cores other processes leave free (free_threads; not
+        # asked when no kernel could take its parallel form)
+        self.threads = numba.get_num_threads()
+        if any(_parallel(kernel, self.n, n_f) for kernel in PARALLEL_CELLS):
+            self.threads = free_threads(self.threads)
+        if _parallel("build_view", self.n, n_f, self.threads):
+            groups, rows, offsets, distinct, distinct_offsets = _in_threads(
+                self.threads, build_view, num, is_num, scales)
+        else:
+            groups, rows, offsets, distinct, distinct_offsets = build_view_serial(num, is_num,
+                                                                                  scales)
         if max_bins is not None:
             groups, distinct, distinct_offsets = _bin_view(groups, offsets, distinct,
                                                            distinct_offsets, max_bins)
@@ -192,8 +222,10 @@ class _Search:
         b_feat = np.array([u.feature for u in used], dtype=np.int64)
         b_ops = np.array([u.op for u in used], dtype=np.int64)
         b_vals = np.array([u.value for u in used], dtype=np.float64)
-        parallel = _parallel("best_literal", view[3], len(self.cols), self.free)
-        search = best_literal_parallel if parallel else best_literal
+        if _parallel("best_literal", view[3], len(self.cols), self.threads):
+            search = partial(_in_threads, self.threads, best_literal_parallel)
+        else:
+            search = best_literal
         score, f, op, value = search(*view[:3], self.distinct, self.distinct_offsets,
                                      self.codes, self.n_codes, state, active_rows,
                                      self.weights, float(self.total(pos)),
@@ -218,7 +250,7 @@ class _Search:
 
     def narrow(self, view, active: np.ndarray):
         """The view cut down to the active rows once they are clearly fewer (:func:`_narrow`)."""
-        return _narrow(view, active, self.free)
+        return _narrow(view, active, self.threads)
 
     def total(self, rows: np.ndarray):
         """How many rows of the mask: their number, or their weight when weighted."""
@@ -446,7 +478,7 @@ def _fold_single_literal_exceptions(rule: _Rule) -> _Rule:
     return _Rule(literals, kept)
 
 
-def _narrow(view, active: np.ndarray, free: bool = True):
+def _narrow(view, active: np.ndarray, threads: int | None = None):
     """The sorted view cut down to the active rows, once they are clearly fewer.
 
     The kernels skip inactive rows anyway; cutting costs about one search
@@ -456,9 +488,10 @@ def _narrow(view, active: np.ndarray, free: bool = True):
     if count > 0.5 * view[3]:
         return view
     features = len(view[2]) - 1
-    cut = (filter_sorted_parallel if _parallel("filter_sorted", view[3], features, free)
-           else filter_sorted)
-    return (*cut(view[0], view[1], view[2], active), count)
+    if _parallel("filter_sorted", view[3], features, threads):
+        return (*_in_threads(threads or numba.get_num_threads(), filter_sorted_parallel,
+                             view[0], view[1], view[2], active), count)
+    return (*filter_sorted(view[0], view[1], view[2], active), count)
 
 
 class FoldSE(LogicClassifier):
