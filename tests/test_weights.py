@@ -511,3 +511,24 @@ def test_chimerge_with_huge_weights_keys_no_pair_nan():
             del counts[i + 1], starts[i + 1]
         got = chimerge(np.array(v), np.array(y), threshold, max_bins, np.array(w))
         assert got.tolist() == [float(s) for s in starts[1:]], (threshold, max_bins)
+
+
+def test_libre_with_huge_weights_fits():
+    """Weights of 1e200 (a review's search: 4 of 60 such fits raised OverflowError while
+    ChiMerge's keys could be NaN) give a program that reads back and predicts."""
+    rng = np.random.default_rng(11)
+    for t in range(9):
+        n = int(rng.integers(20, 120))
+        X = pd.DataFrame({"x": rng.integers(0, 12, n).astype(float),
+                          "z": rng.integers(0, 4, n).astype(float)})
+        y = (X.x + rng.normal(scale=3, size=n)) > 6
+        w = rng.choice([1.0, 2.0, 1e200], n, p=[0.6, 0.3, 0.1])
+        threshold = float(rng.choice([0.2, 1.0, 6.0]))
+        if t not in (3, 8):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", AspmlWarning)
+            clf = aspml.Libre(n_estimators=1, discretization_threshold=threshold, random_state=0,
+                              max_bins=None).fit(X, y, sample_weight=w)
+        assert aspml.parse(clf.program_.to_asp(), "asp") == clf.program_
+        assert len(clf.predict(X)) == n
