@@ -20,6 +20,7 @@ import argparse
 import subprocess
 import sys
 import time
+from functools import partial
 
 import numpy as np
 
@@ -34,25 +35,24 @@ def table(rows: int, features: int, seed: int = 0):
     return num, is_num, np.full(features, 100.0), state
 
 
-STAT = "best"      # or "median" (--median): what a loaded machine's user sees
-
-
-def best_of(fn, *args, repeat=5) -> float:
-    """The best (or, with ``--median``, the median) of ``repeat`` warm calls."""
+def best_of(fn, *args, repeat=5, median=False) -> float:
+    """The best (or, ``median``, the median: what a loaded machine's user sees) of
+    ``repeat`` warm calls."""
     fn(*args)
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
         fn(*args)
         times.append(time.perf_counter() - t)
-    return min(times) if STAT == "best" else float(np.median(times))
+    return float(np.median(times)) if median else min(times)
 
 
-def measure(rows: int, features: int, repeat: int = 5) -> dict:
+def measure(rows: int, features: int, repeat: int = 5, median: bool = False) -> dict:
     num, is_num, scales, state = table(rows, features)
+    timed = partial(best_of, repeat=repeat, median=median)
     out = {}
-    out["build_view"] = (best_of(K.build_view_serial, num, is_num, scales, repeat=repeat),
-                         best_of(K.build_view, num, is_num, scales, repeat=repeat))
+    out["build_view"] = (timed(K.build_view_serial, num, is_num, scales),
+                         timed(K.build_view, num, is_num, scales))
     groups, rws, offsets, distinct, d_off = K.build_view_serial(num, is_num, scales)
     active = np.flatnonzero(state)
     empty_i, empty_f = np.zeros(0, dtype=np.int64), np.zeros(0)
@@ -60,13 +60,12 @@ def measure(rows: int, features: int, repeat: int = 5) -> dict:
             np.zeros(features, dtype=np.int64), state, active, None,
             float((state == 1).sum()), float((state == 2).sum()), int((state == 2).sum()),
             K.IG, True, 1.0, empty_i, empty_i, empty_f)
-    out["best_literal"] = (best_of(K.best_literal, *args, repeat=repeat),
-                           best_of(K.best_literal_parallel, *args, repeat=repeat))
+    out["best_literal"] = (timed(K.best_literal, *args),
+                           timed(K.best_literal_parallel, *args))
     half = np.zeros(rows, dtype=bool)
     half[::2] = True
-    out["filter_sorted"] = (best_of(K.filter_sorted, groups, rws, offsets, half, repeat=repeat),
-                            best_of(K.filter_sorted_parallel, groups, rws, offsets, half,
-                                    repeat=repeat))
+    out["filter_sorted"] = (timed(K.filter_sorted, groups, rws, offsets, half),
+                            timed(K.filter_sorted_parallel, groups, rws, offsets, half))
     return out
 
 
@@ -88,7 +87,7 @@ FITS = """
 import sys, time, numpy as np
 sys.path.insert(0, {here!r})
 from fold import synthetic
-import aspml, numba
+import aspml
 out = []
 for n in {rows!r}:
     X, y = synthetic(n)
@@ -136,9 +135,6 @@ def main(argv=None) -> None:
                     help="instead of the kernels: whole FoldSE fits (median of nine) with two "
                          "numba threads and with one, on --rows x 10 synthetic tables")
     args = ap.parse_args(argv)
-    global STAT
-    if args.median:
-        STAT = "median"
     repeat = args.repeat or (21 if args.median else 5)
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
             for _ in range(args.busy)]
@@ -157,7 +153,8 @@ def report(args, repeat) -> None:
     print("|---|---|---|---|---|---|")
     for features in args.features:
         for rows in args.rows:
-            for kernel, (serial, parallel) in measure(rows, features, repeat).items():
+            for kernel, (serial, parallel) in measure(rows, features, repeat,
+                                                      args.median).items():
                 print(f"| {rows:,} | {features} | {kernel} | {serial * 1e3:.2f} | "
                       f"{parallel * 1e3:.2f} | {parallel / serial:.2f} |", flush=True)
     first, again = map(float, subprocess.run([sys.executable, "-c", FIRST], check=True,

@@ -487,21 +487,21 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front):
     levels = np.full((n_f, 3), -1, dtype=np.int64)
     checks = np.empty((n_f, max(n_f - 1, 0)), dtype=np.int64)
     n_checks = np.zeros(n_f, dtype=np.int64)
-    most = np.int64(1)                              # the most cells a question reads
+    slab = np.ones(n_f, dtype=np.int64)             # cells a lead bin holds: a question's most
     for f in range(n_f):
         q = 0
-        n_cells = width[f]
         for j in rel:
             if j == f:
                 continue
-            if width[j] <= KEY_WIDTH and (q < 2 or (q < 3 and n_cells * width[j] <= n_neg)):
+            if width[j] <= KEY_WIDTH and (q < 2 or (q < 3 and width[f] * slab[f] * width[j]
+                                                    <= n_neg)):
                 levels[f, q] = j
-                n_cells *= width[j]
+                slab[f] *= width[j]
                 q += 1
             else:
                 checks[f, n_checks[f]] = j
                 n_checks[f] += 1
-        most = max(most, n_cells // width[f])
+    most = slab.max() if n_f > 0 else np.int64(1)   # the most cells a question reads
     n_front = min(n_front, n_checks.min()) if n_f > 0 else 0
     neg_rows = np.empty((n_f, n_neg), dtype=np.int32)
     neg_front = np.empty((n_f, n_neg, n_front), dtype=np.int32)
@@ -610,11 +610,7 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front):
                         a = i - lo[f]
                         # every negative with its zero at i: its bins outside p
                         o = neg_off[f]
-                        slab = np.int64(1)                 # cells a lead bin holds
-                        for j in levels[f]:
-                            if j >= 0:
-                                slab *= width[j]
-                        for m in range(o[a * slab], o[(a + 1) * slab]):
+                        for m in range(o[a * slab[f]], o[(a + 1) * slab[f]]):
                             c = 0
                             for j in range(n_f):
                                 if p[neg_zeros[neg_rows[f, m], j]]:
@@ -714,54 +710,42 @@ def distinct_records(codes, widths, y, weights=None):
     which needs no key at all: the key of 50 features of 9 bins would not fit.
     """
     n, n_f = codes.shape
-    space = 1
-    small = True
-    for f in range(n_f):
-        space *= widths[f]
-        if space > max(4 * n, 1 << 20):
-            small = False
-            break
     w = np.empty(0) if weights is None else weights
-    if small:                                     # count by key: no sort
-        radix = np.ones(n_f, dtype=np.int64)
-        for f in range(n_f - 2, -1, -1):
-            radix[f] = radix[f + 1] * widths[f + 1]
-        pos = np.zeros(space, dtype=np.float64)
-        neg = np.zeros(space, dtype=np.float64)
-        seen = np.zeros(space, dtype=np.bool_)
-        for r in range(n):
-            key = 0
-            for f in range(n_f):
-                key += codes[r, f] * radix[f]
-            seen[key] = True
-            one = 1.0 if w.shape[0] == 0 else w[r]
-            if y[r]:
-                pos[key] += one
-            else:
-                neg[key] += one
-        present = np.flatnonzero(seen)
-        records = np.empty((present.shape[0], n_f), dtype=np.int64)
-        for i in range(present.shape[0]):
-            for f in range(n_f):
-                records[i, f] = (present[i] // radix[f]) % widths[f]
-        return records, pos[present], neg[present]
-    fits = True                                   # does the mixed-radix key fit in 62 bits?
-    space = 1
+    space = 1                                     # the mixed-radix key's range (0: past 62 bits)
     for f in range(n_f):
         if space > (1 << 62) // max(widths[f], 1):
-            fits = False
+            space = 0
             break
         space *= max(widths[f], 1)
-    if fits:                                      # sort the keys: 4x the radix sort
+    if space > 0:
         key = np.empty(n, dtype=np.int64)
         for r in range(n):
             c = 0
             for f in range(n_f):
                 c = c * widths[f] + codes[r, f]
             key[r] = c
-        # weights are summed in row order within a record (stable); whole counts need not
-        order = np.argsort(key, kind="mergesort") if w.shape[0] else np.argsort(key)
-        return _runs_of(codes, order, y, w)
+        if space > max(4 * n, 1 << 20):           # sort the keys: 4x the radix sort
+            # weights are summed in row order within a record (stable); whole counts need not
+            order = np.argsort(key, kind="mergesort") if w.shape[0] else np.argsort(key)
+            return _runs_of(codes, order, y, w)
+        pos = np.zeros(space, dtype=np.float64)   # a small space: count by key, no sort
+        neg = np.zeros(space, dtype=np.float64)
+        seen = np.zeros(space, dtype=np.bool_)
+        for r in range(n):
+            seen[key[r]] = True
+            one = 1.0 if w.shape[0] == 0 else w[r]
+            if y[r]:
+                pos[key[r]] += one
+            else:
+                neg[key[r]] += one
+        present = np.flatnonzero(seen)
+        records = np.empty((present.shape[0], n_f), dtype=np.int64)
+        for i in range(present.shape[0]):
+            c = present[i]
+            for f in range(n_f - 1, -1, -1):
+                records[i, f] = c % widths[f]
+                c //= widths[f]
+        return records, pos[present], neg[present]
     order = np.arange(n)
     buf = np.empty(n, dtype=np.int64)
     for f in range(n_f - 1, -1, -1):              # LSD radix sort: stable per feature

@@ -53,11 +53,18 @@ PARALLEL_CELLS = {"best_literal": 1_000, "build_view": 2_000, "filter_sorted": 2
 MASK_CACHE_BYTES = 64 << 20
 
 
-def _parallel(kernel: str, rows: int, features: int, threads: int | None = None) -> bool:
+def _parallel(kernel: str, rows: int, features: int, threads: int) -> bool:
     """Whether ``kernel`` takes its parallel form on a view of this size, with
-    ``threads`` threads (None: numba's; see :func:`free_threads`)."""
-    threads = numba.get_num_threads() if threads is None else threads
+    ``threads`` threads (see :func:`free_threads`)."""
     return rows * features >= PARALLEL_CELLS[kernel] and threads > 1
+
+
+def _kernel(name: str, serial, parallel, rows: int, features: int, threads: int):
+    """The form of kernel ``name`` to call on a view of this size: ``parallel`` on
+    ``threads`` threads (:func:`_parallel`), else ``serial``."""
+    if _parallel(name, rows, features, threads):
+        return partial(_in_threads, threads, parallel)
+    return serial
 
 
 def _in_threads(threads: int, kernel, *args):
@@ -107,6 +114,7 @@ def others_running() -> int | None:
     except (OSError, ValueError, IndexError):
         return None
     return max(running - own, 0)
+
 
 _OPS = {LE: "<=", GT: ">", NOT_LE: "<=", NOT_GT: ">", EQ: "==", NE: "!="}
 
@@ -166,14 +174,10 @@ class _Search:
         # the parallel kernels on the cores other processes leave free (free_threads; not
         # asked when no kernel could take its parallel form)
         self.threads = numba.get_num_threads()
-        if any(_parallel(kernel, self.n, n_f) for kernel in PARALLEL_CELLS):
+        if any(_parallel(kernel, self.n, n_f, self.threads) for kernel in PARALLEL_CELLS):
             self.threads = free_threads(self.threads)
-        if _parallel("build_view", self.n, n_f, self.threads):
-            groups, rows, offsets, distinct, distinct_offsets = _in_threads(
-                self.threads, build_view, num, is_num, scales)
-        else:
-            groups, rows, offsets, distinct, distinct_offsets = build_view_serial(num, is_num,
-                                                                                  scales)
+        view = _kernel("build_view", build_view_serial, build_view, self.n, n_f, self.threads)
+        groups, rows, offsets, distinct, distinct_offsets = view(num, is_num, scales)
         if max_bins is not None:
             groups, distinct, distinct_offsets = _bin_view(groups, offsets, distinct,
                                                            distinct_offsets, max_bins)
@@ -222,10 +226,8 @@ class _Search:
         b_feat = np.array([u.feature for u in used], dtype=np.int64)
         b_ops = np.array([u.op for u in used], dtype=np.int64)
         b_vals = np.array([u.value for u in used], dtype=np.float64)
-        if _parallel("best_literal", view[3], len(self.cols), self.threads):
-            search = partial(_in_threads, self.threads, best_literal_parallel)
-        else:
-            search = best_literal
+        search = _kernel("best_literal", best_literal, best_literal_parallel, view[3],
+                         len(self.cols), self.threads)
         score, f, op, value = search(*view[:3], self.distinct, self.distinct_offsets,
                                      self.codes, self.n_codes, state, active_rows,
                                      self.weights, float(self.total(pos)),
@@ -478,7 +480,7 @@ def _fold_single_literal_exceptions(rule: _Rule) -> _Rule:
     return _Rule(literals, kept)
 
 
-def _narrow(view, active: np.ndarray, threads: int | None = None):
+def _narrow(view, active: np.ndarray, threads: int):
     """The sorted view cut down to the active rows, once they are clearly fewer.
 
     The kernels skip inactive rows anyway; cutting costs about one search
@@ -488,10 +490,9 @@ def _narrow(view, active: np.ndarray, threads: int | None = None):
     if count > 0.5 * view[3]:
         return view
     features = len(view[2]) - 1
-    if _parallel("filter_sorted", view[3], features, threads):
-        return (*_in_threads(threads or numba.get_num_threads(), filter_sorted_parallel,
-                             view[0], view[1], view[2], active), count)
-    return (*filter_sorted(view[0], view[1], view[2], active), count)
+    cut = _kernel("filter_sorted", filter_sorted, filter_sorted_parallel, view[3], features,
+                  threads)
+    return (*cut(view[0], view[1], view[2], active), count)
 
 
 class FoldSE(LogicClassifier):
@@ -766,8 +767,7 @@ class FoldSE(LogicClassifier):
             exceptions = []
             if fp.any() and (self.max_depth is None or self.max_depth > 0):
                 banned = [u for u in (_search_literal(lit, search) for lit in rule.body) if u]
-                exceptions = search.learn_rule_set(fp, tp, banned, 1,
-                                                   search.narrow(search.view, tp | fp))
+                exceptions = search.learn_rule_set(fp, tp, banned, 1)
             holds = masks[i].copy()
             for exc in exceptions:
                 holds &= ~search.rule_mask(exc)
