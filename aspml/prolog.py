@@ -109,6 +109,9 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
     return out
 
 
+END = "aspml_end"      # the last word of every answer: an answer without it was cut short
+
+
 def _answers(program: Program, table, naming, ask: str) -> list[str]:
     """What SWI-Prolog prints for ``ask`` over the program and the rows' facts, word by word."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -117,10 +120,17 @@ def _answers(program: Program, table, naming, ask: str) -> list[str]:
             fh.write(program.to_prolog())
             fh.write("\n% rows\n")
             fh.write(prolog_facts(table, naming.preds))
-        result = _run(f"consult({prolog_atom(path)}), {ask}", [])
-    if result.returncode != 0 or result.stderr.strip():
-        raise EngineError("SWI-Prolog failed: " + (result.stderr.strip() or f"exit {result.returncode}"))
-    return result.stdout.split()
+        for _ in range(3):
+            result = _run(f"consult({prolog_atom(path)}), {ask}, "
+                          f"format('~w~n', [{END}]), flush_output", [])
+            if result.returncode != 0 or result.stderr.strip():
+                raise EngineError("SWI-Prolog failed: "
+                                  + (result.stderr.strip() or f"exit {result.returncode}"))
+            words = result.stdout.split()
+            if words and words[-1] == END:
+                return words[:-1]
+    # swipl 9.0 now and then exits 0 having printed nothing (about 1 run in 200 seen)
+    raise EngineError("SWI-Prolog's output was cut short three times in a row")
 
 
 def _classes(program: Program, X, missing, query: str) -> np.ndarray:
