@@ -1,7 +1,6 @@
 """Background knowledge (#18 item 3): a theory of derived Boolean atoms that the learners
 use as features, that every engine derives, and that travels with the program."""
 
-import subprocess
 import warnings
 
 import clingo
@@ -16,11 +15,11 @@ from aspml.errors import AspmlError, AspmlWarning, ParseError
 from aspml.evaluate import as_table
 from aspml.explain import explain
 from aspml.logic.background import read_background
-from aspml.logic.model import Compare, Flag, InSet, Program, Rule, Target
+from aspml.logic.model import Compare, Flag, Program, Rule, Target
 from aspml.logic.parser import parse
 from aspml.prolog import CLEAN_OPTIONS
 
-from conftest import one_line_error, predict_with_every_engine, run_aspml
+from conftest import one_line_error, predict_with_every_engine, run_aspml, run_swipl
 
 THEORY = """\
 % a column with a space is read by its predicate: "Body Mass" is body_mass
@@ -204,10 +203,9 @@ def test_runs_alone_in_clingo_and_swipl(fitted, data, tmp_path, swipl):
     done = run_aspml("export", model, "--to", "prolog", "--facts", csv)
     assert "age(0," in done.stdout and "elderly(0)." not in done.stdout   # facts: columns only
     (tmp_path / "p.pl").write_text(done.stdout)
-    out = subprocess.run(["swipl", *CLEAN_OPTIONS, "-q", "-g",
-                          "findall(R, sick(R,'sick'), Rs), sort(Rs, S), "
-                          "forall(member(R, S), writeln(R))", "-t", "halt", str(tmp_path / "p.pl")],
-                         capture_output=True, text=True, timeout=120)
+    out = run_swipl("findall(R, sick(R,'sick'), Rs), sort(Rs, S), "
+                    "forall(member(R, S), writeln(R))", [tmp_path / "p.pl"],
+                    options=CLEAN_OPTIONS)
     assert out.stderr == "" and {int(r) for r in out.stdout.split()} == want
     assert parse(run_aspml("export", model, "--to", "prolog").stdout, "prolog") \
         == fitted["FoldSE"].program_

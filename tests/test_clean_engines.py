@@ -5,7 +5,6 @@ The init file here prints row ids (which aspml would read as answers) and
 rewrites every rule to ``Head :- true`` (so every row would be positive).
 """
 
-import subprocess
 
 import numpy as np
 import pandas as pd
@@ -13,7 +12,7 @@ import pytest
 
 import aspml
 from aspml import prolog
-from conftest import predict_with_every_engine
+from conftest import predict_with_every_engine, run_swipl
 
 EVIL_INIT = """\
 :- multifile user:term_expansion/2.
@@ -33,7 +32,7 @@ def evil_home(tmp_path, monkeypatch, swipl):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
     # the init file is real: a plain swipl runs it
-    plain = subprocess.run(["swipl", "-g", "halt"], capture_output=True, text=True, timeout=60)
+    plain = run_swipl("true", options=(), timeout=60)
     assert plain.stdout.split() == ["0", "1", "2"]
     return home
 

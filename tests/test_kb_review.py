@@ -11,7 +11,6 @@
 - a column named ``body_mass`` lost its name to the folded ``"Body Mass"``.
 """
 
-import subprocess
 
 import clingo
 import numpy as np
@@ -21,7 +20,7 @@ import pytest
 import aspml
 from aspml.errors import AspmlError, ParseError
 
-from conftest import one_line_error, run_aspml
+from conftest import one_line_error, run_aspml, run_swipl
 
 
 def people(n=60, seed=0):
@@ -98,8 +97,7 @@ def test_prefixed_background_atoms_do_not_merge_in_swipl(tmp_path, swipl):
                 for name, p in programs.items()}
     goal = ", ".join(f"aggregate_all(count, distinct(P, {name}_flag(P, yes)), N{k}), "
                      f"format('~w ~w~n', [{name}, N{k}])" for k, name in enumerate(programs))
-    done = subprocess.run(["swipl", "-f", "none", "-q", "-g", goal, "-t", "halt", *files],
-                          capture_output=True, text=True)
+    done = run_swipl(goal, files)
     got = dict(line.split() for line in done.stdout.split("\n") if line)
     assert {k: int(v) for k, v in got.items()} == expected, done.stderr
 

@@ -9,7 +9,6 @@ loaded into one SWI-Prolog session and one clingo run, and must answer every ope
 import csv
 import json
 import re
-import subprocess
 
 import numpy as np
 import pandas as pd
@@ -25,7 +24,7 @@ from aspml.data.facts import entity_keys
 from aspml.evaluate import evaluate
 from aspml.logic.printers import Naming
 
-from conftest import one_line_error, predict_with_every_engine, run_aspml
+from conftest import one_line_error, predict_with_every_engine, run_aspml, run_swipl
 from strategies import HOSTILE, programs, programs_with_tables
 
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -72,8 +71,7 @@ def swipl_keys(files, goals: dict) -> dict:
              "format('~w s ~w~n', [{i}, C]) ; format('~w bad~n', [{i}]))")
     query = ", ".join(f"findall(R, {goals[k]}, L{i}), forall(member(A, L{i}), "
                       + write.format(i=i) + ")" for i, k in enumerate(keys))
-    result = subprocess.run(["swipl", "-f", "none", "-q", "-g", query, "-t", "halt",
-                             *map(str, files)], capture_output=True, text=True, timeout=300)
+    result = run_swipl(query, files, timeout=300)
     assert result.returncode == 0 and not result.stderr, result.stderr
     out = {k: set() for k in keys}
     for line in result.stdout.splitlines():
@@ -170,11 +168,9 @@ def test_two_programs_load_into_one_swipl_session_and_one_clingo_run(two_program
     tmp = files["heart", "prolog"].parent
     (tmp / "h0.pl").write_text(aspml.export(p1, "prolog", X1, key=k1), encoding="utf-8")
     (tmp / "v0.pl").write_text(aspml.export(p2, "prolog", X2, key=k2), encoding="utf-8")
-    result = subprocess.run(["swipl", "-f", "none", "-q", "-g",
-                             "findall(R, democrat(R,_), L), sort(L, S), length(S, N), write(N)",
-                             "-t", "halt", str(tmp / "v0.pl"), str(tmp / "h0.pl")],
-                            capture_output=True, text=True, timeout=120)
-    assert result.stdout != str(len(expected["voting"]["democrat"]))
+    result = run_swipl("findall(R, democrat(R,_), L), sort(L, S), length(S, N), write(N)",
+                       [tmp / "v0.pl", tmp / "h0.pl"])
+    assert result.stdout.isdigit() and result.stdout != str(len(expected["voting"]["democrat"]))
 
 
 @pytest.fixture(scope="module")

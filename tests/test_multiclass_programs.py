@@ -12,7 +12,6 @@ across the three engines, open queries, and guard sets that are no decision list
 
 import math
 import os
-import subprocess
 from collections import Counter
 from dataclasses import replace
 
@@ -26,7 +25,7 @@ import aspml.asp
 import aspml.prolog
 from aspml import Compare, InSet, Interval, NotAtom, Program, Rule, Target
 from aspml.logic.printers import DIALECTS, label_term, text_value
-from conftest import GOLDEN, one_line_error, run_aspml
+from conftest import GOLDEN, one_line_error, run_aspml, run_swipl
 
 from strategies import multiclass_programs, multiclass_programs_with_tables
 
@@ -311,9 +310,7 @@ def swipl_open(files, goal: str) -> list[tuple[str, str]]:
     an atom's character codes (:func:`codes`: no quoting to undo)."""
     query = (f"findall(R-V, {goal}, L), sort(L, S), "
              "forall(member(R-V, S), (atom_codes(V, C), format('~q\\t~w~n', [R, C])))")
-    cmd = ["swipl", "-f", "none", "-q", "-g", query, "-t", "halt", *map(str, files)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "LANG": "C.UTF-8"})
+    done = run_swipl(query, files, env={**os.environ, "LANG": "C.UTF-8"})
     assert done.returncode == 0 and not done.stderr, done.stderr
     return [tuple(line.split("\t")) for line in done.stdout.splitlines()]
 

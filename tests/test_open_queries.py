@@ -26,6 +26,7 @@ from aspml.data.table import DEFAULT_MISSING
 from aspml.evaluate import as_table
 from aspml.logic.printers import LogicPrinter, Naming
 
+from conftest import run_swipl
 from strategies import programs, programs_with_tables
 
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -61,8 +62,7 @@ def swipl_answers(path, goals: dict[str, str]) -> dict[str, list[str]]:
     keys = list(goals)
     query = ", ".join(f"findall(R, {goals[k]}, L{i}), forall(member(A, L{i}), "
                       f"format('~w ~q~n', [{i}, A]))" for i, k in enumerate(keys))
-    result = subprocess.run(["swipl", "-f", "none", "-q", "-g", query, "-t", "halt", str(path)],
-                            capture_output=True, text=True, timeout=300)
+    result = run_swipl(query, [path], timeout=300)
     assert result.returncode == 0 and not result.stderr, result.stderr
     out = {k: [] for k in keys}
     for line in result.stdout.splitlines():
@@ -270,8 +270,7 @@ def test_cli_export_with_facts_counts_like_predict(swipl, tmp_path):
     assert expected == [1, 2, 3, 4, 5, 7]
 
     def ask(goal):
-        r = subprocess.run(["swipl", "-f", "none", "-q", "-g", goal, "-t", "halt", "p.pl"],
-                           capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        r = run_swipl(goal, ["p.pl"], cwd=tmp_path, timeout=60)
         assert r.returncode == 0 and not r.stderr, r.stderr
         return r.stdout
     assert ask("aggregate_all(count, distinct(R, y(R,'nein')), C), write(C)") == "6"
