@@ -3,6 +3,7 @@
     python benchmarks/libre.py                    # CV on the paper's datasets (F1, rules, atoms)
     python benchmarks/libre.py --scale            # one weak learner on 1M records
     python benchmarks/libre.py --weak-learner     # its parts on 1M x 10, full precision too
+    python benchmarks/libre.py --bin-threads      # where binning columns on 2 threads pays
     python benchmarks/libre.py --parallel         # n_jobs=1 against n_jobs=2 on adult
     python benchmarks/libre.py --tuned-features   # max_features chosen by nested 3-fold CV
     python benchmarks/libre.py --check            # issue #20: defaults, today's, max_rules=3
@@ -326,6 +327,8 @@ def main(argv=None) -> int:
     ap.add_argument("--weak-learner", action="store_true",
                     help="one weak learner on 1M x 10 floats (two decimals, full precision): "
                          "ChiMerge (runs first, and the heap alone), FindBoundary, 1 and 2 threads")
+    ap.add_argument("--bin-threads", action="store_true",
+                    help="where binning columns on two threads pays: 1,000 to 1M rows")
     ap.add_argument("--parallel", action="store_true")
     ap.add_argument("--repeat", type=int, default=20, help="--parallel: fits per setting")
     ap.add_argument("--tuned", action="store_true",
@@ -378,6 +381,8 @@ def main(argv=None) -> int:
         return scale()
     if args.weak_learner:
         return weak_learner()
+    if args.bin_threads:
+        return bin_threads()
     if args.parallel:
         X, y, kinds = load(args.data_dir, "adult", ">50K")
         aspml.Libre(kinds=kinds, positive=True, n_estimators=2).fit(X.head(500), y[:500])
@@ -463,6 +468,44 @@ def scale() -> int:
     return 0
 
 
+def bin_threads(repeat=7) -> int:
+    """Where binning the columns side by side pays (``BIN_ROWS`` in aspml.learners.libre):
+    ChiMerge of 2 and 10 uniform columns (the label ``f0 + f1`` above its median) on one
+    thread against two, best of ``repeat`` warm runs, alternating."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from aspml.learners import libre as impl
+    rng = np.random.default_rng(0)
+    print("| rows | columns | 1 thread | 2 threads | 2 threads faster by |")
+    print("|---|---|---|---|---|")
+    with ThreadPoolExecutor(2) as pool:
+        for n in (1_000, 2_000, 5_000, 20_000, 50_000, 200_000, 1_000_000):
+            for d in (2, 10):
+                X = pd.DataFrame(rng.uniform(0, 100, (n, d)), columns=[f"f{i}" for i in range(d)])
+                score = X.f0 + X.f1
+                y = (score > np.median(score)).to_numpy()
+                probe = aspml.Libre(n_estimators=1, max_features=d)
+                probe.fit(X.head(500), y[:500])
+                table, target, _ = probe._training_data(X, y)
+                names = list(probe.schema_.names)
+
+                def one(c):
+                    return impl._feature_bins(table[c], target, 6.0, None, probe.max_bins)
+                times = {1: [], 2: []}
+                for _ in range(repeat if n < 1_000_000 else 3):
+                    for k in (1, 2):
+                        t = time.perf_counter()
+                        if k == 1:
+                            [one(c) for c in names]
+                        else:
+                            list(pool.map(one, names))
+                        times[k].append(time.perf_counter() - t)
+                a, b = min(times[1]), min(times[2])
+                print(f"| {n:,} | {d} | {a * 1000:.2f} ms | {b * 1000:.2f} ms | {a / b:.2f}x |",
+                      flush=True)
+    return 0
+
+
 def weak_learner(n=1_000_000, d=10, repeat=3) -> int:
     """One weak learner over all ``d`` features of ``n`` uniform floats in [0, 100] (the
     label ``f0 + f1 - f2`` above its median), its parts timed through the functions the
@@ -477,8 +520,9 @@ def weak_learner(n=1_000_000, d=10, repeat=3) -> int:
     rng = np.random.default_rng(0)
     raw = rng.uniform(0, 100, (n, d))
     print("| values | ChiMerge, 1 thread | its heap alone | ChiMerge, 2 threads | "
-          "FindBoundary | weak learner (1 thread) | (2 threads) | points |")
-    print("|---|---|---|---|---|---|---|---|")
+          "ChiMerge, n_jobs=1 fit | FindBoundary | weak learner (1 thread) | (2 threads) | "
+          "(n_jobs=1 fit) | points |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for label, values in (("two decimals", raw.round(2)), ("full precision", raw)):
         X = pd.DataFrame(values, columns=[f"f{i}" for i in range(d)])
         score = X.f0 + X.f1 - X.f2
@@ -511,12 +555,16 @@ def weak_learner(n=1_000_000, d=10, repeat=3) -> int:
         heap, _ = best(lambda: [heap_alone(c) for c in names])
         with ThreadPoolExecutor(2) as pool:
             two, _ = best(lambda: list(pool.map(bins_of, names)))
+        tasks = [(table[c], target, 6.0, None, probe.max_bins) for c in names]
+        with impl._Pool(1) as pool:              # what a fit of n_jobs=1 does: free cores
+            default, _ = best(lambda: pool.map_columns(impl._feature_bins, tasks, len(target)))
         codes = np.ascontiguousarray(np.stack([c for _, c in binned], axis=1), dtype=np.int64)
         widths = np.array([len(b) for b, _ in binned], dtype=np.int64)
         fb, points = best(lambda: impl._weak_learner(codes, np.zeros(0, dtype=np.int64),
                                                      np.arange(d), widths, target, 1))
-        print(f"| {label} | {one:.2f} s | {heap:.2f} s | {two:.2f} s | {fb:.2f} s | "
-              f"{one + fb:.2f} s | {two + fb:.2f} s | {len(points):,} |", flush=True)
+        print(f"| {label} | {one:.2f} s | {heap:.2f} s | {two:.2f} s | {default:.2f} s | "
+              f"{fb:.2f} s | {one + fb:.2f} s | {two + fb:.2f} s | {default + fb:.2f} s | "
+              f"{len(points):,} |", flush=True)
     return 0
 
 

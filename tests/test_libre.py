@@ -854,3 +854,57 @@ def test_alpha_chosen_by_the_inner_folds():
             make(alpha=bad).fit(X, y)
     with pytest.raises(ValueError, match="hull_candidates must be"):
         make(hull_candidates="yes").fit(X, y)
+
+
+@given(st.lists(st.one_of(st.floats(-3, 3), st.sampled_from([0.0, -0.0, 1.5, np.nan]),
+                          st.integers(-2, 2).map(float)), min_size=1, max_size=60),
+       st.integers(0, 2**32 - 1), st.sampled_from([0.5, 2.0, 6.0]), st.sampled_from([None, 2, 4]),
+       st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_chimerge_codes_are_bins_of_the_cuts(values, seed, threshold, max_bins, weighted):
+    """The bins read off ChiMerge's sorted order are numpy's ``searchsorted`` of the
+    cuts, -1 for NaN, ties, -0.0 and all-NaN columns included; the cuts are chimerge's."""
+    from aspml.data.discretize import bins_of, chimerge, chimerge_codes
+    v = np.array(values)
+    rng = np.random.default_rng(seed)
+    y = rng.random(len(v)) < 0.5
+    w = rng.integers(1, 4, len(v)).astype(float) if weighted else None
+    cuts, code = chimerge_codes(v, y, threshold, max_bins, w)
+    assert cuts.tolist() == chimerge(v, y, threshold, max_bins, w).tolist()
+    assert code.dtype == np.int64 and code.tolist() == bins_of(v, cuts).tolist()
+
+
+def test_one_job_fit_bins_columns_on_free_cores_with_the_same_program(monkeypatch):
+    """A fit of ``n_jobs=1`` bins its columns on the cores no other process uses, once a
+    column has ``BIN_ROWS`` rows; threads or not, the same bins in the same order, and
+    the same program.  No free core (or a small table): every column on the caller's
+    thread."""
+    import threading
+
+    from aspml.learners import libre as impl
+    rng = np.random.default_rng(3)
+    n = impl.BIN_ROWS
+    X = pd.DataFrame(rng.uniform(0, 10, (n, 4)), columns=list("abcd"))
+    y = (X.a + X.b > 10).to_numpy()
+    probe = aspml.Libre(n_estimators=1, max_features=4)
+    table, target, _ = probe._training_data(X, y)
+    tasks = [(table[c], target, 6.0, None, 10) for c in "abcd"]
+    seen = []
+
+    def bins(*task):
+        seen.append(threading.get_ident())
+        return impl._feature_bins(*task)
+    serial = [impl._feature_bins(*t) for t in tasks]
+    for free, rows, threaded in ((2, n, True), (1, n, False), (2, n - 1, False)):
+        monkeypatch.setattr(impl, "free_threads", lambda threads, free=free: min(free, threads))
+        seen.clear()
+        with impl._Pool(1) as pool:
+            got = pool.map_columns(bins, tasks, rows)
+        assert [b for b, _ in got] == [b for b, _ in serial]
+        assert all((c == s).all() for (_, c), (_, s) in zip(got, serial))
+        assert (threading.get_ident() not in seen) == threaded, (free, rows)
+    fits = {}
+    for free in (1, 2):
+        monkeypatch.setattr(impl, "free_threads", lambda threads, free=free: min(free, threads))
+        fits[free] = aspml.Libre(n_estimators=3, random_state=0).fit(X, y).program_
+    assert fits[1] == fits[2] and fits[1].default_rules

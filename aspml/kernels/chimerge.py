@@ -27,6 +27,10 @@ ARITY = 4   # children per heap node: a node's children share a cache line, and 
             # half as deep (a million intervals merge 2.1x faster than in a binary heap
             # reading its keys through the pair's index)
 
+# The heap is one float64 array of (key, pair) entries side by side: slot s holds its
+# chi-square at h[2s] and its pair (the left interval's index, exact as a float below
+# 2**53) at h[2s + 1], so that reading a slot's children reads one stretch of memory.
+
 
 @numba.njit(cache=True, inline="always")
 def _less(ka, ia, kb, ib):
@@ -36,68 +40,68 @@ def _less(ka, ia, kb, ib):
 
 
 @numba.njit(cache=True)
-def _up(hkey, hpair, where, k):
+def _up(h, where, k):
     """Move the entry at slot ``k`` up while it comes before its parent; returns its slot."""
-    key, i = hkey[k], hpair[k]
+    key, i = h[2 * k], h[2 * k + 1]
     while k > 0:
         parent = (k - 1) // ARITY
-        if not _less(key, i, hkey[parent], hpair[parent]):
+        if not _less(key, i, h[2 * parent], h[2 * parent + 1]):
             break
-        hkey[k] = hkey[parent]
-        hpair[k] = hpair[parent]
-        where[hpair[k]] = k
+        h[2 * k] = h[2 * parent]
+        h[2 * k + 1] = h[2 * parent + 1]
+        where[np.int64(h[2 * k + 1])] = k
         k = parent
-    hkey[k] = key
-    hpair[k] = i
-    where[i] = k
+    h[2 * k] = key
+    h[2 * k + 1] = i
+    where[np.int64(i)] = k
     return k
 
 
 @numba.njit(cache=True)
-def _down(hkey, hpair, where, k, size):
+def _down(h, where, k, size):
     """Move the entry at slot ``k`` down while a child comes before it."""
-    key, i = hkey[k], hpair[k]
+    key, i = h[2 * k], h[2 * k + 1]
     while True:
         first = ARITY * k + 1
         if first >= size:
             break
-        c, ck, ci = first, hkey[first], hpair[first]
+        c, ck, ci = first, h[2 * first], h[2 * first + 1]
         for q in range(first + 1, min(first + ARITY, size)):
-            if _less(hkey[q], hpair[q], ck, ci):
-                c, ck, ci = q, hkey[q], hpair[q]
+            if _less(h[2 * q], h[2 * q + 1], ck, ci):
+                c, ck, ci = q, h[2 * q], h[2 * q + 1]
         if not _less(ck, ci, key, i):
             break
-        hkey[k] = ck
-        hpair[k] = ci
-        where[ci] = k
+        h[2 * k] = ck
+        h[2 * k + 1] = ci
+        where[np.int64(ci)] = k
         k = c
-    hkey[k] = key
-    hpair[k] = i
-    where[i] = k
+    h[2 * k] = key
+    h[2 * k + 1] = i
+    where[np.int64(i)] = k
 
 
 @numba.njit(cache=True)
-def _rekey(hkey, hpair, where, i, key, size):
+def _rekey(h, where, i, key, size):
     """Pair ``i`` now has chi-square ``key``: restore the heap order around it."""
     k = where[i]
-    lower = _less(key, i, hkey[k], i)
-    hkey[k] = key
+    lower = _less(key, i, h[2 * k], i)
+    h[2 * k] = key
     if lower:
-        _up(hkey, hpair, where, k)
+        _up(h, where, k)
     else:
-        _down(hkey, hpair, where, k, size)
+        _down(h, where, k, size)
 
 
 @numba.njit(cache=True)
-def _remove(hkey, hpair, where, i, size):
+def _remove(h, where, i, size):
     """Take pair ``i`` out of the heap; returns the new size."""
     k = where[i]
     size -= 1
     where[i] = -1
     if k != size:
-        hkey[k] = hkey[size]
-        hpair[k] = hpair[size]
-        _down(hkey, hpair, where, _up(hkey, hpair, where, k), size)
+        h[2 * k] = h[2 * size]
+        h[2 * k + 1] = h[2 * size + 1]
+        _down(h, where, _up(h, where, k), size)
     return size
 
 
@@ -111,48 +115,57 @@ def merge(neg, pos, threshold, max_bins):
 
     Each live pair (named by its left interval) sits once in an indexed
     ``ARITY``-ary heap that holds its key beside it; a merge removes one pair and
-    re-keys the two beside it.
+    re-keys the two beside it.  An interval's two counts lie side by side
+    (``count[2i]``, ``count[2i + 1]``), and so do its links (``link[2i]`` the next
+    interval, ``link[2i + 1]`` the previous): a merge reads a few cache lines, not
+    one per array (about 10% faster on a million intervals).
     """
     k = neg.shape[0]
     if k < 2:
         return np.ones(k, dtype=np.bool_)
-    c0, c1 = neg.astype(np.float64), pos.astype(np.float64)
-    nxt = np.arange(1, k + 1)
-    nxt[k - 1] = -1
-    prv = np.arange(-1, k - 1)
+    count = np.empty(2 * k, dtype=np.float64)
+    link = np.empty(2 * k, dtype=np.int64)
+    for i in range(k):
+        count[2 * i] = neg[i]
+        count[2 * i + 1] = pos[i]
+        link[2 * i] = i + 1
+        link[2 * i + 1] = i - 1
+    link[2 * (k - 1)] = -1
     alive = np.ones(k, dtype=np.bool_)
-    hkey = np.empty(k, dtype=np.float64)
-    hpair = np.empty(k, dtype=np.int64)
+    h = np.empty(2 * k, dtype=np.float64)
     where = np.full(k, -1, dtype=np.int64)
     size = k - 1
     for i in range(k - 1):
-        hkey[i] = chi_square(c0[i], c1[i], c0[i + 1], c1[i + 1])
-        hpair[i] = i
+        h[2 * i] = chi_square(count[2 * i], count[2 * i + 1], count[2 * i + 2], count[2 * i + 3])
+        h[2 * i + 1] = i
         where[i] = i
     for q in range((size - 2) // ARITY, -1, -1):       # heapify
-        _down(hkey, hpair, where, q, size)
+        _down(h, where, q, size)
     n_bins = k
     while size > 0:
-        i = hpair[0]
-        if hkey[0] >= threshold and (max_bins <= 0 or n_bins <= max_bins):
+        i = np.int64(h[1])
+        if h[0] >= threshold and (max_bins <= 0 or n_bins <= max_bins):
             break
-        j = nxt[i]                        # merge j into i
-        c0[i] += c0[j]
-        c1[i] += c1[j]
+        j = link[2 * i]                   # merge j into i
+        count[2 * i] += count[2 * j]
+        count[2 * i + 1] += count[2 * j + 1]
         alive[j] = False
         if where[j] >= 0:
-            size = _remove(hkey, hpair, where, j, size)
-        nxt[i] = nxt[j]
-        if nxt[j] >= 0:
-            prv[nxt[j]] = i
+            size = _remove(h, where, j, size)
+        after = link[2 * j]
+        link[2 * i] = after
+        if after >= 0:
+            link[2 * after + 1] = i
         n_bins -= 1
-        if nxt[i] >= 0:
-            _rekey(hkey, hpair, where, i, chi_square(c0[i], c1[i], c0[nxt[i]], c1[nxt[i]]), size)
+        if after >= 0:
+            _rekey(h, where, i, chi_square(count[2 * i], count[2 * i + 1],
+                                           count[2 * after], count[2 * after + 1]), size)
         else:
-            size = _remove(hkey, hpair, where, i, size)
-        p = prv[i]
+            size = _remove(h, where, i, size)
+        p = link[2 * i + 1]
         if p >= 0:
-            _rekey(hkey, hpair, where, p, chi_square(c0[p], c1[p], c0[i], c1[i]), size)
+            _rekey(h, where, p, chi_square(count[2 * p], count[2 * p + 1],
+                                           count[2 * i], count[2 * i + 1]), size)
     return alive
 
 
@@ -196,6 +209,20 @@ def chimerge_cuts(v, t, order, threshold, max_bins, weights=None):
             run_pos[r] += pos[i]
     alive = merge(run_neg, run_pos, threshold, max_bins)
     return uniq[start[alive]][1:].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def sorted_bins(v, order, cuts):
+    """Each number's bin, how many of the sorted ``cuts`` are at most it (numpy's
+    ``searchsorted(cuts, v, side="right")``), walking ``v`` in the ``order`` that sorts it."""
+    out = np.empty(v.shape[0], dtype=np.int64)
+    b = 0
+    for q in range(order.shape[0]):
+        r = order[q]
+        while b < cuts.shape[0] and v[r] >= cuts[b]:
+            b += 1
+        out[r] = b
+    return out
 
 
 # chi_square of two adjacent intervals of one class each, the same class: 0.1 + 0.1 from
