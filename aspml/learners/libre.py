@@ -202,7 +202,9 @@ class Libre(LogicClassifier):
         the exception rules that write a value set with gaps (``NOT abK``) come
         with them and are not counted.
     n_jobs : int, default 1
-        Weak learners run in parallel through joblib.
+        Weak learners run in parallel through joblib.  With one job, columns of
+        10,000 rows or more are still binned side by side on the cores no other
+        process is using (as FOLD's parallel kernels).
     random_state : int, Generator or None
     max_bins : int or None, default 10
         ChiMerge's other stopping rule (Kerber's maximum number of intervals):
