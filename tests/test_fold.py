@@ -11,6 +11,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aspml
 from aspml import FoldRpp, FoldSE
+from aspml.errors import AspmlWarning
+
+from conftest import run_aspml
 
 
 # FOLD-R++ (no long-tail pruning) covers every positive it can isolate, however little it
@@ -297,3 +300,54 @@ def test_a_kernel_in_fewer_threads_gets_them_and_gives_them_back():
         F._in_threads(1, lambda: 1 / 0)
     assert numba.get_num_threads() == before
     assert F._in_threads(before + 3, numba.get_num_threads) == before
+
+
+# -- a fit that learns no rule says so -------------------------------------------------
+
+# a sick row every seventh, the feature cycling every fifth: each value holds both classes
+NO_RULE = pd.DataFrame({"a": np.arange(40) % 5})
+NO_RULE_Y = np.where(np.arange(40) % 7 == 0, "sick", "well")
+
+
+@pytest.mark.parametrize("learner", [FoldSE, FoldRpp])
+def test_a_fit_without_rules_says_why_and_what_to_try(learner):
+    """An empty program answers the other class for every row: no description of the
+    class, so the fit warns, naming the class, why no rule was kept and what to try."""
+    with pytest.warns(AspmlWarning) as seen:
+        clf = learner(positive="sick").fit(NO_RULE, NO_RULE_Y)
+    assert clf.program_.rules == ()
+    said = [str(w.message) for w in seen if "learned no rules" in str(w.message)]
+    assert len(said) == 1, [str(w.message) for w in seen]
+    msg = said[0]
+    assert f'{learner.__name__} learned no rules for label = "sick"' in msg
+    assert "of the 6 positive rows" in msg and 'answers "well" for every row' in msg
+    assert 'class_weight="balanced" (the class is 15.0% of the rows)' in msg
+    assert seen[0].filename == __file__          # pointing at the caller's fit
+
+
+def test_a_fit_with_rules_does_not_warn_about_none():
+    import warnings
+    X = pd.DataFrame({"a": np.arange(40) % 10})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert FoldSE().fit(X, X.a > 5).program_.rules
+
+
+def test_a_multiclass_fit_without_rules_says_so():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": np.arange(60) % 3})
+    y = np.array(["x", "y", "z"])[rng.integers(0, 3, 60)]
+    with pytest.warns(AspmlWarning, match='learned no rules: .* answers "y", the largest '
+                                                 "class, for every row") as seen:
+        clf = FoldSE().fit(X, y)
+    assert clf.program_.rules == () and seen[0].filename == __file__
+
+
+def test_cli_learn_without_rules_says_so_in_one_line(tmp_path):
+    path = tmp_path / "none.csv"
+    pd.DataFrame({"a": NO_RULE.a, "y": NO_RULE_Y}).to_csv(path, index=False)
+    done = run_aspml("learn", path, "--target", "y", "--positive", "sick")
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if "learned no rules" in line]
+    assert len(notes) == 1 and 'y = "sick"' in notes[0] and "Traceback" not in done.stderr
+    assert 'ELSE y = "well"' in done.stdout

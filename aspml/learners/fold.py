@@ -161,6 +161,9 @@ class _Search:
         self.max_depth = max_depth
         # refuse a rule (or exception) wrong on more of the rows it covers than it is right
         self.majority = False
+        # why the first default rule was refused: (positives, negatives it covered), or
+        # None when no literal was found at all (what a "learned no rules" warning says)
+        self.refused: tuple | None = None
         self.cols = [_searchable(table[n]) for n in names]
         self.n = table.n_rows
         # each feature's numbers sorted once; (groups, rows, offsets, rows cut for): see _narrow
@@ -286,6 +289,8 @@ class _Search:
         while self.enough(pos):
             rule = self.learn_rule(pos, neg, used, depth, view)
             if rule is None:
+                if depth == 0 and not rules:
+                    self.refused = None
                 break
             holds = self.rule_mask(rule)
             covered = holds & pos
@@ -299,6 +304,8 @@ class _Search:
             if self.trace:
                 self._step("covered", depth, tp=int(covered.sum()), kept=kept)
             if not kept:
+                if depth == 0 and not rules:
+                    self.refused = (self.total(covered), self.total(holds & neg))
                 break
             pos &= ~covered
             rules.append(rule)
@@ -653,6 +660,8 @@ class FoldSE(LogicClassifier):
         if given is not None:
             fixed, found = self._learn_exceptions_to_fixed(given, search, table, pos, ~y)
         learned = search.learn_rule_set(pos, ~y, [], 0)
+        if not fixed and not learned:
+            self._warn_no_rules(search, y)
         program = self._program(fixed + learned, table, names)
         self.expert_report_ = expert.report(program, found)
         for note in expert.notes(self.expert_report_):
@@ -741,10 +750,49 @@ class FoldSE(LogicClassifier):
         while labels and labels[-1] == default:
             learned.pop()
             labels.pop()
+        if not learned:
+            least = max(1, search.min_rule)
+            warnings.warn(f"{type(self).__name__} learned no rules: no rule told a class's "
+                          "rows from the others' well enough to keep (it must cover at least "
+                          f"{least:g} row{'s' if least != 1 else ''} of its class and be right "
+                          "on more of the rows it decides than wrong). The program answers "
+                          f'"{as_label(self.classes_[default])}", the largest class, for every '
+                          "row.", AspmlWarning, stacklevel=4)
         self.expert_report_ = []        # no expert rules in a multi-class program
         return self._program(learned, table, names,
                              labels=[as_label(self.classes_[c]) for c in labels],
                              default=default)
+
+    def _warn_no_rules(self, search: "_Search", y: np.ndarray) -> None:
+        """Say that a binary fit learned no rule, why, and what might give one: an empty
+        program answers the other class for every row, which is no description of the
+        class (what was asked for)."""
+        name = type(self).__name__
+        positive = as_label(self.classes_[self.positive_index_])
+        other = as_label(self.classes_[1 - self.positive_index_])
+        n_pos, n = search.total(y), search.total(np.ones_like(y))
+        share = n_pos / n if n else 0.0
+        if search.refused is None:
+            why = "no literal tells its rows from the others'"
+        else:
+            tp, fp = search.refused
+            why = (f"its first rule covered {tp:g} of the {n_pos:g} positive rows and {fp:g} "
+                   "others")
+            if not tp:
+                why += (" (its literals narrowed the rows until none was left: no literal "
+                        "parted the last positives from the negatives beside them)")
+            elif tp < search.min_rule:
+                why += (f", and a rule must cover at least {search.min_rule:g} "
+                        f"(tail={self.tail:g} of the rows)")
+        hints = []
+        if share < 0.2:
+            hints.append(f'class_weight="balanced" (the class is {share:.1%} of the rows)')
+        if search.min_rule > 1:
+            hints.append("a lower tail")
+        hints.append("features that describe the class")
+        warnings.warn(f'{name} learned no rules for {self.target} = "{positive}": {why}. '
+                      f'The program answers "{other}" for every row; to describe the class, '
+                      "try " + ", or ".join(hints) + ".", AspmlWarning, stacklevel=5)
 
     def _learn_exceptions_to_fixed(self, given, search: "_Search", table, pos, neg):
         """The expert's rules in order, each as FOLD finishes a rule of its own: where it
