@@ -237,3 +237,21 @@ def test_an_identifier_the_rules_use_is_noted_on_the_distributed_path_too():
         warnings.simplefilter("error", AspmlWarning)
         clf = aspml.FoldSE(max_bins=64).fit(rows.drop(columns="label"), rows["label"])
     assert "patient_nbr" in clf.program_.features_used
+
+
+def test_distributed_fit_without_rules_says_so_as_in_memory():
+    """A Dask fit that learns no rule warns as the in-memory fit does, at the caller."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": np.ones(200), "b": ["x"] * 200})
+    y = np.where(rng.random(200) < .4, "p", "q")
+    rows = dd.from_pandas(X.assign(label=y), npartitions=2)
+    said = {}
+    for where, (data, labels) in {"memory": (X, y),
+                                  "dask": (rows.drop(columns="label"), rows["label"])}.items():
+        with dask.config.set(scheduler="threads"), warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            clf = aspml.FoldSE(max_bins=8, positive="p").fit(data, labels)
+        assert clf.program_.rules == ()
+        said[where] = [w for w in seen if "learned no rules" in str(w.message)]
+        assert len(said[where]) == 1 and said[where][0].filename == __file__, where
+    assert str(said["dask"][0].message) == str(said["memory"][0].message)

@@ -333,14 +333,45 @@ def test_a_fit_with_rules_does_not_warn_about_none():
         assert FoldSE().fit(X, X.a > 5).program_.rules
 
 
+def test_too_few_positives_for_the_tail_are_said_to_be_too_few():
+    X = pd.DataFrame({"a": np.arange(1000.0)})
+    y = np.zeros(1000, dtype=bool)
+    y[[10, 500, 900]] = True
+    with pytest.warns(AspmlWarning, match=r"the class has 3 rows, fewer than the 5 a rule must "
+                                          r"cover \(tail=0.005 of the rows\)"):
+        assert FoldSE().fit(X, y).program_.rules == ()
+
+
+def test_expert_rules_alone_are_a_program_and_no_warning():
+    import warnings
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        clf = FoldSE(positive="sick").fit(NO_RULE, NO_RULE_Y,
+                                          fixed_rules='IF a > 3 THEN label = "sick"')
+    assert len(clf.program_.rules) == 1
+    assert not [w for w in seen if "learned no rules" in str(w.message)]
+
+
 def test_a_multiclass_fit_without_rules_says_so():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"a": np.arange(60) % 3})
     y = np.array(["x", "y", "z"])[rng.integers(0, 3, 60)]
-    with pytest.warns(AspmlWarning, match='learned no rules: .* answers "y", the largest '
-                                                 "class, for every row") as seen:
+    with pytest.warns(AspmlWarning, match='learned no rules: no rule told .* answers "y" for '
+                                          "every row") as seen:
         clf = FoldSE().fit(X, y)
     assert clf.program_.rules == () and seen[0].filename == __file__
+
+
+def test_a_multiclass_fit_whose_rules_all_conclude_the_default_says_so():
+    """A rule kept for the largest class and then dropped (it concludes the class every row
+    gets anyway) leaves no rule: said as such, not as no rule good enough to keep."""
+    a = np.ones(1000)
+    a[:2] = 0
+    y = np.array(["A"] * 1000, dtype=object)
+    y[0], y[1] = "B", "C"
+    with pytest.warns(AspmlWarning, match='its only rules concluded the class every row gets '
+                                          'without them. The program answers "A"'):
+        assert FoldSE().fit(pd.DataFrame({"a": a}), y).program_.rules == ()
 
 
 def test_cli_learn_without_rules_says_so_in_one_line(tmp_path):

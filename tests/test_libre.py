@@ -895,8 +895,9 @@ def test_one_job_fit_bins_columns_on_free_cores_with_the_same_program(monkeypatc
         seen.append(threading.get_ident())
         return impl._feature_bins(*task)
     serial = [impl._feature_bins(*t) for t in tasks]
+    # free_threads patched to the cores "left free", whatever this machine has
     for free, rows, threaded in ((2, n, True), (1, n, False), (2, n - 1, False)):
-        monkeypatch.setattr(impl, "free_threads", lambda threads, free=free: min(free, threads))
+        monkeypatch.setattr(impl, "free_threads", lambda threads, free=free: free)
         seen.clear()
         with impl._Pool(1) as pool:
             got = pool.map_columns(bins, tasks, rows)
@@ -905,6 +906,11 @@ def test_one_job_fit_bins_columns_on_free_cores_with_the_same_program(monkeypatc
         assert (threading.get_ident() not in seen) == threaded, (free, rows)
     fits = {}
     for free in (1, 2):
-        monkeypatch.setattr(impl, "free_threads", lambda threads, free=free: min(free, threads))
+        monkeypatch.setattr(impl, "free_threads", lambda threads, free=free: free)
         fits[free] = aspml.Libre(n_estimators=3, random_state=0).fit(X, y).program_
     assert fits[1] == fits[2] and fits[1].default_rules
+
+    def fails(*task):                           # a column's error reaches the caller
+        raise ValueError(f"column {task[0]}")
+    with impl._Pool(1) as pool, pytest.raises(ValueError, match="column 0"):
+        pool.map_columns(fails, [(0,), (1,)], n)

@@ -524,6 +524,8 @@ def fit(learner, X, y, sample_weight=None):
         search.min_rule = tail_bar(tail, total_weight, 1, search.weighted)
         target = search.of_class(None, positive_index)
         learned = search.learn_rule_set(target, ~target, [], 0)
+        if not learned:
+            learner._warn_no_rules(search, target, stacklevel=4)
         learner.program_ = learner._program(learned, meta_table, names)
         _precisions(learner, x_parts, y_parts, classes, positive_index, class_weights)
     learner.expert_report_ = []

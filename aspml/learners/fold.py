@@ -747,32 +747,37 @@ class FoldSE(LogicClassifier):
         totals = search.class_totals(y_idx, undecided if left and left >= search.min_rule
                                      else None, k)
         default = _most(totals)
+        kept = len(learned)
         while labels and labels[-1] == default:
             learned.pop()
             labels.pop()
         if not learned:
             least = max(1, search.min_rule)
-            warnings.warn(f"{type(self).__name__} learned no rules: no rule told a class's "
-                          "rows from the others' well enough to keep (it must cover at least "
-                          f"{least:g} row{'s' if least != 1 else ''} of its class and be right "
-                          "on more of the rows it decides than wrong). The program answers "
-                          f'"{as_label(self.classes_[default])}", the largest class, for every '
-                          "row.", AspmlWarning, stacklevel=4)
+            why = ("its only rules concluded the class every row gets without them" if kept
+                   else "no rule told a class's rows from the others' well enough to keep (it "
+                   f"must cover at least {least:g} row{'s' if least != 1 else ''} of its class "
+                   "and be right on more of the rows it decides than wrong)")
+            warnings.warn(f"{type(self).__name__} learned no rules: {why}. The program "
+                          f'answers "{as_label(self.classes_[default])}" for every row.',
+                          AspmlWarning, stacklevel=4)
         self.expert_report_ = []        # no expert rules in a multi-class program
         return self._program(learned, table, names,
                              labels=[as_label(self.classes_[c]) for c in labels],
                              default=default)
 
-    def _warn_no_rules(self, search: "_Search", y: np.ndarray) -> None:
+    def _warn_no_rules(self, search: "_Search", pos, stacklevel: int = 5) -> None:
         """Say that a binary fit learned no rule, why, and what might give one: an empty
         program answers the other class for every row, which is no description of the
-        class (what was asked for)."""
+        class (what was asked for).  ``pos``: the positive rows (the search's rows)."""
         name = type(self).__name__
         positive = as_label(self.classes_[self.positive_index_])
         other = as_label(self.classes_[1 - self.positive_index_])
-        n_pos, n = search.total(y), search.total(np.ones_like(y))
+        n_pos, n = search.total(pos), search.total(search.ones())
         share = n_pos / n if n else 0.0
-        if search.refused is None:
+        if not search.enough(pos):
+            why = (f"the class has {n_pos:g} rows, fewer than the {search.min_rule:g} a rule "
+                   f"must cover (tail={self.tail:g} of the rows)")
+        elif search.refused is None:
             why = "no literal tells its rows from the others'"
         else:
             tp, fp = search.refused
@@ -792,7 +797,7 @@ class FoldSE(LogicClassifier):
         hints.append("features that describe the class")
         warnings.warn(f'{name} learned no rules for {self.target} = "{positive}": {why}. '
                       f'The program answers "{other}" for every row; to describe the class, '
-                      "try " + ", or ".join(hints) + ".", AspmlWarning, stacklevel=5)
+                      "try " + ", or ".join(hints) + ".", AspmlWarning, stacklevel=stacklevel)
 
     def _learn_exceptions_to_fixed(self, given, search: "_Search", table, pos, neg):
         """The expert's rules in order, each as FOLD finishes a rule of its own: where it

@@ -203,7 +203,7 @@ class Libre(LogicClassifier):
         with them and are not counted.
     n_jobs : int, default 1
         Weak learners run in parallel through joblib.  With one job, columns of
-        10,000 rows or more are still binned side by side on the cores no other
+        20,000 rows or more are still binned side by side on the cores no other
         process is using (as FOLD's parallel kernels).
     random_state : int, Generator or None
     max_bins : int or None, default 10
@@ -795,10 +795,9 @@ class _Pool:
 
 # Columns of at least this many rows are binned side by side in a fit of one job when
 # cores are free.  Measured on the project's 2-core machine (benchmarks/libre.py
-# --bin-threads: ChiMerge of 2 and 10 uniform columns, two threads against one, two
-# runs): 1,000 and 2,000 rows 0.50x-0.86x (the threads cost more than a column's
-# ChiMerge), 5,000 rows 0.70x-1.61x, 20,000 to 1M rows 1.46x-1.90x.
-BIN_ROWS = 10_000
+# --bin-threads: ChiMerge of 2 and 10 uniform columns, two threads against one; four
+# runs, docs LIBRE): 1,000-10,000 rows 0.33x-1.63x, 20,000 rows to 1M 1.23x-1.96x.
+BIN_ROWS = 20_000
 
 
 class _Layout:
