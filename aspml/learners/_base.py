@@ -435,6 +435,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                   if k not in self._not_provenance and k != "background"
                   # unweighted, or every value searched: the header as before
                   and not (k in ("class_weight", "max_bins") and v is None)
+                  # LIBRE's learner over the categorical features at its default: as before
+                  and not (k == "categorical_learner" and v == "cv")
                   and not (k in self._multiclass_only and not target.is_multiclass)}
         return Program(tuple(rules), target, schema,
                        {"learner": type(self).__name__, **params}, self._missing(),
