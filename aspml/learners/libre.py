@@ -421,10 +421,11 @@ class Libre(LogicClassifier):
         if split is None:
             variants = variants[:1]
 
-        def cover(t, found):
+        def cover(t, found, wanted=None):
             """A fold's set covers, one per variant: candidates and set-cover order (and
             the masks on every training row); for an inner fold the validation F1 after
-            each step instead of the masks."""
+            each step instead of the masks.  ``wanted``: the variants to cover (the others
+            None), every one when None."""
             rows = folds[t] if t else slice(None)
             widened = [layout.widen(learners[s], points) for s, points in enumerate(found)]
             fold_codes = codes[rows]
@@ -433,7 +434,10 @@ class Libre(LogicClassifier):
                 va = np.ones(len(y), dtype=bool)
                 va[rows] = False
             out, pools = [], {}
-            for hulls, alpha, whole in variants:
+            for u, (hulls, alpha, whole) in enumerate(variants):
+                if wanted is not None and u not in wanted:
+                    out.append(None)
+                    continue
                 if (hulls, whole) not in pools:
                     use = widened if whole else widened[:len(subsets)]
                     parts = [*use, layout.hulls(np.concatenate(use))] if hulls else use
@@ -469,12 +473,19 @@ class Libre(LogicClassifier):
         results = pool.map(_weak_learner, ((codes, rows_of(t), s, width_arr[s], y_bool, heuristic,
                                             weights) for t in range(n_folds) for s in learners))
         done = [None] * n_folds
+        every_row = None                    # fold 0's weak learners' points
         for t in range(n_folds):
             found = []
             for _ in learners:
                 found.append(next(results))
                 self._report(1 + t * len(learners) + len(found), n_steps, "weak learners")
-            done[t] = cover(t, found)
+            if t == 0 and len(whole_options) > 1:
+                # with the categorical learner's rules: covered on every row only if the
+                # inner folds take them (the set covers of a large table cost most)
+                every_row = found
+                done[t] = cover(t, found, {u for u, w in enumerate(variants) if not w[2]})
+            else:
+                done[t] = cover(t, found)
         steps, v = None, 0
         if n_folds > 1:
             # the variant (hulls or not, alpha) whose inner folds score best, or among those
@@ -490,6 +501,8 @@ class Libre(LogicClassifier):
                 if (max(best[u] for u in among if variants[u][2])
                         < max(best[u] for u in plain) + CATEGORICAL_GAIN):
                     among = plain
+                else:
+                    done[0] = cover(0, every_row)
             close = []
             for i in _close_variants([curves[u] for u in among], one_se):
                 v = among[i]
