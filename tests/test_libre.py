@@ -943,19 +943,38 @@ def test_categorical_learner_takes_the_lines_random_subsets_miss():
     assert held["cv"] > held[False] + 0.05, held
     assert '"categorical_learner"' not in fits["cv"].program_.print("asp")
     assert '["categorical_learner", false]' in fits[False].program_.print("asp")
-    with pytest.raises(ValueError, match="categorical_learner must be"):
-        aspml.Libre(categorical_learner="yes").fit(X, y)
 
 
 def test_no_categorical_learner_on_numbers_or_few_categories():
-    """Numbers only, or no more categorical features than a learner takes: the ensemble
-    alone, the same program as with categorical_learner=False."""
+    """Numbers only, one categorical column among numbers, five categorical columns (no
+    more than max_features, though a learner of the ensemble takes four of them), or
+    categories grouped by their positive rate (max_categories: the training labels shaped
+    them, as ChiMerge does a number's bins): the ensemble alone, even with True, and the
+    same program as with categorical_learner=False."""
     rng = np.random.default_rng(2)
     X = pd.DataFrame(rng.random((300, 8)), columns=[f"n{i}" for i in range(8)])
     X["c"] = rng.choice(["p", "q"], 300)
     y = (X.n0 > .5) & (X.c == "p")
-    for data in (X.drop(columns="c"), X):
-        cv = aspml.Libre(random_state=0).fit(data, y)
-        assert not cv.categorical_learner_
-        assert cv.program_.rules == aspml.Libre(random_state=0, categorical_learner=False).fit(
-            data, y).program_.rules
+    five = pd.DataFrame({f"c{i}": rng.choice(list("abcd"[:2 + i % 3]), 300) for i in range(5)})
+    y5 = ((five.c0 == "a") & (five.c1 == "b")) | (rng.random(300) < .1)
+    wide = pd.DataFrame({f"w{i}": np.char.add("v", rng.integers(0, 40, 300).astype(str))
+                         for i in range(7)})
+    grouped = wide.w0.isin([f"v{k}" for k in range(10)])
+    for data, target, params in ((X.drop(columns="c"), y, {}), (X, y, {}), (five, y5, {}),
+                                 (wide, grouped, {"max_categories": 8})):
+        plain = aspml.Libre(random_state=0, categorical_learner=False, **params).fit(data, target)
+        for mode in ("cv", True):
+            fit = aspml.Libre(random_state=0, categorical_learner=mode, **params).fit(data, target)
+            assert not fit.categorical_learner_, (list(data), mode)
+            assert fit.program_.rules == plain.program_.rules
+
+
+def test_categorical_learner_is_one_of_cv_true_false():
+    """numpy's booleans (a parameter grid over an array) count as the booleans they are;
+    other values are refused, not read as False."""
+    X, y = _boards(400, np.random.default_rng(1))
+    fit = aspml.Libre(random_state=0, categorical_learner=np.True_).fit(X, y)
+    assert fit.categorical_learner_
+    for bad in (1, 0.0, "yes", None):
+        with pytest.raises(ValueError, match="categorical_learner must be"):
+            aspml.Libre(categorical_learner=bad).fit(X, y)

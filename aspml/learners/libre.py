@@ -189,8 +189,9 @@ class Libre(LogicClassifier):
         inner folds (0.678 against 0.670) and lower held out (0.670 against
         0.681) with 1.5 times the printed rules.
     categorical_learner : {"cv", True, False}, default "cv"
-        One more weak learner over every categorical feature (and Boolean), for
-        tables of more of them than ``max_features``: a concept spread over many
+        One more weak learner over every categorical (and Boolean) feature, for
+        tables of more of them than ``max_features`` (a column whose values were
+        grouped, ``max_categories``, does not count): a concept spread over many
         categorical features (tictactoe's eight lines of three cells; krkp's 36
         chess features) needs them in one learner, which random subsets of five
         seldom hold (tictactoe F1 0.952 with 10.4 printed rules, krkp 0.819: the
@@ -278,8 +279,9 @@ class Libre(LogicClassifier):
         The set cover's alpha and whether hulls were candidates: the inner folds'
         choice among ``alpha`` (and ``hull_candidates="cv"``), or the first.
     categorical_learner_ : bool
-        Whether the learner over every categorical feature ran and its rules were
-        candidates (``categorical_learner``).
+        Whether the rules of the learner over every categorical feature were
+        candidates of the chosen set cover (``categorical_learner``; under "cv" it
+        may have run and been left out).
     """
 
     _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
@@ -325,9 +327,9 @@ class Libre(LogicClassifier):
         if not alphas or not all(is_real(a) and 0 <= a <= 1 for a in alphas):
             raise ValueError(f"alpha must be a number in [0, 1] or a sequence of them, got "
                              f"{self.alpha!r}")
-        if self.categorical_learner not in ("cv", True, False):
-            raise ValueError(f"categorical_learner must be 'cv', True or False, got "
-                             f"{self.categorical_learner!r}")
+        v = self.categorical_learner
+        if not (isinstance(v, (bool, np.bool_)) or (isinstance(v, str) and v == "cv")):
+            raise ValueError(f"categorical_learner must be 'cv', True or False, got {v!r}")
         if self.hull_candidates not in ("cv", True, False):
             raise ValueError(f"hull_candidates must be 'cv', True or False, got "
                              f"{self.hull_candidates!r}")
@@ -390,12 +392,16 @@ class Libre(LogicClassifier):
         # one thread at a time; cover(t) reads folds[t] after fold t's tasks were made.
         split = (self._inner_folds(y, rng) if self.early_stopping in ("cv", "cv-best")
                  else None)
-        # one more learner over every categorical feature (categorical_learner), when
-        # there are more of them than a learner of the ensemble takes
-        categorical = np.array([f for f, b in enumerate(bins) if all(x.kind != "num" for x in b)],
+        # one more learner over every categorical (or Boolean) feature, when there are more
+        # of them than max_features (categorical_learner); not numbers nor grouped
+        # categories, whose bins the labels of the whole training fold shaped
+        categorical = np.array([f for f, b in enumerate(bins)
+                                if all(x.kind != "num" and not x.group for x in b)],
                                dtype=np.int64)
         mode = self.categorical_learner
-        extra = len(categorical) > k and (mode is True or (mode == "cv" and split is not None))
+        mode = mode if isinstance(mode, str) else bool(mode)
+        extra = (len(categorical) > int(self.max_features)
+                 and (mode is True or (mode == "cv" and split is not None)))
         learners = [*subsets, categorical] if extra else subsets
         n_folds = 1 + (split.get_n_splits() if split is not None else 0)
         folds = [np.zeros(0, dtype=np.int64)]                          # empty: every row
@@ -491,7 +497,8 @@ class Libre(LogicClassifier):
             # the variant (hulls or not, alpha) whose inner folds score best, or among those
             # as good (the same bar as for the steps) the one of fewest printed rules; the
             # categorical learner's rules only when clearly better than the ensemble's
-            # alone (CATEGORICAL_GAIN), and then only where the ensemble's are not as good
+            # alone (CATEGORICAL_GAIN: more than the bar, so the ensemble's alone are then
+            # none of those as good)
             one_se = self.early_stopping == "cv"
             curves = [[d[v][2] for d in done[1:]] for v in range(len(variants))]
             among = list(range(len(variants)))
@@ -501,17 +508,17 @@ class Libre(LogicClassifier):
                 if (max(best[u] for u in among if variants[u][2])
                         < max(best[u] for u in plain) + CATEGORICAL_GAIN):
                     among = plain
-                else:
-                    done[0] = cover(0, every_row)
+                else:                       # fold 0's covers with its rules, now wanted
+                    more = cover(0, every_row, {u for u in among if variants[u][2]})
+                    done[0] = [a if a is not None else b for a, b in zip(done[0], more)]
             close = []
             for i in _close_variants([curves[u] for u in among], one_se):
                 v = among[i]
                 k = _cv_steps(curves[v], one_se)
                 a, o = done[0][v][0], done[0][v][1][:k]
-                close.append((variants[v][2],
-                              self._program([layout.rule(a[i]) for i in o], bins, names).n_rules,
+                close.append((self._program([layout.rule(a[i]) for i in o], bins, names).n_rules,
                               len(close), v, k))
-            _, _, _, v, steps = min(close)
+            _, _, v, steps = min(close)
         self.hull_candidates_, self.alpha_, self.categorical_learner_ = variants[v]
         allowed, order, masks, self.n_candidates_ = done[0][v]
         order = order[:steps]      # the greedy order does not depend on where it stops
