@@ -41,11 +41,34 @@ def swipl_path() -> str:
 CLEAN_OPTIONS = ("-f", "none", "-F", "none", "--no-packs", "--no-tty")
 
 
-def _run(goal: str, files: list[str]) -> subprocess.CompletedProcess:
-    cmd = [swipl_path(), *CLEAN_OPTIONS, "-q", "--on-error=print", "--on-warning=print",
-           "-g", goal, "-t", "halt"]
-    return subprocess.run(cmd + files, capture_output=True, text=True, timeout=SWIPL_TIMEOUT,
-                          env={**os.environ, "LANG": "C.UTF-8"})
+ENGINE_OPTIONS = (*CLEAN_OPTIONS, "--on-error=print", "--on-warning=print")
+END = "aspml_end"      # the goal's last word: an output without it was cut short
+TRIES = 3
+
+
+def run_goal(goal: str, files=(), options=ENGINE_OPTIONS, cwd=None, env=None,
+             timeout=SWIPL_TIMEOUT) -> subprocess.CompletedProcess:
+    """``swipl OPTIONS -q -g GOAL -t halt FILES``, its output checked for completeness.
+
+    swipl 9.0 now and then exits 0 having printed nothing (about 1 run in 200 seen):
+    the goal ends by printing an end word, and a run that exits 0 without it is asked
+    again, :data:`TRIES` times at most, then an :class:`EngineError`.  ``.stdout`` comes
+    back exactly as the goal printed it, without the end word; a run that fails (a
+    non-zero exit) is returned as it is, for the caller to say why.  ``env``: the
+    environment (default: this one with ``LANG=C.UTF-8``)."""
+    cmd = [swipl_path(), *options, "-q", "-g",
+           f"({goal}), format('~n~w~n', [{END}]), flush_output", "-t", "halt", *map(str, files)]
+    env = {**os.environ, "LANG": "C.UTF-8"} if env is None else env
+    tail = f"\n{END}\n"
+    for _ in range(TRIES):
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env,
+                              timeout=timeout)
+        if done.returncode != 0:
+            return done
+        if done.stdout.endswith(tail):
+            done.stdout = done.stdout[:-len(tail)]
+            return done
+    raise EngineError(f"SWI-Prolog's output was cut short {TRIES} times in a row")
 
 
 QUERIES = ("open", "rows")
@@ -109,9 +132,6 @@ def holds(program: Program, X, atom: str | None = None, missing=None,
     return out
 
 
-END = "aspml_end"      # the last word of every answer: an answer without it was cut short
-
-
 def _answers(program: Program, table, naming, ask: str) -> list[str]:
     """What SWI-Prolog prints for ``ask`` over the program and the rows' facts, word by word."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -120,17 +140,11 @@ def _answers(program: Program, table, naming, ask: str) -> list[str]:
             fh.write(program.to_prolog())
             fh.write("\n% rows\n")
             fh.write(prolog_facts(table, naming.preds))
-        for _ in range(3):
-            result = _run(f"consult({prolog_atom(path)}), {ask}, "
-                          f"format('~w~n', [{END}]), flush_output", [])
-            if result.returncode != 0 or result.stderr.strip():
-                raise EngineError("SWI-Prolog failed: "
-                                  + (result.stderr.strip() or f"exit {result.returncode}"))
-            words = result.stdout.split()
-            if words and words[-1] == END:
-                return words[:-1]
-    # swipl 9.0 now and then exits 0 having printed nothing (about 1 run in 200 seen)
-    raise EngineError("SWI-Prolog's output was cut short three times in a row")
+        result = run_goal(f"consult({prolog_atom(path)}), {ask}")
+    if result.returncode != 0 or result.stderr.strip():
+        raise EngineError("SWI-Prolog failed: "
+                          + (result.stderr.strip() or f"exit {result.returncode}"))
+    return result.stdout.split()
 
 
 def _classes(program: Program, X, missing, query: str) -> np.ndarray:
@@ -179,7 +193,7 @@ def consult_messages(texts: list[str]) -> list[str]:
         goal = ("forall(nth0(K,[" + listing + "],F), ("
                 "format(user_error,'@@ ~w~n',[K]), atom_concat(m,K,M), "
                 "catch(load_files(M:F,[]), E, print_message(error,E))))")
-        result = _run(goal, [])
+        result = run_goal(goal)
     said = {k: [] for k in range(len(texts))}
     current = None
     for line in result.stderr.splitlines():

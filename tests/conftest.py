@@ -35,29 +35,14 @@ def swipl():
         pytest.skip("SWI-Prolog (swipl) is not installed")
 
 
-SWIPL_END = "aspml_end"
-
-
 def run_swipl(goal: str, files=(), *, options=("-f", "none"), cwd=None, timeout=120,
               env=None) -> subprocess.CompletedProcess:
-    """``swipl OPTIONS -q -g GOAL -t halt FILES`` as the tests ask it, asked again when
-    its output was cut short: swipl 9.0 now and then exits 0 having printed nothing
-    (about 1 run in 200 here), so the goal ends by printing an end word, and a run
-    without it is asked again, three times at most. ``.stdout`` comes back without
-    the end word, exactly as the goal printed it."""
-    cmd = ["swipl", *options, "-q", "-g",
-           f"({goal}), format('~n~w~n', [{SWIPL_END}]), flush_output", "-t", "halt",
-           *map(str, files)]
-    tail = f"\n{SWIPL_END}\n"
-    for _ in range(3):
-        done = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout,
-                              env=env)
-        if done.stdout.endswith(tail):
-            done.stdout = done.stdout[:-len(tail)]
-            return done
-        if done.returncode != 0 or done.stderr:
-            return done                          # a real failure: the test says what
-    return done
+    """``swipl OPTIONS -q -g GOAL -t halt FILES`` as the tests ask it, through
+    :func:`aspml.prolog.run_goal`: asked again when swipl 9.0 exits 0 having printed
+    nothing, ``.stdout`` exactly as the goal printed it."""
+    from aspml.prolog import run_goal
+    return run_goal(goal, files, options=options, cwd=cwd, timeout=timeout,
+                    env=os.environ.copy() if env is None else env)
 
 
 @pytest.fixture(scope="session")

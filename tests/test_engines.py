@@ -213,17 +213,21 @@ def test_prolog_answers_cut_short_are_asked_again(monkeypatch):
         pytest.skip("SWI-Prolog (swipl) is not installed")
     program = aspml.parse('IF a > 1 THEN y = "yes"\nELSE y = "no"', "text")
     X = pd.DataFrame({"a": [0.0, 2.0, 3.0]})
-    real = prolog._run
+    real = subprocess.run
     calls = []
 
-    def flaky(goal, files):
-        calls.append(goal)
+    def flaky(cmd, **kw):
+        calls.append(cmd)
         if len(calls) == 1:
-            return subprocess.CompletedProcess([], 0, "", "")
-        return real(goal, files)
-    monkeypatch.setattr(prolog, "_run", flaky)
+            return subprocess.CompletedProcess(cmd, 0, "", "")
+        return real(cmd, **kw)
+    monkeypatch.setattr(prolog.subprocess, "run", flaky)
     assert prolog.predict(program, X).tolist() == [False, True, True]
     assert len(calls) == 2
-    monkeypatch.setattr(prolog, "_run", lambda goal, files: subprocess.CompletedProcess([], 0, "", ""))
+    monkeypatch.setattr(prolog.subprocess, "run",
+                        lambda cmd, **kw: subprocess.CompletedProcess(cmd, 0, "", ""))
     with pytest.raises(aspml.EngineError, match="cut short"):
         prolog.predict(program, X)
+    # the consult check too: a run cut short is not "no messages"
+    with pytest.raises(aspml.EngineError, match="cut short"):
+        prolog.consult_messages([program.to_prolog()])

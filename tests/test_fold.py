@@ -245,12 +245,12 @@ def test_a_search_keeps_each_literal_mask_read_only():
 
 
 def test_parallel_kernels_use_the_cores_other_processes_leave(monkeypatch):
-    from aspml.learners import fold as F
-    monkeypatch.setattr(F.os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    from aspml.learners import _threads as T
+    monkeypatch.setattr(T.os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     for others, threads, expected in ((None, 8, 8), (0, 8, 8), (1, 8, 7), (3, 8, 5), (7, 8, 1),
                                       (12, 8, 1), (1, 4, 4), (6, 4, 2)):
-        monkeypatch.setattr(F, "others_running", lambda: others)
-        assert F.free_threads(threads) == expected, (others, threads)
+        monkeypatch.setattr(T, "others_running", lambda: others)
+        assert T.free_threads(threads) == expected, (others, threads)
 
 
 def test_a_fit_beside_a_busy_process_takes_the_serial_kernels(monkeypatch):
@@ -261,10 +261,11 @@ def test_a_fit_beside_a_busy_process_takes_the_serial_kernels(monkeypatch):
     import sys
     import time
 
+    from aspml.learners import _threads as T
     from aspml.learners import fold as F
-    if F.others_running() is None:
+    if T.others_running() is None:
         pytest.skip("no /proc: the load is not read here")
-    monkeypatch.setattr(F.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(T.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     rng = np.random.default_rng(3)
     X = pd.DataFrame(rng.uniform(0, 100, (3000, 10)).round(2), columns=[f"f{i}" for i in range(10)])
     y = ((X.f0 > 60) & (X.f1 <= 40)) | (X.f2 > 80)
@@ -272,10 +273,10 @@ def test_a_fit_beside_a_busy_process_takes_the_serial_kernels(monkeypatch):
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         for _ in range(50):                      # until it runs
-            if F.others_running():
+            if T.others_running():
                 break
             time.sleep(0.05)
-        assert F.others_running() >= 1
+        assert T.others_running() >= 1
 
         def refuse(*args):
             raise AssertionError("a parallel kernel ran beside a busy process")

@@ -20,7 +20,6 @@ The search runs in numba kernels over arrays sorted once per feature
 from __future__ import annotations
 
 import math
-import os
 import warnings
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -38,6 +37,7 @@ from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Sch
 from ..logic.values import as_label, is_number, normalize_value
 from . import expert
 from ._base import LogicClassifier, class_totals, is_real
+from ._threads import free_threads
 
 # Each kernel's parallel form (numba prange over the features) runs from this many cells
 # (rows x features) of its view on: measured on the project's 2-core machine with
@@ -77,43 +77,6 @@ def _in_threads(threads: int, kernel, *args):
         return kernel(*args)
     finally:
         numba.set_num_threads(before)
-
-
-def free_threads(threads: int) -> int:
-    """How many of ``threads`` a fit's parallel kernels use: all of them, or, when other
-    processes are running (:func:`others_running`), at most the cores they leave free
-    (1: the serial kernels)."""
-    others = others_running()
-    if not others:
-        return threads
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(threads, (cores or 1) - others))
-
-
-def others_running() -> int | None:
-    """How many threads of other processes are running or ready to run right now
-    (Linux: the runnable count of ``/proc/loadavg`` less this process's running
-    threads); None where that cannot be read.
-
-    A fit's parallel kernels use only the cores the others leave free
-    (:func:`free_threads`): measured on the project's 2-core machine with one busy
-    process beside it, FoldSE on 2,000 to 200,000 rows took 1.2x to 2x as long with the
-    parallel kernels on both cores as with the serial ones (each parallel step waits
-    for the thread the other process holds), where alone the parallel ones were 1.1x
-    to 1.55x faster (docs Large tables).
-    """
-    try:
-        with open("/proc/loadavg") as fh:
-            running = int(fh.read().split()[3].split("/")[0])
-        own = 0
-        for task in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{task}/stat") as fh:
-                # the state follows the thread's name, in parentheses that may hold anything
-                if fh.read().rsplit(")", 1)[1].split()[0] == "R":
-                    own += 1
-    except (OSError, ValueError, IndexError):
-        return None
-    return max(running - own, 0)
 
 
 _OPS = {LE: "<=", GT: ">", NOT_LE: "<=", NOT_GT: ">", EQ: "==", NE: "!="}

@@ -32,7 +32,6 @@
 
 from __future__ import annotations
 
-import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -49,7 +48,7 @@ from ..kernels.cover import greedy_cover, row_sets, rule_counts, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
 from ._base import LogicClassifier, is_real, is_whole
-from .fold import free_threads
+from ._threads import free_threads, usable_cores
 
 
 @dataclass(frozen=True)
@@ -852,13 +851,11 @@ class _Pool:
     def map_columns(self, fn, tasks, rows):
         """:meth:`map` for the columns' binning, as a list.  A fit of one job (no pool)
         still bins its columns side by side on the cores no other process is using
-        (:func:`~aspml.learners.fold.free_threads`, as FOLD's kernels do) once a
+        (:func:`~aspml.learners._threads.free_threads`, as FOLD's kernels do) once a
         column has ``BIN_ROWS`` rows: ``n_jobs`` sets how many weak learners run at
         once, not whether a kernel may use an idle core."""
         if self.joblib is None and self.threads is None and rows >= BIN_ROWS and len(tasks) > 1:
-            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
-                else (os.cpu_count() or 1)
-            threads = min(free_threads(cores), len(tasks))
+            threads = min(free_threads(usable_cores()), len(tasks))
             if threads > 1:
                 with ThreadPoolExecutor(threads) as pool:
                     return list(pool.map(lambda task: fn(*task), tasks))
