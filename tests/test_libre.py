@@ -945,6 +945,29 @@ def test_categorical_learner_takes_the_lines_random_subsets_miss():
     assert '["categorical_learner", false]' in fits[False].program_.print("asp")
 
 
+def test_categorical_learner_from_the_command_line_and_saved_files(tmp_path, swipl):
+    """``aspml learn --param categorical_learner=...`` on a CSV: the header records a
+    setting other than the default, the .lp and .pl files read back equal, and every
+    engine predicts the same rows."""
+    from conftest import predict_with_every_engine, run_aspml
+    X, y = _boards(400, np.random.default_rng(1))
+    data = tmp_path / "boards.csv"
+    X.assign(win=np.where(y, "yes", "no")).to_csv(data, index=False)
+    for value in ("False", "cv"):
+        saved = []
+        for ext in (".lp", ".pl"):
+            out = tmp_path / f"m_{value}{ext}"
+            done = run_aspml("learn", data, "--target", "win", "--positive", "yes", "--learner",
+                             "libre", "--param", "random_state=0", "--param",
+                             f"categorical_learner={value}", "--out", out)
+            assert done.returncode == 0, done.stderr
+            saved.append(aspml.load(out))
+        assert saved[0] == saved[1]
+        assert (("categorical_learner", False) in saved[0].provenance) == (value == "False")
+        answers = predict_with_every_engine(tmp_path / f"m_{value}.pl", data)
+        assert answers["fast"] == answers["clingo"] == answers["prolog"]
+
+
 def test_no_categorical_learner_on_numbers_or_few_categories():
     """Numbers only, one categorical column among numbers, five categorical columns (no
     more than max_features, though a learner of the ensemble takes four of them), or
