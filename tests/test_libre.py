@@ -664,7 +664,7 @@ def test_a_step_of_the_cover_must_pay_for_itself():
     alpha 0.5 printed 794 and 1,377 rules for +0.02 F1): the one-standard-error rule prices
     each step at 0.0001 of F1 and stops where 100 more steps would gain less than 0.01;
     "cv-best" pays nothing."""
-    from aspml.learners.libre import STEP_PRICE, _close_variants, _cv_steps
+    from aspml.learners.libre import RULE_PRICE, _close_variants, _cv_steps
     k = np.arange(401)
     rising = np.where(k < 20, 0.5 + 0.004 * k, 0.58 + 0.00005 * (k - 20))   # then +0.019
     curves = [rising.copy(), rising.copy(), rising.copy()]                   # no spread
@@ -672,11 +672,93 @@ def test_a_step_of_the_cover_must_pay_for_itself():
     assert _cv_steps(curves) == 20                       # 0.00005 a step does not pay
     # a gain of 0.0002 a step does, up to the bar: 0.002 of priced F1 below step 400
     steep = [np.where(k < 20, 0.5 + 0.004 * k, 0.58 + 0.0002 * (k - 20))] * 3
-    assert _cv_steps(steep) == 400 - int(round(0.002 / (0.0002 - STEP_PRICE)))
+    assert _cv_steps(steep) == 400 - int(round(0.002 / (0.0002 - RULE_PRICE)))
     # between two covers, the one that gains by many cheap steps is not "as good"
     few = [np.minimum(0.5 + 0.004 * k, 0.584)] * 3
     assert _close_variants([curves, few]) == [1]
     assert _close_variants([curves, few], one_se=False) == [0]
+
+
+def test_the_price_is_per_printed_rule():
+    """A step whose point has gaps prints its exception rules too (heloc: 30 steps,
+    145 printed rules, for +0.005 inner F1): the price counts what a person reads.
+    Priced by the step, the cover of many gapped steps is the best; priced by its printed
+    rules, the cover of one step is."""
+    from aspml.learners.libre import RULE_PRICE, _close_variants, _cv_steps
+    k = np.arange(45)
+    one = [np.where(k < 2, 0.34 * k, 0.681)] * 3                    # one rule a step
+    many = [np.where(k < 2, 0.30 * k, 0.6 + 0.002 * k)] * 3          # 0.688 at step 44
+    one_rules = [np.arange(45)] * 3
+    many_rules = [5 * np.arange(45)] * 3                             # five rules a step
+    assert _close_variants([one, many]) == [1]                      # by the step
+    assert _close_variants([one, many], printed=[one_rules, many_rules]) == [0]
+    # 0.0004 a step pays for one rule, not for five
+    slow = [np.where(k < 2, 0.34 * k, 0.68 + 0.0004 * (k - 2))] * 3
+    assert _cv_steps(slow) == 38      # within the bar: 0.002 / (0.0004 - RULE_PRICE) steps
+    assert RULE_PRICE == 1e-4
+    assert _cv_steps(slow, printed=many_rules) == 2
+    # a step that prints nothing new (a rule printed already) costs nothing
+    flat = [np.minimum(np.arange(45), 3)] * 3
+    assert _cv_steps(slow, printed=flat) == _cv_steps(slow, one_se=False)
+
+
+def test_printed_rules_counted_as_the_program_prints_them(monkeypatch):
+    """The stopping rule's count of printed rules after each step is the program's
+    ``n_rules`` (default and exception rules, nested ones included) of the first k
+    points, for every k, with the points' rules worked out once per fit."""
+    import aspml.learners.libre as libre
+    seen = []
+    real = libre._Printed.priced
+
+    def spy(self, curves, points):
+        seen.extend((self, p) for p in points)
+        return real(self, curves, points)
+
+    monkeypatch.setattr(libre._Printed, "priced", spy)
+    rng = np.random.default_rng(3)
+    n = 600
+    a = rng.normal(size=n).round(2)
+    a[rng.random(n) < 0.05] = np.nan                    # a missing bin: nested exceptions
+    X = pd.DataFrame({"a": a, "b": rng.integers(0, 40, n),
+                      "c": rng.choice(["x", "y", "z", "w"], n)})
+    y = ((np.abs(X.a) > 0.8) | (X.b % 7 == 0) | (X.c == "x")) ^ (rng.random(n) < 0.1)
+    clf = libre.Libre(random_state=0).fit(X, y)
+    assert len(seen) >= 3 and any(len(points) > 2 for _, points in seen)
+    gapped = 0
+    for printed, points in seen:
+        layout = printed.layout
+        counts = [0, *printed.counts(points)]
+        chosen = [layout.rule(p) for p in points]
+        for k in range(len(points) + 1):
+            assert counts[k] == clf._program(chosen[:k], layout.bins, layout.names).n_rules
+        gapped += counts[-1] > len(set(chosen))
+    assert gapped          # some cover printed exception rules (the case that matters)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_priced_curves_cut_where_no_later_step_can_win(data):
+    """Counting printed rules stops a step past where no later step could score best;
+    the steps, the bar and the variants chosen are those of the whole curves."""
+    from aspml.learners.libre import _close_variants, _cv_steps, _priced
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    n_variants = data.draw(st.integers(1, 3))
+    whole, cut = [], []
+    for _ in range(n_variants):
+        folds = data.draw(st.integers(2, 4))
+        lengths = [int(x) for x in rng.integers(1, 60, folds)]
+        gain = data.draw(st.sampled_from([0.0, 1e-4, 5e-4, 0.003]))
+        curves = [np.concatenate([[0.0], np.minimum(1, rng.random() * 0.6 + np.cumsum(
+            rng.normal(gain, 0.004, n - 1)))]) if n > 1 else np.zeros(1) for n in lengths]
+        counts = [np.cumsum(rng.integers(0, 6, n - 1)) for n in lengths]
+        full = [np.concatenate([[0], c]) for c in counts]
+        c_curves, c_sizes = _priced(curves, [iter(c.tolist()) for c in counts])
+        assert len({len(c) for c in c_curves}) == 1
+        assert _cv_steps(curves, printed=full) == _cv_steps(c_curves, printed=c_sizes)
+        whole.append((curves, full))
+        cut.append((c_curves, c_sizes))
+    assert (_close_variants([c for c, _ in whole], printed=[r for _, r in whole])
+            == _close_variants([c for c, _ in cut], printed=[r for _, r in cut]))
 
 
 def test_both_set_covers_agree_for_any_alpha():

@@ -414,6 +414,7 @@ class Libre(LogicClassifier):
         width_arr = np.asarray(widths, dtype=np.int64)
         offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
         layout = _Layout(bins, names, offsets)
+        printed_rules = _Printed(layout)    # the stopping's price: rules printed by k steps
         n_steps = n_folds * len(learners) + 1                           # for progress
         self._report(1, n_steps, "bins")
 
@@ -500,9 +501,15 @@ class Libre(LogicClassifier):
             # none of those as good)
             one_se = self.early_stopping == "cv"
             curves = [[d[v][2] for d in done[1:]] for v in range(len(variants))]
+            printed = [None] * len(variants)
+            if one_se:      # each printed rule priced: counted as far as a step could win
+                for u in range(len(variants)):
+                    curves[u], printed[u] = printed_rules.priced(
+                        curves[u], [d[u][0][d[u][1]] for d in done[1:]])
             among = list(range(len(variants)))
             if len(whole_options) > 1:
-                best = [float(_score(_padded(c), one_se).max()) for c in curves]
+                best = [float(_score(_padded(c), one_se, None if r is None else _padded(r)).max())
+                        for c, r in zip(curves, printed)]
                 plain = [u for u in among if not variants[u][2]]
                 if (max(best[u] for u in among if variants[u][2])
                         < max(best[u] for u in plain) + CATEGORICAL_GAIN):
@@ -511,9 +518,10 @@ class Libre(LogicClassifier):
                     more = cover(0, every_row, {u for u in among if variants[u][2]})
                     done[0] = [a if a is not None else b for a, b in zip(done[0], more)]
             close = []
-            for i in _close_variants([curves[u] for u in among], one_se):
+            for i in _close_variants([curves[u] for u in among], one_se,
+                                     [printed[u] for u in among]):
                 v = among[i]
-                k = _cv_steps(curves[v], one_se)
+                k = _cv_steps(curves[v], one_se, printed=printed[v])
                 a, o = done[0][v][0], done[0][v][1][:k]
                 close.append((self._program([layout.rule(a[i]) for i in o], bins, names).n_rules,
                               len(close), v, k))
@@ -640,15 +648,97 @@ class Libre(LogicClassifier):
         return order.tolist()
 
     def _program(self, chosen, bins, names) -> Program:
-        rules, exceptions = [], _Exceptions()
-        for rule in chosen:
-            variants = [[]]
-            for f, allowed in rule:
-                options = _conditions(names[f], bins[f], allowed, exceptions)
-                variants = [v + [o] for v in variants for o in options]
-            for v in variants:
-                rules.append(Rule(None, tuple(lit for option in v for lit in option)))
+        exceptions = _Exceptions()
+
+        def options(f, allowed):
+            return _conditions(names[f], bins[f], allowed, exceptions)
+
+        rules = [Rule(None, body) for point in chosen for body in _bodies(point, options)]
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
+
+
+
+class _Printed:
+    """How many rules the program of a fit's first k points prints, for every k: what
+    :meth:`Libre._program` would make of them (its rules, each once, and its exception
+    rules), counted without making the program.  A point's rules are worked out once
+    per fit (the inner folds' covers share most of their points)."""
+
+    def __init__(self, layout):
+        self.layout = layout
+        self._exceptions = _Exceptions()        # an exception's name stands for its bodies
+        self._options: dict = {}                # (feature, allowed bins) -> _conditions
+        self._points: dict = {}                 # point's bits -> (its bodies, its exceptions)
+
+    def priced(self, curves, points):
+        """An inner-fold cover's F1 curves (one a fold) and its printed rules after each
+        step, as :func:`_priced` cuts them; ``points``: each fold's chosen candidates in
+        set-cover order."""
+        return _priced(curves, [self.counts(p) for p in points])
+
+    def counts(self, points):
+        """``points``: candidates (bool rows over the layout's bins), in set-cover
+        order; yields the printed rules of the first k of them, k = 1, 2, ..."""
+        rules, exceptions = set(), set()
+        count = 0
+        for row in points:
+            key = np.packbits(row).tobytes()
+            hit = self._points.get(key)
+            if hit is None:
+                made = _bodies(self.layout.rule(row), self._conditions)
+                hit = self._points[key] = (made, self._exceptions.used_by(made))
+            made, uses = hit
+            for body in made:
+                if body not in rules:
+                    rules.add(body)
+                    count += 1
+            for name in uses:
+                if name not in exceptions:
+                    exceptions.add(name)
+                    count += len(self._exceptions.bodies[name])
+            yield count
+
+    def _conditions(self, f, allowed):
+        hit = self._options.get((f, allowed))
+        if hit is None:
+            layout = self.layout
+            hit = self._options[f, allowed] = _conditions(layout.names[f], layout.bins[f],
+                                                          allowed, self._exceptions)
+        return hit
+
+
+def _priced(curves, counts):
+    """The folds' F1 curves and printed rules after each step (``counts``: one iterator
+    a fold, yielding its rules after steps 1, 2, ...; a fold that stopped keeps its last
+    count, as :func:`_padded` keeps its F1), both cut after the last step that could
+    still score best under :func:`_score`'s price: a later step's mean F1 is at most the
+    best still to come and its printed rules at least today's.  What the stopping
+    chooses is then the same as on the whole curves, and a cover of hundreds of steps
+    (credit_card) is counted only a little past its best."""
+    table = _padded(curves)
+    n = table.shape[1]
+    mean = table.mean(axis=0)
+    to_come = np.maximum.accumulate(mean[::-1])[::-1]
+    sizes = np.zeros(table.shape, dtype=np.int64)
+    best = -np.inf
+    for k in range(n):
+        if k:
+            sizes[:, k] = [next(c, last) for c, last in zip(counts, sizes[:, k - 1])]
+        priced = RULE_PRICE * sizes[:, k].mean()
+        best = max(best, mean[k] - priced)
+        if k + 1 < n and to_come[k + 1] - priced <= best:
+            n = k + 1
+            break
+    return list(table[:, :n]), list(sizes[:, :n])
+
+
+def _bodies(point, options) -> list:
+    """The bodies of a point's rules, one per combination of its features' alternatives
+    (``options(feature, allowed bins)``: :func:`_conditions`), in feature order."""
+    bodies = [()]
+    for f, allowed in point:
+        bodies = [body + tuple(option) for body in bodies for option in options(f, allowed)]
+    return bodies
 
 
 def _alpha_weights(alpha):
@@ -721,14 +811,17 @@ def _warn_if_no_better_than_all(curves, held_out, steps):
                       "describe noise", AspmlWarning, stacklevel=5)
 
 
-def _close_variants(curves, one_se=True) -> list:
-    """Which of several set covers (one list of inner-fold F1 curves each) reach a best
-    score (mean validation F1, priced per step with ``one_se``: :func:`_score`) no worse
+def _close_variants(curves, one_se=True, printed=None) -> list:
+    """Which of several set covers (one list of inner-fold F1 curves each; ``printed``:
+    the same lists of printed rules after each step) reach a best score (mean
+    validation F1, priced per printed rule with ``one_se``: :func:`_score`) no worse
     than the best cover's by more than its bar (``_cv_bar``): their indices, the best
     first."""
-    best = [float(_score(_padded(c), one_se).max()) for c in curves]
+    printed = [None] * len(curves) if printed is None else printed
+    sizes = [None if r is None else _padded(r) for r in printed]
+    best = [float(_score(_padded(c), one_se, r).max()) for c, r in zip(curves, sizes)]
     top = int(np.argmax(best))                  # ties to the first
-    bar = _cv_bar(_padded(curves[top]), one_se)
+    bar = _cv_bar(_padded(curves[top]), one_se, printed=sizes[top])
     return [top] + [v for v in range(len(curves)) if v != top and best[v] >= best[top] - bar]
 
 
@@ -738,7 +831,7 @@ def _padded(curves) -> np.ndarray:
     return np.array([np.concatenate([c, np.full(longest - len(c), c[-1])]) for c in curves])
 
 
-def _cv_bar(table, one_se=True, slack=0.002, cap=0.005) -> float:
+def _cv_bar(table, one_se=True, slack=0.002, cap=0.005, printed=None) -> float:
     """How far below the best score (``table``: folds x steps; :func:`_score`) still
     counts as as good: ``slack``, or with ``one_se`` one standard error of the best step (the
     folds' spread there over the square root of their number) when that is wider,
@@ -751,22 +844,25 @@ def _cv_bar(table, one_se=True, slack=0.002, cap=0.005) -> float:
     benchmarks)."""
     bar = slack
     if one_se and len(table) > 1:
-        best = int(np.argmax(_score(table, one_se)))
+        best = int(np.argmax(_score(table, one_se, printed)))
         bar = max(bar, min(cap, float(table[:, best].std(ddof=1)) / np.sqrt(len(table))))
     return bar
 
 
-def _cv_steps(curves, one_se=True, slack=0.002) -> int:
+def _cv_steps(curves, one_se=True, slack=0.002, printed=None) -> int:
     """How many set-cover steps to take: the fewest whose mean F1 over the inner
     validation folds is within ``slack`` of the best (a fold that stopped early
     keeps its last F1), or, with ``one_se``, within one standard error of the best
     when that is wider (up to 0.005, see ``_cv_bar``), F1 priced by the step
     (:func:`_score`): the one-standard-error rule (Breiman et al. 1984; Hastie,
     Tibshirani and Friedman, §7.10), the smallest cover no worse than the best by
-    more than the folds can tell apart, on a curve where a rule must pay for itself."""
+    more than the folds can tell apart, on a curve where a rule must pay for itself
+    (``printed``: each fold's printed rules after each step, as :func:`_score` prices
+    them; None prices the steps)."""
     table = _padded(curves)
-    score = _score(table, one_se)
-    bar = _cv_bar(table, one_se, slack)
+    sizes = None if printed is None else _padded(printed)
+    score = _score(table, one_se, sizes)
+    bar = _cv_bar(table, one_se, slack, printed=sizes)
     return max(1, int(np.flatnonzero(score >= score.max() - bar)[0]))
 
 
@@ -782,12 +878,13 @@ def _cv_steps(curves, one_se=True, slack=0.002) -> int:
 CATEGORICAL_GAIN = 0.01
 
 
-# What one set-cover step must buy in mean validation F1 to be worth its rules, under
-# the one-standard-error stopping (``"cv"``): 0.01 of F1 per 100 steps.
-STEP_PRICE = 1e-4
+# What one printed rule (default or exception rule) must buy in mean validation F1 to
+# be worth reading, under the one-standard-error stopping (``"cv"``): 0.01 of F1 per
+# 100 rules.
+RULE_PRICE = 1e-4
 
 
-def _score(table, one_se=True) -> np.ndarray:
+def _score(table, one_se=True, printed=None) -> np.ndarray:
     """Per set-cover step, the inner folds' mean validation F1 (``table``: folds x
     steps), less :data:`STEP_PRICE` per step with ``one_se``: the greedy cover of a
     large table goes on gaining a sliver of F1 a rule for hundreds of rules, each
@@ -798,7 +895,10 @@ def _score(table, one_se=True) -> np.ndarray:
     (rain: 35.6 printed rules).  A small table's cover of a few steps pays a few
     thousandths at most; ``"cv-best"`` pays nothing."""
     mean = table.mean(axis=0)
-    return mean - STEP_PRICE * np.arange(table.shape[1]) if one_se else mean
+    if not one_se:
+        return mean
+    rules = np.arange(table.shape[1]) if printed is None else printed.mean(axis=0)
+    return mean - RULE_PRICE * rules
 
 
 class _Pool:
@@ -1023,13 +1123,28 @@ class _Exceptions:
     def __init__(self):
         self.rules: list[Rule] = []
         self._names: dict = {}
+        self.bodies: dict = {}          # name -> its rules' bodies
 
     def name(self, bodies) -> str:
         key = tuple(bodies)
         if key not in self._names:
             self._names[key] = f"ab{len(self._names) + 1}"
             self.rules += [Rule(self._names[key], body) for body in key]
+            self.bodies[self._names[key]] = key
         return self._names[key]
+
+    def used_by(self, bodies) -> frozenset:
+        """The exceptions these rule bodies name, and those the exceptions' own rules
+        name."""
+        todo = [lit.name for body in bodies for lit in body if isinstance(lit, NotAtom)]
+        seen = set()
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo += [lit.name for body in self.bodies[name] for lit in body
+                         if isinstance(lit, NotAtom)]
+        return frozenset(seen)
 
 
 # A value set of up to this many values reads at a glance; a longer one is written as
