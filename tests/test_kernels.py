@@ -75,6 +75,31 @@ def slow_best(num, is_num, codes, state, kind, negated, min_tp, banned):
     return best
 
 
+@pytest.mark.parametrize("kernel", ["serial", "parallel"])
+def test_negated_comparison_wins_when_its_plain_twin_is_banned(kernel):
+    """Every active row a number: ``not (x <= v)`` covers what ``x > v`` does, so the
+    kernel skips the negated forms, unless the plain one is banned, when the negated
+    one is the best literal left."""
+    search = best_literal if kernel == "serial" else best_literal_parallel
+    num = np.array([[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]])
+    is_num = np.ones_like(num, dtype=bool)
+    state = np.array([2, 2, 2, 1, 1, 1], dtype=np.int8)
+    groups, rows, offsets, distinct, d_off = build_view(num, is_num, np.zeros(1))
+    codes = np.full((1, 6), -1, dtype=np.int32)
+
+    def best(banned):
+        b = np.array(banned, dtype=np.float64).reshape(-1, 3)
+        return search(groups, rows, offsets, distinct, d_off, codes, np.zeros(1, np.int64),
+                      state, np.flatnonzero(state), None, 3.0, 3.0, 3, 1, True, 0.0,
+                      b[:, 0].astype(np.int64), b[:, 1].astype(np.int64),
+                      np.ascontiguousarray(b[:, 2]))[1:]
+
+    assert best([]) == (0, GT, 3.0)
+    assert best([(0, GT, 3.0)]) == (0, NOT_LE, 3.0)
+    state[[0, 5]] = 0                      # fewer active rows: the same
+    assert best([(0, GT, 3.0)]) == (0, NOT_LE, 3.0)
+
+
 @st.composite
 def search_inputs(draw):
     n = draw(st.integers(1, 30))

@@ -84,6 +84,14 @@ def _banned(f, op, value, banned_features, banned_ops, banned_values):
     return False
 
 
+@numba.njit(cache=True)
+def _plain_banned(f, banned_features, banned_ops):
+    for k in range(banned_ops.shape[0]):
+        if banned_features[k] == f and (banned_ops[k] == LE or banned_ops[k] == GT):
+            return True
+    return False
+
+
 @numba.njit(cache=True, inline="always")
 def threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, num_neg, n_pos,
                      n_neg, n_neg_rows):
@@ -155,9 +163,11 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                     w_num_neg += weights[r]
         # with every active row a number (each counted once) the negated comparisons
         # cover exactly what the plain ones do, so they score the same and never win (a
-        # tie goes to the lower code): skipped, half the heuristic's work
+        # tie goes to the lower code) unless the plain one is banned: skipped, half the
+        # heuristic's work
         all_numbers = num_pos + num_neg == active_rows.shape[0]
-        n_ops = 4 if negated and not (weights is None and all_numbers) else 2
+        n_ops = 4 if negated and not (weights is None and all_numbers
+                                      and not _plain_banned(f, banned_features, banned_ops)) else 2
         cum_pos = 0
         cum_neg = 0
         w_cum_pos = 0.0
