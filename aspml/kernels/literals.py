@@ -165,8 +165,9 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
         # cover exactly what the plain ones do, so they score the same and never win (a
         # tie goes to the lower code) unless the plain one is banned: skipped, half the
         # heuristic's work
-        all_numbers = num_pos + num_neg == active_rows.shape[0]
-        n_ops = 4 if negated and not (weights is None and all_numbers
+        # (unweighted, n_pos and n_neg count the active rows)
+        all_numbers = weights is None and num_pos + num_neg == n_pos + n_neg
+        n_ops = 4 if negated and not (all_numbers
                                       and not _plain_banned(f, banned_features, banned_ops)) else 2
         cum_pos = 0
         cum_neg = 0
@@ -274,7 +275,8 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
     state : int8[M]
         0 inactive, 1 active positive, 2 active negative.
     active_rows : int64[A]
-        The active rows (state != 0); categories are counted over them only.
+        The active rows (state != 0); categories are counted over them only (no
+        feature with categories: not read, may be empty).
     weights : float64[M] or None
         Each row's weight (all > 0), or None: every row counts 1 (unweighted; numba
         compiles that case apart, with integer counts only).

@@ -48,6 +48,9 @@ from ._threads import free_threads
 PARALLEL_CELLS = {"best_literal": 1_000, "build_view": 2_000, "filter_sorted": 20_000}
 
 
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+
+
 # the literal masks a search keeps (each one byte a row), so that a rule's mask, made
 # again as its rule set grows and its exceptions are learned, costs no new comparisons
 MASK_CACHE_BYTES = 64 << 20
@@ -149,7 +152,7 @@ class _Search:
                                                            distinct_offsets, max_bins)
         self.distinct, self.distinct_offsets = distinct, distinct_offsets
         self.view = (groups, rows, offsets, self.n)
-        any_category = any(c.categories for c in self.cols)
+        self.any_category = any_category = any(c.categories for c in self.cols)
         self.codes = (np.stack([c.code for c in self.cols]) if any_category
                       else np.zeros((n_f, 0), dtype=np.int32))
         self.n_codes = np.array([len(c.categories) for c in self.cols], dtype=np.int64)
@@ -188,7 +191,8 @@ class _Search:
         of) the active rows, so the scan costs O(active rows).
         """
         state = pos.view(np.int8) + 2 * neg.view(np.int8)
-        active_rows = np.flatnonzero(state)
+        # (read only for the categories' counts)
+        active_rows = np.flatnonzero(state) if self.any_category else _NO_ROWS
         b_feat = np.array([u.feature for u in used], dtype=np.int64)
         b_ops = np.array([u.op for u in used], dtype=np.int64)
         b_vals = np.array([u.value for u in used], dtype=np.float64)
