@@ -925,7 +925,7 @@ def test_alpha_chosen_by_the_inner_folds():
         assert clf.n_cover_steps_ == alone.n_cover_steps_
         chosen[alphas] = clf.alpha_
     assert chosen[(0.7, 0.5)] == chosen[(0.5, 0.7)]
-    assert make().alpha == (0.7, 0.5)                   # the default
+    assert make().alpha == "auto"                       # the default
     assert make(alpha=(0.5, 0.7), early_stopping="train").fit(X, y).alpha_ == 0.5
     # hulls chosen too: the fit equals the one given the chosen variant
     clf = make(hull_candidates="cv").fit(X, y)
@@ -936,6 +936,53 @@ def test_alpha_chosen_by_the_inner_folds():
             make(alpha=bad).fit(X, y)
     with pytest.raises(ValueError, match="hull_candidates must be"):
         make(hull_candidates="yes").fit(X, y)
+
+
+def _weak_rare_table(n, seed):
+    """12% positives whose log-odds are a small sum over eight categorical and three
+    numeric columns (five more numbers are noise): no box of bins holds the positives
+    at a precision above 0.3 on many rows."""
+    rng = np.random.default_rng(seed)
+    cols, logit = {}, np.zeros(n)
+    for j, k in enumerate([3, 5, 10, 30, 4, 6, 8, 12]):
+        c = rng.integers(0, k, n)
+        logit += rng.normal(0, 0.3, k)[c]
+        cols[f"c{j}"] = np.array([f"v{i}" for i in range(k)], dtype=object)[c]
+    for j in range(8):
+        x = rng.normal(size=n)
+        logit += 0.24 * x if j < 3 else 0
+        cols[f"x{j}"] = x.round(2)
+    lo, hi = -10.0, 5.0
+    for _ in range(50):                                 # the intercept for a 12% share
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if (1 / (1 + np.exp(-(logit + mid)))).mean() < 0.12 else (lo, mid)
+    y = rng.random(n) < 1 / (1 + np.exp(-(logit + mid)))
+    return pd.DataFrame(cols), y
+
+
+def test_auto_alpha_adds_the_base_rate_for_a_rare_class():
+    """``alpha="auto"``: 0.7 and 0.5, and 1 - (positive share) when the positives are
+    rare.  On a rare class with a weak signal, 0.7 and 0.5 take hundreds of small rules
+    and score below calling every row positive; the base rate's alpha gives a rule or
+    two that score above it.  A class that is not rare: the same fit as (0.7, 0.5)."""
+    from sklearn.metrics import f1_score
+    X, y = _weak_rare_table(12_000, 1)
+    train, test = slice(0, 9000), slice(9000, None)
+    old = Libre(random_state=0, alpha=(0.7, 0.5)).fit(X[train], y[train])
+    new = Libre(random_state=0).fit(X[train], y[train])
+    assert new._alphas(y[train].mean())[2] == pytest.approx(1 - y[train].mean())
+    assert new.alpha_ == pytest.approx(1 - y[train].mean())
+    every = 2 * y[test].mean() / (1 + y[test].mean())
+    assert new.program_.n_rules <= 5 and f1_score(y[test], new.predict(X[test])) > every
+    assert old.program_.n_rules >= 50 and f1_score(y[test], old.predict(X[test])) < every
+    assert Libre()._alphas(0.5) == [0.7, 0.5] and Libre()._alphas(0.2) == [0.7, 0.5, 0.8]
+    # weighted, the share is the positives' weight: balanced classes are not rare
+    balanced = Libre(random_state=0, class_weight="balanced").fit(X[train], y[train])
+    assert balanced.alpha_ in (0.7, 0.5)
+    Xb, yb = X[:3000], np.r_[y[:1500], ~y[1500:3000]] | (X.x0[:3000] > 0.3).to_numpy()
+    assert 0.3 < yb.mean()
+    assert (Libre(random_state=0).fit(Xb, yb).program_.rules
+            == Libre(random_state=0, alpha=(0.7, 0.5)).fit(Xb, yb).program_.rules)
 
 
 @given(st.lists(st.one_of(st.floats(-3, 3), st.sampled_from([0.0, -0.0, 1.5, np.nan]),
