@@ -262,7 +262,13 @@ def _fit_text(accuracy: float, f1: float, multiclass: bool) -> str:
 
 
 def _show_learned(args, program, n_rows: int, fit: str) -> int:
-    """The line that sums the learned program up, the program, and the file it is saved to."""
+    """The line that sums the learned program up, the program, and the file it is saved to
+    (saved first: a reader that stops early, ``| head``, must not cost the file)."""
+    if args.output:                           # any learned program saves: clingo ranks big numbers
+        try:
+            program.save(args.output)
+        except OSError as e:
+            raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
     print(f"{args.learner}: {_count(program.n_rules, 'rule')}, "
           f"{_count(program.n_literals, 'literal')} from {_count(n_rows, 'row')}"
           + (f" (and {_count(len(program.background), 'background rule')})"
@@ -270,11 +276,7 @@ def _show_learned(args, program, n_rows: int, fit: str) -> int:
           + (f" for {_count(len(program.classes), 'class')}" if program.is_multiclass else "")
           + "; " + fit)
     sys.stdout.write(program.to_text())
-    if args.output:                           # any learned program saves: clingo ranks big numbers
-        try:
-            program.save(args.output)
-        except OSError as e:
-            raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
+    if args.output:
         print(f"saved to {args.output}")
     return 0
 
@@ -804,7 +806,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "marked, FOLD learns what they leave and exceptions where the data "
                          "contradicts them")
     le.add_argument("--class-weight", metavar="WEIGHTS",
-                    help="weigh the classes: 'balanced' (each class n_rows / (2 x its rows)), "
+                    help="weigh the classes: 'balanced' (each class n_rows / (K x its rows), K classes), "
                          "or CLASS=W,CLASS=W or a JSON object {\"CLASS\": W} (others weigh 1)")
     le.add_argument("--sample-weight", metavar="COLUMN",
                     help="weigh each row by the number in this column (a row of weight k "

@@ -37,6 +37,7 @@ def numeric_literal(name, nums):
                   else Interval(name, a, b, lc, hc),
                   nums, st.one_of(st.none(), nums), st.booleans(), st.booleans()),
         st.builds(lambda b, hc: Interval(name, None, b, False, hc), nums, st.booleans()),
+        st.just(Interval(name, None, None, False, False)),      # "has a number"
         st.builds(lambda vs: InSet(name, frozenset(vs)), st.lists(nums, min_size=1, max_size=3)),
     )
 

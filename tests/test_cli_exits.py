@@ -257,3 +257,34 @@ def test_package_names_load_on_first_use(tmp_path):
              "from aspml import *\nassert FoldSE and load\nprint('ok')")
     out = _python(probe, tmp_path)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_learn_saves_the_model_when_the_reader_stops_early(tmp_path, monkeypatch):
+    """``aspml learn ... -o m.lp | head -1``: the reader closes the pipe after a line.  The
+    program was printed before it was saved, so a program larger than the pipe's buffer
+    ended the run at the broken pipe, quietly with exit 0 and no file.  The model is saved
+    first.  (A stdout that breaks after its first line stands for the pipe.)"""
+    import io
+
+    import numpy as np
+    import pandas as pd
+
+    import aspml as package
+    from aspml.cli import main
+
+    class Head(io.StringIO):
+        def write(self, text):
+            if "\n" in self.getvalue():
+                raise BrokenPipeError(32, "Broken pipe")
+            return super().write(text)
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.integers(0, 1000, 500), "b": rng.integers(0, 1000, 500)})
+    frame["label"] = np.where(rng.random(500) < 0.5, "yes", "no")
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    monkeypatch.setattr("sys.stdout", Head())
+    monkeypatch.setattr("aspml.cli._drop_stdout", lambda: None)
+    code = main(["learn", str(tmp_path / "t.csv"), "--target", "label", "--positive", "yes",
+                 "--learner", "fold-rpp", "-o", str(tmp_path / "m.lp"), "--quiet"])
+    assert code == 0
+    assert package.load(tmp_path / "m.lp").n_rules > 1

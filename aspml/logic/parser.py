@@ -132,6 +132,24 @@ def excerpt(text: str, line: int, column: int) -> str:
 # syntax records
 # ---------------------------------------------------------------------------
 
+class _Env(dict):
+    """A rule body's variables: variable -> the feature it is bound to, and ``used``,
+    the variables a comparison or a value set reads."""
+
+    def __init__(self):
+        super().__init__()
+        self.used: set = set()
+
+
+@dataclass(frozen=True)
+class _Binding:
+    """Where a rule body binds ``var`` to a feature's value (``f(X,N)``): dropped when a
+    literal reads ``var``, else "f has a value" (see ``body``)."""
+
+    var: str
+    feature: str
+
+
 @dataclass(frozen=True)
 class Var:
     name: str
@@ -615,7 +633,7 @@ class _Builder:
         return out
 
     def body(self, raw: RawRule) -> tuple:
-        env: dict[str, str] = {}                    # variable -> feature
+        env = _Env()                                # variable -> feature
         self.row_var = raw.head.args[0].name
         out = []
         for lit in raw.body:
@@ -625,7 +643,15 @@ class _Builder:
                 raise
             except AspmlError as e:
                 raise self.error(str(e), lit) from None
-        return tuple(out)
+        # a feature's value bound and never compared (s(CASP)'s print of "f in (-inf,
+        # inf)"): the rule asks that f have a value, a number as the model says it
+        kept = []
+        for lit in out:
+            if not isinstance(lit, _Binding):
+                kept.append(lit)
+            elif lit.var not in env.used:
+                kept.append(Interval(lit.feature, None, None, False, False))
+        return tuple(kept)
 
     def literal(self, lit: Lit, env: dict) -> list:
         kind = lit.kind
@@ -668,8 +694,9 @@ class _Builder:
         if isinstance(arg, Var):
             if arg.name in env and env[arg.name] != feature:
                 raise self.error(f"variable {arg.name} holds two features", where)
+            first = arg.name not in env
             env[arg.name] = feature
-            return []
+            return [_Binding(arg.name, feature)] if first and isinstance(env, _Env) else []
         if isinstance(arg, Pool):
             if len(arg.items) == 1:
                 return [Compare(feature, "==", self.value(arg.items[0], feature, where))]
@@ -729,6 +756,8 @@ class _Builder:
     def bound(self, var: Var, env: dict, where) -> str:
         if var.name not in env:
             raise self.error(f"variable {var.name} is not bound to a feature before use", where)
+        if isinstance(env, _Env):
+            env.used.add(var.name)
         return env[var.name]
 
     def comparison(self, parts: tuple, env: dict, where) -> list:

@@ -20,7 +20,10 @@ Four dialects (DESIGN §3):
             (likewise in ``scasp``): open queries need ``X`` bound before ``\\+``.
 ``scasp``   s(CASP), in the FOLD-R++ output style (no type guards, so a
             mixed feature's strings meet numeric comparisons as s(CASP) decides): ``not``, real numbers,
-            intervals as two comparisons; ``not (f <= t)``, which s(CASP)
+            intervals as two comparisons, one open at both ends ("has a number") as
+            the bare value atom ``f(X,N)`` (read back as that interval when no other
+            literal reads ``N``; on a mixed feature it admits strings too, and beside
+            a value set on the same feature it is not read back); ``not (f <= t)``, which s(CASP)
             cannot say, is printed as FOLD-SE prints it: ``not abK(X)`` with
             ``abK(X) :- f(X,N), N =< t`` (see ``expand_negated_comparisons``).
 ``text``    for people: ``IF age in [30, 50) AND NOT ab1 THEN label = "yes"``.
@@ -349,7 +352,9 @@ class LogicPrinter:
     def rule(self, rule: Rule, head: str | None = None) -> str:
         """The rule as text; ``head`` replaces its head (aspml's own encodings use that)."""
         ctx = _RuleContext()
-        body = [", ".join(self.literal(lit, ctx)) for lit in rule.body]
+        # (a literal may print nothing: an interval open at both ends whose value is bound
+        # already, in scasp)
+        body = [part for part in (", ".join(self.literal(lit, ctx)) for lit in rule.body) if part]
         if self.needs_domain(rule):
             body.insert(0, f"{self.naming.domain}(X)")
         head = head or self.head(rule)
