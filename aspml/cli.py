@@ -107,6 +107,24 @@ def _kinds(items) -> dict:
     return out
 
 
+def _named_classes(weights, y):
+    """``--class-weight``'s classes, written as text, as the label values of ``y`` they
+    name (``3=5`` names the class 3 of a label column of numbers); a name that matches
+    none stays as written (the learner says it is not a class)."""
+    if not isinstance(weights, dict):
+        return weights
+    from .logic.values import format_number, is_number
+    classes = list(dict.fromkeys(np.asarray(y, dtype=object).tolist()))
+
+    def text(c):
+        return format_number(c) if is_number(c) and not isinstance(c, str) else str(c)
+    out = {}
+    for name, w in weights.items():
+        same = [c for c in classes if text(c) == name]
+        out[same[0] if len(same) == 1 else name] = w
+    return out
+
+
 def _class_weight(text: str):
     """``--class-weight``: ``balanced``, ``CLASS=W,CLASS=W`` or a JSON object ``{"CLASS": W}``."""
     import json
@@ -201,7 +219,7 @@ def cmd_learn(args) -> int:
     if args.background is not None:           # a path; the learner reads and checks it in fit
         clf.set_params(background=Path(args.background))
     if args.class_weight is not None:
-        clf.set_params(class_weight=_class_weight(args.class_weight))
+        clf.set_params(class_weight=_named_classes(_class_weight(args.class_weight), y))
     fit_kw = {}
     if args.trace:
         if "trace" not in inspect.signature(clf.fit).parameters:

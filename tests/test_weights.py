@@ -533,3 +533,28 @@ def test_libre_with_huge_weights_fits():
                               max_bins=None).fit(X, y, sample_weight=w)
         assert aspml.parse(clf.program_.to_asp(), "asp") == clf.program_
         assert len(clf.predict(X)) == n
+
+
+def test_class_weight_names_string_and_number_labels_from_python_and_the_cli(tmp_path):
+    """A dict names classes as they are: string labels that read as numbers ("3",
+    "not 3": scikit-learn's compute_sample_weight refused them) weigh like the rows
+    repeated; from the command line, whose CLASS=W names are text, ``3=5`` names the
+    class 3 of a label column of numbers, and the program is Python's."""
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame({"a": rng.integers(0, 50, 300), "b": rng.integers(0, 9, 300)})
+    y = np.where((X.a > 35) & (rng.random(300) < 0.8), "3", "not 3")
+    weighted = aspml.FoldSE(positive="3", class_weight={"3": 5}).fit(X, y)
+    copies = np.repeat(np.arange(300), np.where(y == "3", 5, 1))
+    repeated = aspml.FoldSE(positive="3").fit(X.iloc[copies], y[copies])
+    assert weighted.program_.rules == repeated.program_.rules
+    # numbers: the CLI's names are text
+    labels = np.where(X.a > 40, 3, np.where(X.b > 5, 2, 1))
+    X.assign(NSP=labels).to_csv(tmp_path / "t.csv", index=False)
+    py = aspml.FoldSE(class_weight={3: 5, 2: 2}, target="NSP").fit(X, labels)
+    for option in ("3=5,2=2", '{"3": 5, "2": 2}'):
+        done = run_aspml("learn", tmp_path / "t.csv", "--target", "NSP", "--class-weight",
+                         option, "-o", tmp_path / "m.lp")
+        assert done.returncode == 0, done.stderr
+        assert aspml.load(tmp_path / "m.lp").rules == py.program_.rules
+    done = run_aspml("learn", tmp_path / "t.csv", "--target", "NSP", "--class-weight", "7=5")
+    assert done.returncode == 2 and "not among the classes" in done.stderr

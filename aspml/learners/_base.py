@@ -266,7 +266,15 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                 if bad:
                     raise ValueError(f"class_weight must give each class a finite weight >= 0, "
                                      f"got {bad}")
-            weight = compute_sample_weight(class_weight, self.classes_[y_idx]).astype(float)
+            if isinstance(class_weight, dict):
+                # each class's weight, 1 for a class the dict does not name (scikit-learn's
+                # convention); its compute_sample_weight refused a dict of string labels
+                # such as {"3": 5} ("The classes, ['3', 'not 3'], are not in class_weight")
+                per_class = np.array([float(next((w for k, w in class_weight.items()
+                                                  if c == k), 1.0)) for c in self.classes_])
+                weight = per_class[y_idx]
+            else:
+                weight = compute_sample_weight(class_weight, self.classes_[y_idx]).astype(float)
         if sample_weight is not None:
             if isinstance(sample_weight, numbers.Number):
                 raise ValueError(f"sample_weight must be an array of one weight per row, got "
