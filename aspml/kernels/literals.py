@@ -84,6 +84,23 @@ def _banned(f, op, value, banned_features, banned_ops, banned_values):
     return False
 
 
+@numba.njit(cache=True, inline="always")
+def _count_row(r, state, weights, pos, neg, w_pos, w_neg):
+    """Row ``r`` added to the counts of active positives and negatives (and their
+    weights, when weighted), without branching on its state for the counts: on rows in
+    value order the state is as good as random, and a mispredicted branch a row cost
+    more than the counting."""
+    s = state[r]
+    pos += s == 1
+    neg += s == 2
+    if weights is not None:
+        if s == 1:
+            w_pos += weights[r]
+        elif s == 2:
+            w_neg += weights[r]
+    return pos, neg, w_pos, w_neg
+
+
 @numba.njit(cache=True)
 def _plain_banned(f, banned_features, banned_ops):
     for k in range(banned_ops.shape[0]):
@@ -149,18 +166,9 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
         num_neg = 0
         w_num_pos = 0.0
         w_num_neg = 0.0
-        # (counted without branching on the state: on rows in value order it is as
-        # good as random, and a mispredicted branch a row cost more than the count)
         for i in range(lo, hi):
-            r = rows[i]
-            s = state[r]
-            num_pos += s == 1
-            num_neg += s == 2
-            if weights is not None:
-                if s == 1:
-                    w_num_pos += weights[r]
-                elif s == 2:
-                    w_num_neg += weights[r]
+            num_pos, num_neg, w_num_pos, w_num_neg = _count_row(
+                rows[i], state, weights, num_pos, num_neg, w_num_pos, w_num_neg)
         # with every active row a number (each counted once) the negated comparisons
         # cover exactly what the plain ones do, so they score the same and never win (a
         # tie goes to the lower code) unless the plain one is banned: skipped, half the
@@ -175,15 +183,8 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
         w_cum_neg = 0.0
         counted = 0         # active rows up to the last threshold scored
         for i in range(lo, hi):
-            r = rows[i]
-            s = state[r]
-            cum_pos += s == 1
-            cum_neg += s == 2
-            if weights is not None:
-                if s == 1:
-                    w_cum_pos += weights[r]
-                elif s == 2:
-                    w_cum_neg += weights[r]
+            cum_pos, cum_neg, w_cum_pos, w_cum_neg = _count_row(
+                rows[i], state, weights, cum_pos, cum_neg, w_cum_pos, w_cum_neg)
             # a threshold at the last row of each value that holds an active row
             if i + 1 < hi and groups[i + 1] == groups[i]:
                 continue
