@@ -108,19 +108,30 @@ def _kinds(items) -> dict:
 
 
 def _named_classes(weights, y):
-    """``--class-weight``'s classes, written as text, as the label values of ``y`` they
-    name (``3=5`` names the class 3 of a label column of numbers); a name that matches
-    none stays as written (the learner says it is not a class)."""
+    """``--class-weight``'s classes, written as text, as the label values of ``y`` (a
+    pandas or Dask column) they name: the class written so, or else the one of the same
+    number (``3=5``, ``03=5`` and ``3.0=5`` name the class 3 of a label column of
+    numbers, as ``--positive`` reads them); a name that matches none stays as written
+    (the learner says it is not a class)."""
     if not isinstance(weights, dict):
         return weights
     from .logic.values import format_number, is_number
-    classes = list(dict.fromkeys(np.asarray(y, dtype=object).tolist()))
+    values = y.unique().compute() if hasattr(y, "compute") else y
+    classes = list(dict.fromkeys(np.asarray(values, dtype=object).tolist()))
 
     def text(c):
         return format_number(c) if is_number(c) and not isinstance(c, str) else str(c)
+
+    def number(v):
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            return None
     out = {}
     for name, w in weights.items():
         same = [c for c in classes if text(c) == name]
+        if not same and number(name) is not None:
+            same = [c for c in classes if number(c) == number(name)]
         out[same[0] if len(same) == 1 else name] = w
     return out
 
@@ -324,7 +335,7 @@ def _learn_on_cluster(args) -> int:
             args.positive, args.ignore or (), _kinds(args.kind), missing, client)
         clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
         if args.class_weight is not None:
-            clf.set_params(class_weight=_class_weight(args.class_weight))
+            clf.set_params(class_weight=_named_classes(_class_weight(args.class_weight), y))
         _fit(args, clf, X, y)
         accuracy, f1 = D.training_figures(clf, X, y, multiclass, positive)
     finally:

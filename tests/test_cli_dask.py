@@ -125,3 +125,22 @@ def test_chunksize_goes_with_dask(tmp_path):
     table(n=50).to_csv(path, index=False)
     one_line_error(run_aspml("learn", str(path), "--target", "label", "--chunksize", "10"),
                    "--chunksize", "--dask")
+
+
+def test_dask_learn_names_number_classes_in_class_weight(tmp_path, scheduler):
+    """``--class-weight 1=5`` names the class 1 of a label column of numbers with
+    ``--dask`` as without it (written 1, 01 or 1.0, as ``--positive`` reads it), and the
+    weighted programs are the same."""
+    frame = table(n=300)
+    frame["label"] = np.where(frame["label"] == "x", "0", "1").astype(object)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    options = ["--target", "label", "--max-bins", "16"]
+    here = learned(str(path), *options, "--class-weight", "1=5", "-o", str(tmp_path / "h.lp"))
+    for name in ("1", "01", "1.0"):
+        learned(str(path), *options, "--class-weight", f"{name}=5", "--dask", scheduler,
+                "-o", str(tmp_path / "t.lp"))
+        assert (tmp_path / "t.lp").read_text() == (tmp_path / "h.lp").read_text()
+    plain = learned(str(path), *options, "-o", str(tmp_path / "p.lp"))
+    assert (tmp_path / "p.lp").read_text() != (tmp_path / "h.lp").read_text()
+    assert "label = 1" in here.stdout and plain.returncode == 0

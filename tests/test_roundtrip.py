@@ -71,6 +71,24 @@ def test_scasp_read_back_means_the_same(pt):
     assert (q.predict(X) == p.predict(X)).all()
 
 
+def test_a_bare_value_atom_reads_as_has_a_number_only_in_aspml_s_own_scasp():
+    """aspml's s(CASP) print writes "x in (-inf, inf)" as the bare value atom ``x(X,N)``;
+    read back with its header (x numeric or mixed) it is that interval again.  In a
+    program of another hand (no header), or in asp and prolog, a value bound and never
+    read says nothing aspml reads: ``color(X,C), color(X,red)`` is ``color = red``."""
+    import numpy as np
+    import pandas as pd
+    p = aspml.parse('IF x in (-inf, inf) THEN label = "yes"\nELSE label = "no"', "text")
+    X = pd.DataFrame({"x": [1.0, np.nan, 3.0]})
+    assert aspml.parse(p.to_scasp(), "scasp").predict(X).tolist() == [True, False, True]
+    X = pd.DataFrame({"color": ["red", "blue", None, "red"]})
+    for dialect in ("prolog", "scasp"):
+        q = aspml.parse("label(X,yes) :- color(X,C), color(X,red).", dialect)
+        assert q.predict(X).tolist() == [True, False, False, True]
+    q = aspml.parse('label(X,"yes") :- color(X,C), color(X,"red").', "asp")
+    assert q.predict(X).tolist() == [True, False, False, True]
+
+
 def _text_safe(p) -> bool:
     names = set(p.schema.names)
     derived = set(p.derived) | {n for r in p.rules for n in r.exceptions}

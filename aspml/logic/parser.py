@@ -643,13 +643,16 @@ class _Builder:
                 raise
             except AspmlError as e:
                 raise self.error(str(e), lit) from None
-        # a feature's value bound and never compared (s(CASP)'s print of "f in (-inf,
-        # inf)"): the rule asks that f have a value, a number as the model says it
+        # a value bound and never read: in aspml's own s(CASP) print (its header says the
+        # feature holds numbers) that is "f in (-inf, inf)", which it prints as the bare
+        # value atom; anywhere else a binding alone says nothing aspml reads
+        kinds = {f.name: f.kind for f in self.features}
         kept = []
         for lit in out:
             if not isinstance(lit, _Binding):
                 kept.append(lit)
-            elif lit.var not in env.used:
+            elif (lit.var not in env.used and self.dialect == "scasp" and self.meta is not None
+                  and kinds.get(lit.feature) in ("numeric", "mixed")):
                 kept.append(Interval(lit.feature, None, None, False, False))
         return tuple(kept)
 
