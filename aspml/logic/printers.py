@@ -21,9 +21,10 @@ Four dialects (DESIGN §3):
 ``scasp``   s(CASP), in the FOLD-R++ output style (no type guards, so a
             mixed feature's strings meet numeric comparisons as s(CASP) decides): ``not``, real numbers,
             intervals as two comparisons, one open at both ends ("has a number") as
-            the bare value atom ``f(X,N)`` (read back as that interval when no other
-            literal reads ``N``; on a mixed feature it admits strings too, and beside
-            a value set on the same feature it is not read back); ``not (f <= t)``, which s(CASP)
+            the bare value atom ``f(X,N)`` (read back, with the print's header, as
+            that interval when no other literal reads ``N``; on a mixed feature it
+            admits strings too in s(CASP), and beside a value set on the same feature
+            it is not read back); ``not (f <= t)``, which s(CASP)
             cannot say, is printed as FOLD-SE prints it: ``not abK(X)`` with
             ``abK(X) :- f(X,N), N =< t`` (see ``expand_negated_comparisons``).
 ``text``    for people: ``IF age in [30, 50) AND NOT ab1 THEN label = "yes"``.
