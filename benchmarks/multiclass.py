@@ -172,6 +172,7 @@ def main(argv=None) -> int:
     print("| data | learner | accuracy | macro-F1 | rules | literals | fit s first | fit s warm "
           "| unanswered |")
     print("|---|---|---|---|---|---|---|---|---|")
+    warm_of = {}                                    # (data, learner) -> warm seconds
     for data in args.datasets:
         X, y, kinds, entry, frame = load(args.data_dir, data)
         folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
@@ -185,11 +186,19 @@ def main(argv=None) -> int:
                                  f"{learner} on {data}", args.repeat)
             mean = {k: np.mean([r[k] for r in rows]) for k in rows[0]}
             warm = np.mean([r["best"] for r in rows[1:]])
+            warm_of[data, learner] = warm
             unanswered = (f"{mean['unanswered']:.3f} ({mean['own']:.1f} default + exception "
                           "rules)" if "unanswered" in mean else "")
             print(f"| {data} | {learner} | {mean['acc']:.3f} | {mean['f1']:.3f} | "
                   f"{mean['rules']:.1f} | {mean['literals']:.1f} | {rows[0]['seconds']:.3f} | "
                   f"{warm:.3f} | {unanswered} |", flush=True)
+    if "ref FOLD-RM" in args.learners:              # the speed bar, this run's figures
+        print("\n| data | learner | fit s warm | reference fit s warm | reference / learner |")
+        print("|---|---|---|---|---|")
+        for (data, learner), warm in warm_of.items():
+            ref = warm_of.get((data, "ref FOLD-RM"))
+            if learner in ("FoldSE", "FoldRpp") and ref is not None:
+                print(f"| {data} | {learner} | {warm:.4f} | {ref:.4f} | {ref / warm:.1f}x |")
     return 0
 
 

@@ -43,7 +43,10 @@ def test_heuristic_matches_formula(tp, fn, tn, fp, kind):
 @pytest.mark.parametrize("values", [
     np.array([]), np.array([1.0]), np.zeros(7), np.array([0.0, -0.0, 1.0, -1.0, -np.inf, np.inf]),
     np.array([3.0, 1.0, 2.0, 1.0, 3.0, 1e-300, -1e300]),
-    np.random.default_rng(0).normal(size=5000).round(1)])
+    np.random.default_rng(0).normal(size=5000).round(1),
+    # either side of RADIX_MIN (a merge sort below it): ties, -0.0 and 0.0, infinities
+    *[np.random.default_rng(n).choice([-0.0, 0.0, 1.5, -2.0, np.inf, -np.inf, 3.25], n)
+      for n in (2, 2999, 3000)]])
 def test_argsort_float_is_a_stable_argsort(values):
     assert np.array_equal(argsort_float(values), np.argsort(values, kind="stable"))
 

@@ -27,10 +27,20 @@ def _keys(values):
     return keys
 
 
+# Below this many keys a merge sort is faster than the radix passes, whose 65,536 buckets
+# cost about 0.1 ms a pass however few the keys (this 2-core machine, uint64 keys of
+# normal floats at three decimals: 100 keys 2 us against 97 us, 2,000 keys 61 against
+# 113 us, 5,000 keys 194 against 149 us).
+RADIX_MIN = 3_000
+
+
 @numba.njit(cache=True)
 def _radix(keys):
-    """Stable argsort of uint64 keys, 16 bits a pass; passes where a digit is constant are skipped."""
+    """Stable argsort of uint64 keys, 16 bits a pass; passes where a digit is constant are
+    skipped (fewer than ``RADIX_MIN`` keys: a stable merge sort, the same order)."""
     n = keys.shape[0]
+    if 1 < n < RADIX_MIN:
+        return np.argsort(keys, kind="mergesort").astype(np.int64)
     order = np.arange(n, dtype=np.int64)
     if n < 2:
         return order
