@@ -699,8 +699,10 @@ def cmd_bench(args) -> int:
         overrides[name] = value
     if args.multiclass and args.positive:
         raise AspmlError("--multiclass learns every class: leave out --positive")
-    names = args.datasets or B.default_names(manifest, overrides, args.multiclass or
-                                             args.data is not None)
+    # one CSV file: that table alone (not the learners' NAME@POSITIVE variants of a
+    # manifest's dataset that happens to have its name)
+    names = args.datasets or ([stem] if args.data is not None else
+                              B.default_names(manifest, overrides, args.multiclass))
     unknown = [n for n in names if B.split_dataset(n)[0] not in manifest]
     if unknown:
         raise AspmlError(f"{data_dir / 'MANIFEST.tsv'} has no dataset {unknown[0]!r} "
@@ -729,6 +731,15 @@ def cmd_bench(args) -> int:
                              f"one label; give one with --positive {n}=VALUE or as {n}@VALUE")
         data = B.load_dataset(data_dir, manifest[base], positive, args.multiclass)
         data.name = n
+        if args.ignore:
+            absent = [c for c in args.ignore if c not in data.X.columns]
+            if args.data is not None and absent:
+                raise AspmlError(f"--ignore {absent[0]!r}: {args.data} has no feature column "
+                                 f"{absent[0]!r}")
+            data.X = data.X.drop(columns=[c for c in args.ignore if c in data.X.columns])
+            data.kinds = {c: k for c, k in data.kinds.items() if c not in args.ignore}
+            if data.X.shape[1] == 0:
+                raise AspmlError(f"{n}: --ignore leaves no feature column")
         datasets.append(data)
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
     multi = [d.name for d in datasets if d.multiclass]
@@ -998,6 +1009,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("data", nargs="?", metavar="DATA.csv",
                    help="one CSV file with a header line (instead of --data-dir)")
     b.add_argument("--target", metavar="COLUMN", help="with DATA.csv: the label column")
+    b.add_argument("--ignore", nargs="+", metavar="COLUMN",
+                   help="columns that are not features (an identifier, a second label), "
+                        "left out of every dataset that has them")
     b.add_argument("--data-dir", metavar="DIR", help="folder with MANIFEST.tsv")
     b.add_argument("--datasets", nargs="+", metavar="NAME",
                    help="datasets of the manifest, NAME@VALUE for another positive class "

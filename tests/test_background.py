@@ -232,6 +232,11 @@ def test_explanations_descend_into_background_rules():
     assert e.minimal == {"age": 30, "smoker": "yes", "Body Mass": 35}       # columns, not atoms
     cf = aspml.counterfactual(p, row, target=False)
     assert cf is not None and set(cf.changes) <= {"age", "smoker", "Body Mass"}
+    # a background atom is derived from columns: kept fixed by naming them (a new-user
+    # trial: immutable=("frail",) was taken, and the answer changed frail's columns)
+    with pytest.raises(aspml.AspmlError, match="'frail', a background atom its rules derive "
+                                               "from the columns 'Body Mass', 'age', 'smoker'"):
+        aspml.counterfactual(p, row, target=False, immutable=("frail",))
 
 
 # -- the command line ------------------------------------------------------------------------

@@ -126,3 +126,30 @@ def test_bench_picks_the_positive_class_as_learn_does(tmp_path):
     assert csv_entry(path, "y")["positive_value"] == "10"
     pd.DataFrame({"a": a, "y": np.where(a > 4, "b", "a")}).to_csv(path, index=False)
     assert csv_entry(path, "y")["positive_value"] == "b"
+
+
+def test_a_csv_named_like_a_shared_dataset_is_one_table_and_ignore_drops_columns(tmp_path):
+    """``aspml bench heart.csv``: one row a learner, not also the learners' tables'
+    ``heart@present`` run a manifest would add; ``--ignore id`` leaves an identifier out
+    (with it, a rule on the row number fits the training rows), and a column the file
+    lacks is one line, exit 2."""
+    rng = np.random.default_rng(0)
+    n = 120
+    frame = pd.DataFrame({"id": np.arange(n), "a": rng.integers(0, 10, n)})
+    frame["label"] = np.where(frame.id < 40, "present", "absent")      # the id is the label
+    frame.loc[rng.random(n) < 0.05, "label"] = "absent"
+    frame.to_csv(tmp_path / "heart.csv", index=False)
+    done = aspml("bench", tmp_path / "heart.csv", "--target", "label", "--positive", "present",
+                 "--learners", "fold-se", "--folds", "3", "--quiet")
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| heart")]
+    assert len(rows) == 1 and rows[0].startswith("| heart | fold-se |")
+    with_id = float(rows[0].split("|")[3])
+    done = aspml("bench", tmp_path / "heart.csv", "--target", "label", "--positive", "present",
+                 "--learners", "fold-se", "--folds", "3", "--quiet", "--ignore", "id")
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| heart")]
+    assert len(rows) == 1 and float(rows[0].split("|")[3]) < with_id
+    done = aspml("bench", tmp_path / "heart.csv", "--target", "label", "--learners", "fold-se",
+                 "--folds", "3", "--quiet", "--ignore", "nope")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "has no feature column 'nope'" in done.stderr

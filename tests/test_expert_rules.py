@@ -364,3 +364,30 @@ def test_random_programs_keep_their_expert_marks_in_every_dialect(p, data):
         return
     if back.rules == p.rules:
         assert back.expert == p.expert
+
+
+def test_an_exception_a_fixed_rule_reads_but_no_rule_defines_is_refused(tmp_path):
+    """``NOT ab1`` in a fixed rule with no rule for ab1 (copied from a learned program
+    without its exceptions): it would never hold, and the learner's first exception,
+    named ab1 too, took its meaning (a new-user trial: the expert rule's 68 rows became
+    20).  One clear error from Python and the command line; with ab1's rules given, the
+    rule keeps them and the learner's exceptions are named apart."""
+    from conftest import run_aspml
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 10, 300), "b": rng.integers(0, 10, 300)})
+    y = ((X.a > 5) & (X.b != 3)) | (X.b > 7)
+    bad = 'IF a > 5 THEN label = "True"\nIF b > 7 AND NOT ab1 THEN label = "True"\n'
+    with pytest.raises(aspml.AspmlError, match="fixed rule 2 reads the exception ab1, which no"):
+        FoldSE().fit(X, y, fixed_rules=bad)
+    X.assign(label=y).to_csv(tmp_path / "t.csv", index=False)
+    (tmp_path / "r.txt").write_text(bad)
+    done = run_aspml("learn", tmp_path / "t.csv", "--target", "label", "--positive", "True",
+                     "--fixed-rules", tmp_path / "r.txt")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "reads the exception ab1" in done.stderr
+    good = bad + 'IF a = 9 THEN ab1\n'
+    clf = FoldSE().fit(X, y, fixed_rules=good)
+    second = [r for r in clf.program_.rules if r.head is None][1]
+    assert NotAtom("ab1") in second.body
+    assert [r for r in clf.program_.rules if r.head == "ab1"] == [
+        Rule("ab1", (Compare("a", "==", 9),))]

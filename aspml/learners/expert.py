@@ -132,8 +132,17 @@ def fixed_rules_for(given, target: Target, schema: Schema) -> tuple[Rule, ...]:
         if not any(r.head is None for r in rules):
             raise AspmlError(f"the fixed rules hold no rule for the target {target.name!r}, "
                              f"only exception rules")
-    derived = {r.head for r in rules if r.head is not None} | {
-        n for r in rules for n in r.exceptions}
+    defined = {r.head for r in rules if r.head is not None}
+    for k, rule in enumerate(rules):
+        undefined = [n for n in rule.exceptions if n not in defined]
+        if undefined:
+            # it would never hold, and the learner's own exceptions, named ab1, ab2, ...,
+            # could take its name and change what the rule says
+            raise AspmlError(f"fixed rule {k + 1} reads the exception {undefined[0]}, which no "
+                             f"fixed rule defines: give its rules too (IF ... THEN "
+                             f"{undefined[0]}), or leave NOT {undefined[0]} out (the learner "
+                             "adds the exceptions the data call for)")
+    derived = defined | {n for r in rules for n in r.exceptions}
     _, preds = predicate_names(target.name, schema.names, derived)
     by_pred = {}
     for column, pred in preds.items():
