@@ -273,6 +273,10 @@ BAD = [
     ("a(X) :- age(X,A), age(Y,B), A > B.", "out of scope"),
     ("a(X) :- #count { Y : age(Y,_) } > 3.", "out of scope"),
     ("a(X) :- age(X,A), body_mass(X,B), A > B.", "out of scope"),
+    # a number column compared with a text: the theory and the rule named (it was the
+    # model's "feature 'age' is numeric but a literal on it needs a categorical feature")
+    ('old(X) :- age(X,"70").', "rule 1 (old): column 'age' holds numbers, and the rule "
+                               "compares it with the text '70'"),
 ]
 
 

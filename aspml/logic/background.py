@@ -86,7 +86,20 @@ def read_background(given, columns, target: str = "label", schema=None) -> tuple
     if not rules:
         raise AspmlError("the background theory has no rules")
     check_background(rules, columns, target)
-    return rules if schema is None else tuple(_as_categories(r, schema) for r in rules)
+    if schema is None:
+        return rules
+    where = f" {given}" if isinstance(given, os.PathLike) or (
+        isinstance(given, str) and _theory_text(given) is not given) else ""
+    for k, rule in enumerate(rules):
+        for lit in rule.body:
+            f = schema.get(lit.feature) if lit.feature is not None else None
+            texts = [v for v in lit.values() if isinstance(v, str)] if f is not None else []
+            if f is not None and f.kind == "numeric" and texts:
+                raise AspmlError(f"background theory{where}, rule {k + 1} ({rule.head}): "
+                                 f"column {lit.feature!r} holds numbers, and the rule compares "
+                                 f"it with the text {texts[0]!r} (write the number: "
+                                 f"{lit.feature}(X,{texts[0]}) without quotes)")
+    return tuple(_as_categories(r, schema) for r in rules)
 
 
 def _as_categories(rule: Rule, schema) -> Rule:
