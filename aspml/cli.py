@@ -740,6 +740,7 @@ def cmd_bench(args) -> int:
             data.kinds = {c: k for c, k in data.kinds.items() if c not in args.ignore}
             if data.X.shape[1] == 0:
                 raise AspmlError(f"{n}: --ignore leaves no feature column")
+        _note_identifiers(data)
         datasets.append(data)
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
     multi = [d.name for d in datasets if d.multiclass]
@@ -763,6 +764,22 @@ def cmd_bench(args) -> int:
               f"see the lines above", file=sys.stderr)
         return 1
     return 0
+
+
+def _note_identifiers(data) -> None:
+    """A note on each column of a bench dataset that gives every row its own value, like
+    an id (``aspml learn`` warns when its rules use one): rules on it fit the training
+    rows and say nothing of the test rows; ``--ignore`` leaves it out."""
+    import shlex
+
+    from .data.table import encode_column, looks_like_identifier
+    from .logic.model import Feature
+    for c in data.X.columns:
+        col = encode_column(data.X[c], Feature(str(c), data.kinds.get(c, "categorical")))
+        if looks_like_identifier(col):
+            print(f"aspml bench: note: {data.name}: column {c!r} holds a different value on "
+                  f"each row, like an identifier; --ignore {shlex.quote(str(c))} leaves it out",
+                  file=sys.stderr)
 
 
 class _Parser(argparse.ArgumentParser):

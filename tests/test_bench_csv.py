@@ -145,10 +145,13 @@ def test_a_csv_named_like_a_shared_dataset_is_one_table_and_ignore_drops_columns
     rows = [line for line in done.stdout.splitlines() if line.startswith("| heart")]
     assert len(rows) == 1 and rows[0].startswith("| heart | fold-se |")
     with_id = float(rows[0].split("|")[3])
+    assert ("note: heart: column 'id' holds a different value on each row, like an "
+            "identifier; --ignore id leaves it out") in done.stderr
     done = aspml("bench", tmp_path / "heart.csv", "--target", "label", "--positive", "present",
                  "--learners", "fold-se", "--folds", "3", "--quiet", "--ignore", "id")
     rows = [line for line in done.stdout.splitlines() if line.startswith("| heart")]
     assert len(rows) == 1 and float(rows[0].split("|")[3]) < with_id
+    assert "identifier" not in done.stderr
     done = aspml("bench", tmp_path / "heart.csv", "--target", "label", "--learners", "fold-se",
                  "--folds", "3", "--quiet", "--ignore", "nope")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
