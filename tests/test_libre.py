@@ -700,6 +700,11 @@ def test_the_price_is_per_printed_rule():
     # a step that prints nothing new (a rule printed already) costs nothing
     flat = [np.minimum(np.arange(45), 3)] * 3
     assert _cv_steps(slow, printed=flat) == _cv_steps(slow, one_se=False)
+    # the counting stops a step after no later step can win: here after step 2
+    from aspml.learners.libre import _priced
+    cut, sizes = _priced(one, [iter(r[1:].tolist()) for r in one_rules])
+    assert [len(c) for c in cut] == [3] * 3 and [len(r) for r in sizes] == [3] * 3
+    assert _cv_steps(cut, printed=sizes) == _cv_steps(one, printed=one_rules) == 2
 
 
 def test_printed_rules_counted_as_the_program_prints_them(monkeypatch):
@@ -983,6 +988,26 @@ def test_auto_alpha_adds_the_base_rate_for_a_rare_class():
     assert 0.3 < yb.mean()
     assert (Libre(random_state=0).fit(Xb, yb).program_.rules
             == Libre(random_state=0, alpha=(0.7, 0.5)).fit(Xb, yb).program_.rules)
+
+
+def test_auto_alpha_through_the_command_line(tmp_path, swipl):
+    """The rare table from a CSV that pandas wrote: ``aspml learn --learner libre`` takes
+    the base rate's alpha as the Python fit does, saved as .lp and .pl with ``"auto"`` in
+    the header, read back equal, and every engine gives the same answers."""
+    from conftest import predict_with_every_engine, run_aspml
+    X, y = _weak_rare_table(12_000, 1)
+    X, y = X[:9000], y[:9000]
+    X.assign(label=np.where(y, "yes", "no")).to_csv(tmp_path / "t.csv", index=False)
+    py = Libre(random_state=0, positive="yes").fit(X, np.where(y, "yes", "no"))
+    assert py.alpha_ == pytest.approx(1 - y.mean())
+    for model in (tmp_path / "m.lp", tmp_path / "m.pl"):
+        done = run_aspml("learn", tmp_path / "t.csv", "--target", "label", "--positive", "yes",
+                         "--learner", "libre", "--random-state", "0", "-o", model)
+        assert done.returncode == 0, done.stderr
+        saved = aspml.load(model)
+        assert saved.rules == py.program_.rules and dict(saved.provenance)["alpha"] == "auto"
+        answers = predict_with_every_engine(model, tmp_path / "t.csv")
+        assert answers["fast"] == answers["clingo"] == answers["prolog"]
 
 
 @given(st.lists(st.one_of(st.floats(-3, 3), st.sampled_from([0.0, -0.0, 1.5, np.nan]),

@@ -521,8 +521,7 @@ class Libre(LogicClassifier):
                         curves[u], [d[u][0][d[u][1]] for d in done[1:]])
             among = list(range(len(variants)))
             if len(whole_options) > 1:
-                best = [float(_score(_padded(c), one_se, None if r is None else _padded(r)).max())
-                        for c, r in zip(curves, printed)]
+                best = [_best_score(c, one_se, r) for c, r in zip(curves, printed)]
                 plain = [u for u in among if not variants[u][2]]
                 if (max(best[u] for u in among if variants[u][2])
                         < max(best[u] for u in plain) + CATEGORICAL_GAIN):
@@ -536,8 +535,8 @@ class Libre(LogicClassifier):
                 v = among[i]
                 k = _cv_steps(curves[v], one_se, printed=printed[v])
                 a, o = done[0][v][0], done[0][v][1][:k]
-                close.append((self._program([layout.rule(a[i]) for i in o], bins, names).n_rules,
-                              len(close), v, k))
+                n_rules = [0, *printed_rules.counts(a[o])][-1]     # its program's n_rules
+                close.append((n_rules, len(close), v, k))
             _, _, v, steps = min(close)
         self.hull_candidates_, self.alpha_, self.categorical_learner_ = variants[v]
         allowed, order, masks, self.n_candidates_ = done[0][v]
@@ -835,11 +834,18 @@ def _close_variants(curves, one_se=True, printed=None) -> list:
     than the best cover's by more than its bar (``_cv_bar``): their indices, the best
     first."""
     printed = [None] * len(curves) if printed is None else printed
-    sizes = [None if r is None else _padded(r) for r in printed]
-    best = [float(_score(_padded(c), one_se, r).max()) for c, r in zip(curves, sizes)]
+    best = [_best_score(c, one_se, r) for c, r in zip(curves, printed)]
     top = int(np.argmax(best))                  # ties to the first
-    bar = _cv_bar(_padded(curves[top]), one_se, printed=sizes[top])
+    bar = _cv_bar(_padded(curves[top]), one_se,
+                  printed=None if printed[top] is None else _padded(printed[top]))
     return [top] + [v for v in range(len(curves)) if v != top and best[v] >= best[top] - bar]
+
+
+def _best_score(curves, one_se=True, printed=None) -> float:
+    """The best :func:`_score` of a set cover's inner-fold curves (``printed``: their
+    printed rules after each step, or None)."""
+    return float(_score(_padded(curves), one_se,
+                        None if printed is None else _padded(printed)).max())
 
 
 def _padded(curves) -> np.ndarray:
