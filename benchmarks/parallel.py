@@ -120,6 +120,29 @@ def fits(rows) -> None:
         print(f"| {n:,} | {two:.1f} | {one:.1f} | {two / one:.2f} |", flush=True)
 
 
+def sorts(sizes=(100, 300, 1_000, 2_000, 3_000, 5_000, 10_000, 50_000)) -> None:
+    """The sort under each feature's view (``aspml.kernels.sort``): the radix passes
+    against the stable merge sort it takes below ``RADIX_MIN`` keys (uint64 keys of
+    normal floats at three decimals, best of 30 warm calls, microseconds)."""
+    import numba
+
+    from aspml.kernels.sort import RADIX_MIN, _keys, _radix_passes
+
+    @numba.njit
+    def merge(keys):
+        return np.argsort(keys, kind="mergesort")
+
+    print(f"RADIX_MIN = {RADIX_MIN}\n\n| keys | radix us | merge us |\n|---|---|---|")
+    rng = np.random.default_rng(0)
+    for n in sizes:
+        keys = _keys(rng.normal(size=n).round(3))
+        out = []
+        for fn in (_radix_passes, merge):
+            fn(keys)
+            out.append(min(best_of(fn, keys) for _ in range(6)) * 1e6)
+        print(f"| {n:,} | {out[0]:.1f} | {out[1]:.1f} |", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, nargs="+",
@@ -131,6 +154,8 @@ def main(argv=None) -> None:
     ap.add_argument("--median", action="store_true",
                     help="the median of 21 calls instead of the best of five")
     ap.add_argument("--repeat", type=int, default=None)
+    ap.add_argument("--sort", action="store_true",
+                    help="instead of the kernels: the radix sort against the merge sort")
     ap.add_argument("--fits", action="store_true",
                     help="instead of the kernels: whole FoldSE fits (median of nine) with two "
                          "numba threads and with one, on --rows x 10 synthetic tables")
@@ -139,7 +164,9 @@ def main(argv=None) -> None:
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
             for _ in range(args.busy)]
     try:
-        if args.fits:
+        if args.sort:
+            sorts()
+        elif args.fits:
             fits(args.rows)
         else:
             report(args, repeat)

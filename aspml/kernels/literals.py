@@ -169,14 +169,13 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
         for i in range(lo, hi):
             num_pos, num_neg, w_num_pos, w_num_neg = _count_row(
                 rows[i], state, weights, num_pos, num_neg, w_num_pos, w_num_neg)
-        # with every active row a number (each counted once) the negated comparisons
-        # cover exactly what the plain ones do, so they score the same and never win (a
-        # tie goes to the lower code) unless the plain one is banned: skipped, half the
-        # heuristic's work
-        # (unweighted, n_pos and n_neg count the active rows)
-        all_numbers = weights is None and num_pos + num_neg == n_pos + n_neg
-        n_ops = 4 if negated and not (all_numbers
-                                      and not _plain_banned(f, banned_features, banned_ops)) else 2
+        # with every active row a number (unweighted, n_pos and n_neg count the active
+        # rows) the negated comparisons cover exactly what the plain ones do, so they
+        # score the same and never win (a tie goes to the lower code) unless the plain
+        # one is banned: skipped, half the heuristic's work
+        twins = (weights is None and num_pos + num_neg == n_pos + n_neg
+                 and not _plain_banned(f, banned_features, banned_ops))
+        n_ops = 4 if negated and not twins else 2
         cum_pos = 0
         cum_neg = 0
         w_cum_pos = 0.0

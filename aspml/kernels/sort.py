@@ -30,17 +30,24 @@ def _keys(values):
 # Below this many keys a merge sort is faster than the radix passes, whose 65,536 buckets
 # cost about 0.1 ms a pass however few the keys (this 2-core machine, uint64 keys of
 # normal floats at three decimals: 100 keys 2 us against 97 us, 2,000 keys 61 against
-# 113 us, 5,000 keys 194 against 149 us).
+# 113 us, 5,000 keys 194 against 149 us; ``python benchmarks/parallel.py --sort``).
 RADIX_MIN = 3_000
 
 
 @numba.njit(cache=True)
 def _radix(keys):
-    """Stable argsort of uint64 keys, 16 bits a pass; passes where a digit is constant are
-    skipped (fewer than ``RADIX_MIN`` keys: a stable merge sort, the same order)."""
-    n = keys.shape[0]
-    if 1 < n < RADIX_MIN:
+    """Stable argsort of uint64 keys: :func:`_radix_passes`, or below ``RADIX_MIN`` keys
+    a stable merge sort (the same order)."""
+    if 1 < keys.shape[0] < RADIX_MIN:
         return np.argsort(keys, kind="mergesort").astype(np.int64)
+    return _radix_passes(keys)
+
+
+@numba.njit(cache=True)
+def _radix_passes(keys):
+    """Stable argsort of uint64 keys, 16 bits a pass; passes where a digit is constant are
+    skipped."""
+    n = keys.shape[0]
     order = np.arange(n, dtype=np.int64)
     if n < 2:
         return order
