@@ -61,14 +61,15 @@ def read_background(given, columns, target: str = "label", schema=None) -> tuple
     and the ``target`` name.  With the data's ``schema``, a number compared with a
     categorical column (``sex(X,1)``) is the category ``"1"``, as the data reads it."""
     columns = [str(c) for c in columns]
+    where = ""                              # " FILE" when the theory was read from one
     if isinstance(given, Program):
         rules = given.background
     elif isinstance(given, (str, os.PathLike)):
         text = _theory_text(given)
+        where = "" if text is given else f" {given}"
         try:
             rules = parse_theory(text, columns, target)
         except ParseError as e:           # say which text the line and column are of
-            where = "" if text is given else f" {str(given)}"
             at = f", line {e.line}, column {e.column}" if e.line is not None else ""
             error = ParseError(e.message, e.line, e.column, e.excerpt)
             error.args = (f"background theory{where}{at}: {e.message}"
@@ -88,25 +89,22 @@ def read_background(given, columns, target: str = "label", schema=None) -> tuple
     check_background(rules, columns, target)
     if schema is None:
         return rules
-    where = f" {given}" if isinstance(given, os.PathLike) or (
-        isinstance(given, str) and _theory_text(given) is not given) else ""
-    for k, rule in enumerate(rules):
-        for lit in rule.body:
-            f = schema.get(lit.feature) if lit.feature is not None else None
-            texts = [v for v in lit.values() if isinstance(v, str)] if f is not None else []
-            if f is not None and f.kind == "numeric" and texts:
-                raise AspmlError(f"background theory{where}, rule {k + 1} ({rule.head}): "
-                                 f"column {lit.feature!r} holds numbers, and the rule compares "
-                                 f"it with the text {texts[0]!r} (write the number: "
-                                 f"{lit.feature}(X,{texts[0]}) without quotes)")
-    return tuple(_as_categories(r, schema) for r in rules)
+    return tuple(_as_categories(r, schema, f"background theory{where}, rule {k + 1}")
+                 for k, r in enumerate(rules))
 
 
-def _as_categories(rule: Rule, schema) -> Rule:
+def _as_categories(rule: Rule, schema, said: str) -> Rule:
+    """The rule over the data's columns: a number compared with a categorical column is
+    its category; a text compared with a numeric one is an error (``said``: which rule)."""
     from ..data.table import category_text
     body = []
     for lit in rule.body:
         f = schema.get(lit.feature) if lit.feature is not None else None
+        texts = [v for v in lit.values() if isinstance(v, str)] if f is not None else []
+        if f is not None and f.kind == "numeric" and texts:
+            raise AspmlError(f"{said} ({rule.head}): column {lit.feature!r} holds numbers, and "
+                             f"the rule compares it with the text {texts[0]!r} (write the "
+                             f"number: {lit.feature}(X,{texts[0]}) without quotes)")
         if f is not None and f.kind == "categorical":
             if isinstance(lit, Compare) and lit.op in ("==", "!="):
                 lit = Compare(lit.feature, lit.op, category_text(lit.value))
