@@ -37,7 +37,7 @@ from .._given import engine_program
 from ..data.facts import clingo_numbers, program_limits
 from ..errors import AspmlError
 from ..evaluate import as_table
-from ..logic.model import Feature, NotAtom, Program, Rule, Schema
+from ..logic.model import Feature, Program, Rule, Schema
 from ..logic.names import clingo_string, visible
 from ..logic.printers import LogicPrinter, Naming, rank_tables
 from ..logic.values import is_number
@@ -347,24 +347,10 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         goal = target = bool(target)
     world = _World(program, frame, missing, ranges, steps)
     derived = [f for f in immutable if f in program.background_atoms]
-    if derived:
-        # the atom follows from its columns, which would change under it
-        atoms, columns, todo = set(program.background_atoms), set(), [derived[0]]
-        seen = set()
-        while todo:                         # down the background rules to the columns
-            atom = todo.pop()
-            if atom in seen:
-                continue
-            seen.add(atom)
-            for r in program.background:
-                if r.head == atom:
-                    for name in [lit.feature for lit in r.body if lit.feature is not None] + [
-                            lit.name for lit in r.body if isinstance(lit, NotAtom)]:
-                        (todo.append(name) if name in atoms else columns.add(name))
-        columns = sorted(columns)
+    if derived:                         # the atom follows from columns that would change
+        columns = ", ".join(map(repr, program.background_columns(derived[0])))
         raise AspmlError(f"immutable names {derived[0]!r}, a background atom its rules derive "
-                         f"from the columns {', '.join(map(repr, columns))}: name those "
-                         "immutable to keep it")
+                         f"from the columns {columns}: name those immutable to keep it")
     unknown = [f for f in immutable if f not in program.schema and f not in frame.columns]
     if unknown:
         raise AspmlError(f"immutable names unknown feature(s) {unknown}")

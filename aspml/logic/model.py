@@ -636,6 +636,21 @@ class Program:
         return tuple(dict.fromkeys(f for r in self.rules + self.background for f in r.features
                                    if f not in atoms))
 
+    def background_columns(self, atom: str) -> tuple[str, ...]:
+        """The columns background atom ``atom`` is derived from, through the background
+        atoms its rules read (sorted)."""
+        atoms, columns, todo, seen = set(self.background_atoms), set(), [atom], set()
+        while todo:
+            a = todo.pop()
+            if a not in seen:
+                seen.add(a)
+                for f in (f for r in self.background if r.head == a for f in r.features):
+                    if f in atoms:
+                        todo.append(f)
+                    else:
+                        columns.add(f)
+        return tuple(sorted(columns))
+
     @property
     def exception_names(self) -> tuple[str, ...]:
         """Every exception atom the rules define or read (``abK``), in order of first use:
