@@ -633,7 +633,11 @@ class _Builder:
         return out
 
     def body(self, raw: RawRule) -> tuple:
-        env = _Env()                                # variable -> feature
+        # variable -> feature; in aspml's own s(CASP) print (its header says which features
+        # hold numbers) "f in (-inf, inf)" is the bare value atom f(X,N): the bindings no
+        # literal reads are kept track of (_Env) and read as that interval; anywhere else a
+        # binding alone says nothing aspml reads
+        env = _Env() if self.dialect == "scasp" and self.meta is not None else {}
         self.row_var = raw.head.args[0].name
         out = []
         for lit in raw.body:
@@ -643,16 +647,14 @@ class _Builder:
                 raise
             except AspmlError as e:
                 raise self.error(str(e), lit) from None
-        # a value bound and never read: in aspml's own s(CASP) print (its header says the
-        # feature holds numbers) that is "f in (-inf, inf)", which it prints as the bare
-        # value atom; anywhere else a binding alone says nothing aspml reads
+        if not isinstance(env, _Env):
+            return tuple(out)
         kinds = {f.name: f.kind for f in self.features}
         kept = []
         for lit in out:
             if not isinstance(lit, _Binding):
                 kept.append(lit)
-            elif (lit.var not in env.used and self.dialect == "scasp" and self.meta is not None
-                  and kinds.get(lit.feature) in ("numeric", "mixed")):
+            elif lit.var not in env.used and kinds.get(lit.feature) in ("numeric", "mixed"):
                 kept.append(Interval(lit.feature, None, None, False, False))
         return tuple(kept)
 
