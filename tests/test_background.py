@@ -257,6 +257,11 @@ def test_cli_learn_with_background(tmp_path, data, swipl):
         row = int(np.flatnonzero(pd.to_numeric(X["age"], errors="coerce") >= 65)[0])
         done = run_aspml("explain", model, csv, "--row", row, "--minimal")
         assert done.returncode == 0 and "(background knowledge)" in done.stdout, done.stdout
+        atom = next(a for a in aspml.load(model).background_atoms
+                    if a in aspml.load(model).features_used)
+        one_line_error(run_aspml("explain", model, csv, "--row", row, "--counterfactual",
+                                 "--immutable", atom), f"immutable names {atom!r}, a "
+                       "background atom its rules derive from the columns")
     done = run_aspml("report", model, csv, "-o", tmp_path / "r.html")
     assert done.returncode == 0 and "% background knowledge" in (tmp_path / "r.html").read_text()
 

@@ -155,3 +155,27 @@ def test_a_boolean_feature_named_as_a_derived_atom_reads_back_in_text(name, posi
     assert q.default_rules == p.default_rules and q.exception_rules == p.exception_rules
     for dialect in ("asp", "prolog"):
         assert aspml.parse(p.print(dialect), dialect) == p
+
+
+def test_scasp_export_predicts_as_the_model_from_the_command_line(tmp_path):
+    """The door the read-back bug was found through: ``aspml export --to scasp`` of a
+    saved model, then ``aspml predict`` with the .scasp file and with the .lp, on a CSV
+    that pandas wrote with missing cells: the same answers on every row."""
+    import numpy as np
+    import pandas as pd
+    from conftest import run_aspml
+    p = aspml.parse('IF x in (-inf, inf) AND y > 2 THEN label = "yes"\nELSE label = "no"',
+                    "text")
+    p.save(tmp_path / "m.lp")
+    done = run_aspml("export", tmp_path / "m.lp", "--to", "scasp")
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "m.scasp").write_text(done.stdout)
+    pd.DataFrame({"x": [1.0, np.nan, 3.0, np.nan], "y": [5, 5, 1, 9]}).to_csv(
+        tmp_path / "d.csv", index=False)
+    answers = []
+    for model in ("m.lp", "m.scasp"):
+        done = run_aspml("predict", tmp_path / model, tmp_path / "d.csv")
+        assert done.returncode == 0, done.stderr
+        answers.append(done.stdout)
+    assert answers[0] == answers[1]
+    assert [line.split(",")[-1] for line in answers[0].split()[1:]] == ["yes", "no", "no", "no"]
