@@ -1,5 +1,6 @@
 """Each numba kernel against a slow, obvious Python version on small and edge-case inputs."""
 
+import itertools
 import math
 
 import numpy as np
@@ -157,8 +158,9 @@ def test_view_and_filter_match_python(inputs, data):
         assert np.array_equal(distinct[d_off[f]:d_off[f + 1]], np.unique(num[f][is_num[f]]))
     active = np.array(data.draw(st.lists(st.booleans(), min_size=num.shape[1],
                                          max_size=num.shape[1])), dtype=bool)
-    for cut in (filter_sorted, filter_sorted_parallel):
-        g2, r2, o2 = cut(groups, rows, offsets, active)
+    told = (num.shape[1], int(active.sum()))     # the view's rows, and its active ones
+    for cut, extra in itertools.product((filter_sorted, filter_sorted_parallel), ((), told)):
+        g2, r2, o2 = cut(groups, rows, offsets, active, *extra)
         for f in range(num.shape[0]):
             keep = active[rows[offsets[f]:offsets[f + 1]]]
             assert np.array_equal(r2[o2[f]:o2[f + 1]], rows[offsets[f]:offsets[f + 1]][keep])

@@ -332,52 +332,74 @@ def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, cod
 def _count_active(rows, offsets, active, f):
     count = 0
     for i in range(offsets[f], offsets[f + 1]):
-        if active[rows[i]]:
-            count += 1
+        count += active[rows[i]]            # no branch: in value order, as good as random
     return count
 
 
 @numba.njit(cache=True)
-def _copy_active(groups, rows, offsets, active, f, out_groups, out_rows, start):
-    k = start
-    for i in range(offsets[f], offsets[f + 1]):
-        if active[rows[i]]:
-            out_groups[k] = groups[i]
-            out_rows[k] = rows[i]
-            k += 1
+def _active_count(rows, offsets, active, f, n_view, n_active):
+    """Feature ``f``'s active rows: ``n_active`` when it is numeric on all ``n_view`` rows
+    of the view (given, >= 0), else counted."""
+    if n_active >= 0 and offsets[f + 1] - offsets[f] == n_view:
+        return n_active
+    return _count_active(rows, offsets, active, f)
 
 
 @numba.njit(cache=True)
-def filter_sorted(groups, rows, offsets, active):
+def _copy_active(groups, rows, offsets, active, f, out_groups, out_rows, start, end):
+    """Feature ``f``'s active rows into ``out[start:end]`` (``end``: ``start`` plus their
+    number).  Every row is written and the slot moves on only past an active one: no
+    branch on a row's state, which in value order is as good as random (a mispredicted
+    branch a row cost more than the copy); once the slots are full, the rest are
+    inactive."""
+    k = start
+    for i in range(offsets[f], offsets[f + 1]):
+        if k == end:
+            break
+        r = rows[i]
+        out_groups[k] = groups[i]
+        out_rows[k] = r
+        k += active[r]
+
+
+@numba.njit(cache=True)
+def filter_sorted(groups, rows, offsets, active, n_view=-1, n_active=-1):
     """Keep only the active rows of each feature's sorted numbers (order preserved).
+
+    ``n_view``, ``n_active`` (optional): the rows of the view and how many of them are
+    active (every active row must be a row of the view); a feature numeric on all
+    ``n_view`` rows then keeps ``n_active`` without counting them.
 
     Returns ``(groups, rows, offsets)`` in the layout of :func:`best_literal`.
     """
     n_features = offsets.shape[0] - 1
     new_offsets = np.zeros(n_features + 1, dtype=np.int64)
     for f in range(n_features):
-        new_offsets[f + 1] = new_offsets[f] + _count_active(rows, offsets, active, np.int64(f))
+        new_offsets[f + 1] = new_offsets[f] + _active_count(rows, offsets, active, np.int64(f),
+                                                            n_view, n_active)
     out_groups = np.empty(new_offsets[n_features], dtype=np.int32)
     out_rows = np.empty(new_offsets[n_features], dtype=np.int32)
     for f in range(n_features):
-        _copy_active(groups, rows, offsets, active, np.int64(f), out_groups, out_rows, new_offsets[f])
+        _copy_active(groups, rows, offsets, active, np.int64(f), out_groups, out_rows,
+                     new_offsets[f], new_offsets[f + 1])
     return out_groups, out_rows, new_offsets
 
 
 @numba.njit(cache=True, parallel=True)
-def filter_sorted_parallel(groups, rows, offsets, active):
+def filter_sorted_parallel(groups, rows, offsets, active, n_view=-1, n_active=-1):
     """:func:`filter_sorted` over the features in parallel (same answer)."""
     n_features = offsets.shape[0] - 1
     counts = np.zeros(n_features, dtype=np.int64)
     for f in numba.prange(n_features):
-        counts[f] = _count_active(rows, offsets, active, np.int64(f))
+        counts[f] = _active_count(rows, offsets, active, np.int64(f), n_view, n_active)
     new_offsets = np.zeros(n_features + 1, dtype=np.int64)
     for f in range(n_features):
         new_offsets[f + 1] = new_offsets[f] + counts[f]
     out_groups = np.empty(new_offsets[n_features], dtype=np.int32)
     out_rows = np.empty(new_offsets[n_features], dtype=np.int32)
     for f in numba.prange(n_features):
-        _copy_active(groups, rows, offsets, active, np.int64(f), out_groups, out_rows, new_offsets[f])
+        _copy_active(groups, rows, offsets, active, np.int64(f), out_groups, out_rows,
+                     new_offsets[f], new_offsets[f + 1])
     return out_groups, out_rows, new_offsets
 
 

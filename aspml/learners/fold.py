@@ -466,7 +466,7 @@ def _narrow(view, active: np.ndarray, threads: int):
     features = len(view[2]) - 1
     cut = _kernel("filter_sorted", filter_sorted, filter_sorted_parallel, view[3], features,
                   threads)
-    return (*cut(view[0], view[1], view[2], active), count)
+    return (*cut(view[0], view[1], view[2], active, view[3], count), count)
 
 
 class FoldSE(LogicClassifier):
