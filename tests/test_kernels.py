@@ -110,7 +110,9 @@ def search_inputs(draw):
     n_f = draw(st.integers(1, 4))
     num = np.array([[draw(st.sampled_from([0.0, 1.0, 1.5, 2.0, -3.0, 7.25])) for _ in range(n)]
                     for _ in range(n_f)])
-    is_num = np.array([[draw(st.booleans()) for _ in range(n)] for _ in range(n_f)])
+    # a feature numeric on every row (the kernels' shortcuts) or mixed
+    is_num = np.array([[True] * n if draw(st.booleans()) else
+                       [draw(st.booleans()) for _ in range(n)] for _ in range(n_f)])
     codes = np.array([[-1 if is_num[f, r] else draw(st.integers(-1, 2)) for r in range(n)]
                       for f in range(n_f)], dtype=np.int32)
     state = np.array([draw(st.sampled_from([0, 1, 2])) for _ in range(n)], dtype=np.int8)
@@ -131,8 +133,13 @@ def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned)
             b[:, 0].astype(np.int64), b[:, 1].astype(np.int64),
             np.ascontiguousarray(b[:, 2]))      # (the learner's layout: one compiled kernel)
     expected = slow_best(num, is_num, codes, state, kind, negated, min_tp, set(map(tuple, banned)))
-    for search in (best_literal, best_literal_parallel):
-        score, f, op, value = search(groups, rows, offsets, distinct, d_off, *args)
+    # the whole view, counting; the whole view told its rows; the view cut to the active
+    # rows and told their number (what the learner does)
+    cut = filter_sorted(groups, rows, offsets, state != 0)
+    views = [((groups, rows, offsets), ()), ((groups, rows, offsets), (num.shape[1],)),
+             (cut, (len(active),))]
+    for search, (view, told) in itertools.product((best_literal, best_literal_parallel), views):
+        score, f, op, value = search(*view, distinct, d_off, *args, *told)
         if expected[0] == -math.inf:
             assert score == -math.inf
         else:

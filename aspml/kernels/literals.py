@@ -153,7 +153,7 @@ def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, ki
 @numba.njit(cache=True)
 def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                      active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-                     banned_features, banned_ops, banned_values):
+                     banned_features, banned_ops, banned_values, n_view):
     best = NEG_INF
     best_op = -1
     best_value = 0.0
@@ -166,9 +166,14 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
         num_neg = 0
         w_num_pos = 0.0
         w_num_neg = 0.0
-        for i in range(lo, hi):
-            num_pos, num_neg, w_num_pos, w_num_neg = _count_row(
-                rows[i], state, weights, num_pos, num_neg, w_num_pos, w_num_neg)
+        if weights is None and hi - lo == n_view:
+            # numeric on every row of the view, so on every active row: no need to count
+            num_pos = np.int64(n_pos)
+            num_neg = np.int64(n_neg_rows)
+        else:
+            for i in range(lo, hi):
+                num_pos, num_neg, w_num_pos, w_num_neg = _count_row(
+                    rows[i], state, weights, num_pos, num_neg, w_num_pos, w_num_neg)
         # with every active row a number (unweighted, n_pos and n_neg count the active
         # rows) the negated comparisons cover exactly what the plain ones do, so they
         # score the same and never win (a tie goes to the lower code) unless the plain
@@ -255,7 +260,7 @@ def _pick(scores, ops, values):
 @numba.njit(cache=True)
 def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                  active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-                 banned_features, banned_ops, banned_values):
+                 banned_features, banned_ops, banned_values, n_view=-1):
     """Best valid literal over every feature in one call.
 
     Parameters
@@ -289,6 +294,10 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
         (weighted) a literal must cover.
     banned_features, banned_ops, banned_values
         Literals already in the rule (not chosen again).
+    n_view : int, optional
+        The rows of the view (every active row must be one of them); unweighted, a
+        feature numeric on all of them then takes its active rows' counts from
+        ``n_pos`` and ``n_neg_rows`` instead of counting them.  -1: count.
 
     Only value groups holding an active row are candidate thresholds (the
     thresholds FOLD draws from the current examples), so the heuristic is
@@ -307,14 +316,14 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
         scores[f], ops[f], values[f] = _best_on_feature(
             np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
             active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-            banned_features, banned_ops, banned_values)
+            banned_features, banned_ops, banned_values, n_view)
     return _pick(scores, ops, values)
 
 
 @numba.njit(cache=True, parallel=True)
 def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                           active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-                          banned_features, banned_ops, banned_values):
+                          banned_features, banned_ops, banned_values, n_view=-1):
     """:func:`best_literal` with the features searched in parallel (same answer)."""
     n_features = offsets.shape[0] - 1
     scores = np.empty(n_features)
@@ -324,7 +333,7 @@ def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, cod
         scores[f], ops[f], values[f] = _best_on_feature(
             np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
             active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-            banned_features, banned_ops, banned_values)
+            banned_features, banned_ops, banned_values, n_view)
     return _pick(scores, ops, values)
 
 

@@ -202,7 +202,8 @@ class _Search:
                                      self.codes, self.n_codes, state, active_rows,
                                      self.weights, float(self.total(pos)),
                                      float(self.total(neg)), np.count_nonzero(neg), self.heuristic,
-                                     self.negated, float(self.min_tp), b_feat, b_ops, b_vals)
+                                     self.negated, float(self.min_tp), b_feat, b_ops, b_vals,
+                                     view[3])
         if score == -np.inf:
             return None, score
         return _Lit(int(f), int(op), float(value)), float(score)
