@@ -19,6 +19,7 @@ _WHERE = {
                      "NotCompare", "Program", "Rule", "Schema", "Target", "parse"], ".logic"),
     "load": ".logic.store",
     "export": ".export",
+    "read_csv": ".data.csvfile",
     **dict.fromkeys(["FoldRpp", "FoldSE", "Libre", "MultiValueRuleSet"], ".learners"),
     **dict.fromkeys(["Explanation", "explain"], ".explain"),
     **dict.fromkeys(["Counterfactual", "counterfactual"], ".asp.explain"),
@@ -26,7 +27,7 @@ _WHERE = {
 }
 _SUBMODULES = ("asp", "dask", "data", "evaluate", "prolog")      # reached as aspml.asp ...
 
-__all__ = ["load", "export", "DescriptiveModel", "generalize", "rules_from_sklearn", "Counterfactual",
+__all__ = ["load", "export", "read_csv", "DescriptiveModel", "generalize", "rules_from_sklearn", "Counterfactual",
            "Explanation", "counterfactual", "explain", "FoldRpp", "FoldSE", "Libre",
            "MultiValueRuleSet", "AspmlError", "Compare", "DialectError", "EngineError",
            "Feature", "Flag", "InSet",

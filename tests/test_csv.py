@@ -257,3 +257,37 @@ def test_a_dask_dataframe_keeps_its_column_names():
     pyarrow = pytest.importorskip("pyarrow")
     with pytest.raises(TypeError, match="X is a pyarrow Table: aspml reads a pandas DataFrame"):
         clf.predict(pyarrow.Table.from_pandas(df))
+
+
+# -- words pandas reads as missing: the command keeps them (found by a new-user trial) ------
+
+def test_words_pandas_takes_for_missing_read_as_the_command_reads_them(tmp_path):
+    """``NA`` (North America), ``None``, ``n/a`` and ``null`` are values to the command;
+    ``pd.read_csv``'s defaults make them missing.  ``aspml.read_csv`` and the pandas call
+    the CLI guide gives read them as the command does: the same answer on every row, for
+    a model learned on the command line and one learned in Python from that frame."""
+    regions = ["NA", "EU", "AS", "", "None", "n/a", "null"]
+    market = {"NA": "north", "EU": "euro", "AS": "asia", "": "unknown", "None": "NA",
+              "n/a": "euro", "null": "asia"}
+    rows = [(regions[i % 7], 5 + i % 3, market[regions[i % 7]]) for i in range(70)]
+    data, model = tmp_path / "na.csv", tmp_path / "na.lp"
+    data.write_text("region, size, market\n" + "\n".join(f"{r}, {s}, {m}" for r, s, m in rows)
+                    + "\n")
+    out = run_aspml("learn", data, "--target", "market", "-o", model, "--tail", "0")
+    assert out.returncode == 0, out.stderr
+    out = run_aspml("predict", model, data)
+    assert out.returncode == 0, out.stderr
+    cli = pd.read_csv(io.StringIO(out.stdout), dtype=str, keep_default_na=False)["market"].tolist()
+    truth = [m for _, _, m in rows]
+    assert cli == truth                         # "NA" and "None" are classes, not gaps
+    loaded = aspml.load(model)
+    recipe = pd.read_csv(data, skipinitialspace=True, keep_default_na=False, na_values=[""])
+    for frame in (aspml.read_csv(data), recipe):
+        assert [str(v) for v in loaded.predict(frame)] == truth
+        X, y = frame.drop(columns="market"), frame["market"].to_numpy(dtype=object)
+        learned = aspml.FoldSE(tail=0, target="market").fit(X, y)
+        assert learned.program_ == loaded
+    # pandas' defaults lose the values (why the guide gives the call above)
+    plain = pd.read_csv(data, skipinitialspace=True)
+    assert plain["region"].isna().sum() == 50
+    assert [str(v) for v in loaded.predict(plain)] != truth

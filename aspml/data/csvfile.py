@@ -41,7 +41,19 @@ _CHUNK = 2**20
 
 
 def read_csv(path, sep: str | None = None) -> pd.DataFrame:
-    """The table in the CSV file ``path``: cells as text, empty cells missing (NaN)."""
+    """The table in the CSV file ``path`` as the ``aspml`` command reads it: every cell
+    as text, only empty cells missing (NaN), so ``aspml.load(model).predict(
+    aspml.read_csv(path))`` answers what ``aspml predict model path`` prints.
+
+    ``pd.read_csv(path)`` differs: it reads ``NA``, ``None``, ``null``, ``n/a``,
+    ``NaN`` and a dozen other words as missing, where the command keeps them as
+    values (``pd.read_csv(path, skipinitialspace=True, keep_default_na=False,
+    na_values=[""])`` reads the cells as the command does).  Cells that read as
+    numbers stay text here; the learners and the Program read ``"5.1"`` as the
+    number 5.1 (a label column stays text: the command takes a label column of
+    numbers as numbers).  ``sep``: the separator, else the one of ``,`` tab ``;``
+    ``|`` that splits the header into the most fields; see the module's notes for
+    headers, compressed files and malformed rows (one :class:`~aspml.AspmlError`)."""
     path = str(path)
     sep, kind, names = _prepare(path, sep)
     with _reading(path, len(names)):
