@@ -372,6 +372,22 @@ def test_no_rules_is_said():
     assert clf.rules_ == []
 
 
+def test_no_rules_on_a_rare_class_suggests_balanced_weights():
+    """9 positives of 2,000, exactly ``x > 2.6``: unweighted, no candidate beats the empty
+    rule set's prior, and the note says to weigh the class (not that the features do not
+    predict it); weighted "balanced", the rule is found (a new-user trial)."""
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(7)
+    x = np.round(rng.normal(size=2000), 3)
+    X = pd.DataFrame({"x": x, "z": rng.choice(list("abc"), 2000)})
+    y = np.where(x > 2.6, "pos", "neg")
+    with pytest.warns(AspmlWarning, match=r'learned no rules.*class_weight="balanced" '
+                                          r"\(the class is 0.4% of the rows\)"):
+        aspml.MultiValueRuleSet(random_state=0, positive="pos").fit(X, y)
+    clf = aspml.MultiValueRuleSet(random_state=0, positive="pos", class_weight="balanced")
+    assert 'IF x in [2.651, inf) THEN label = "pos"' in clf.fit(X, y).program_.to_text()
+
+
 def test_more_chains_keep_the_best_posterior():
     """The loans table of examples/mrs_value_sets: one chain with seed 0 stops at two of the
     three hidden rules; three chains (the first of them that same chain) find all three."""

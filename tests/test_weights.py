@@ -158,6 +158,23 @@ def test_bad_class_weights_are_one_clear_error(class_weight, words):
             fit(name, X, y, class_weight=class_weight)
 
 
+def test_class_names_in_errors_are_plain_values():
+    """The classes a message lists read as the user wrote them, not as numpy scalars
+    ("np.str_('yes')", "np.int64(0)"; found by a new-user trial)."""
+    X, y = table(n=40)
+    with pytest.raises(ValueError) as caught:
+        aspml.FoldSE(class_weight={"maybe": 2}).fit(X, y)
+    assert "not among the classes ['no', 'yes']" in str(caught.value)
+    with pytest.raises(ValueError) as caught:
+        aspml.FoldSE().fit(X, y, sample_weight=np.where(y == "yes", 0.0, 1.0))
+    assert "every row of class 'yes' has weight 0" in str(caught.value)
+    with pytest.raises(ValueError) as caught:
+        aspml.FoldSE(positive=3).fit(X, (y == "yes").astype(int))
+    assert "is not one of the classes [0, 1]" in str(caught.value)
+    for message in ("np.str_", "np.int64"):
+        assert message not in str(caught.value)
+
+
 # -- kernels against slow, obvious versions ------------------------------------------
 
 def slow_weighted_best(num, is_num, codes, state, w, kind, negated, min_tp):

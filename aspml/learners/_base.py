@@ -217,7 +217,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             matches = np.flatnonzero(self.classes_ == positive)
             if len(matches) == 0:
                 raise ValueError(f"positive={positive!r} is not one of the classes "
-                                 f"{list(self.classes_)}")
+                                 f"{self.classes_.tolist()}")
             self.positive_index_ = int(matches[0])
         self.n_features_in_ = frame.shape[1]
         weight = self._row_weights(y, y_idx, sample_weight)
@@ -226,7 +226,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             # shape the schema), so that it is exactly as if it had never been given
             keep = weight > 0
             frame, y_idx, weight = frame[keep].reset_index(drop=True), y_idx[keep], weight[keep]
-            for k, c in enumerate(self.classes_):
+            for k, c in enumerate(self.classes_.tolist()):       # (plain values in the text)
                 if not (y_idx == k).any():
                     raise ValueError(f"every row of class {c!r} has weight 0: a classifier "
                                      "needs examples of every class with positive weight "
@@ -260,7 +260,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                 unknown = [k for k in class_weight if not (self.classes_ == k).any()]
                 if unknown:
                     raise ValueError(f"class_weight names {unknown}, not among the classes "
-                                     f"{list(self.classes_)}")
+                                     f"{self.classes_.tolist()}")
                 bad = {k: v for k, v in class_weight.items()
                        if not (is_real(v) and v >= 0)}
                 if bad:

@@ -438,7 +438,7 @@ def fit(learner, X, y, sample_weight=None):
     else:
         matches = np.flatnonzero(classes == positive)
         if len(matches) == 0:
-            raise ValueError(f"positive={positive!r} is not one of the classes {list(classes)}")
+            raise ValueError(f"positive={positive!r} is not one of the classes {np.asarray(classes).tolist()}")
         positive_index = int(matches[0])
     # the schema as the whole column gives it: from the union of the distinct values, or,
     # for a column of numbers, from their statistics

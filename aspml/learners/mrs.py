@@ -329,13 +329,19 @@ class MultiValueRuleSet(LogicClassifier):
                 found, best, kept = rules, post, chain
         search = kept
         if not found:
+            share = (float(np.mean(y)) if weights is None
+                     else float(weights[y].sum()) / max(float(weights.sum()), 1e-300))
+            # a rare class: the prior of the empty rule set is hard to beat unweighted
+            # (FOLD's "no rules" note gives the same hint)
+            rare = (f'class_weight="balanced" (the class is {share:.1%} of the rows), '
+                    if share < 0.2 and getattr(self, "class_weight", None) is None else "")
             warnings.warn(f"MultiValueRuleSet learned no rules: none of the "
                           f"{len(search.cands)} candidate rules raised the posterior above the "
-                          "empty rule set's. That is the answer when the features do not "
-                          "predict the class; if they should, more bins (n_bins="
-                          f"{self.n_bins}; a narrow tail of a number needs a bin of its own), a "
-                          f"lower min_support ({self.min_support}) or more iterations "
-                          f"({self.n_iter}) may find rules", AspmlWarning, stacklevel=3)
+                          "empty rule set's. The features may not predict the class; if they "
+                          f"should, {rare}more bins (n_bins={self.n_bins}; a narrow tail of a "
+                          "number needs a bin of its own), a lower min_support "
+                          f"({self.min_support}) or more iterations ({self.n_iter}) may find "
+                          "rules", AspmlWarning, stacklevel=3)
         cov = np.unpackbits(search.coverage(found).view(np.uint8), bitorder="little")
         self._train_cover = cov[inverse].astype(bool)   # the learner's own coverage, per row
         self.posterior_ = search.posterior(found)
