@@ -484,7 +484,7 @@ def test_learn_prints_a_learners_note_as_one_line(tmp_path, capsys):
                               "--positive", "yes", "--learner", "libre",
                               "--random-state", "0")      # (a seed: some draws beat chance)
     assert code == 0
-    assert err.startswith("aspml learn: note: LIBRE's rules do no better") and \
+    assert err.startswith("aspml learn: note: LIBRE's rules are not clearly better") and \
         len(err.strip().splitlines()) == 1
 
 

@@ -63,16 +63,28 @@ def chi_square(a, b):
     return float(((table - expected) ** 2 / expected).sum())
 
 
-def slow_chimerge(values, y, threshold, max_bins=None):
+def slow_chimerge(values, y, threshold, max_bins=None, min_rows=0):
+    """Kerber's loop; with ``min_rows``, once the lowest chi-square reaches the threshold,
+    a pair with a bin of fewer rows keys below every other (lowest chi-square first)."""
     v = sorted(set(values))
     intervals = [[x] for x in v]
     counts = [np.array([np.sum((np.array(values) == x) & ~y), np.sum((np.array(values) == x) & y)])
               for x in v]
+    small = False
     while len(intervals) > 1:
-        chis = [chi_square(counts[i], counts[i + 1]) for i in range(len(counts) - 1)]
-        i = int(np.argmin(chis))
-        if chis[i] >= threshold and (max_bins is None or len(intervals) <= max_bins):
-            break
+        keys = []
+        for i in range(len(counts) - 1):
+            c = chi_square(counts[i], counts[i + 1])
+            if small and min(counts[i].sum(), counts[i + 1].sum()) < min_rows:
+                c = -1 - 1 / (1 + c)
+            keys.append(c)
+        i = int(np.argmin(keys))
+        if keys[i] >= threshold:
+            if min_rows and not small:
+                small = True
+                continue
+            if max_bins is None or len(intervals) <= max_bins:
+                break
         intervals[i] += intervals.pop(i + 1)
         counts[i] = counts[i] + counts.pop(i + 1)
     return [iv[0] for iv in intervals[1:]]
@@ -86,6 +98,39 @@ def test_chimerge_matches_slow_version(pairs, threshold, max_bins):
     y = np.array([p[1] for p in pairs])
     assert (chimerge(values, y, threshold, max_bins).tolist()
             == slow_chimerge(values.tolist(), y, threshold, max_bins))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.booleans()), min_size=1, max_size=80),
+       st.sampled_from([0.0, 1.0, 2.7, 6.0]), st.sampled_from([None, 1, 3, 10]),
+       st.sampled_from([1, 2, 3, 5]), st.booleans())
+def test_chimerge_small_bins_merge_first_as_the_slow_version(pairs, threshold, max_bins, min_rows,
+                                                            distinct):
+    """Past the threshold, a bin of fewer than ``min_rows`` rows merges first, with its
+    neighbour of lower chi-square; the kernel's runs shortcut (distinct values) and its
+    heap agree with a plain loop."""
+    if distinct:                        # each value once: the shortcut over runs of a class
+        pairs = list({v: (v, c) for v, c in pairs}.values())
+    values = np.array([p[0] for p in pairs], dtype=float)
+    y = np.array([p[1] for p in pairs])
+    assert (chimerge(values, y, threshold, max_bins, min_rows=min_rows).tolist()
+            == slow_chimerge(values.tolist(), y, threshold, max_bins, min_rows))
+
+
+def test_a_noise_row_of_the_rare_class_is_no_bin():
+    """One positive row among many negatives keeps a bin of its own under Kerber's test
+    (chi-square 21 against 20 negatives, far above 6); with ``min_rows=3`` it is not."""
+    values = np.arange(41, dtype=float)
+    y = values == 20
+    assert chimerge(values, y, 6.0).tolist() == [20.0, 21.0]
+    assert chimerge(values, y, 6.0, min_rows=3).tolist() == []
+    # weighted, a row counts its weight, as its copies would (integer weights must equal
+    # repeated rows): weighing 2 it is two rows, still too few; weighing 3, enough
+    for weight, cuts in ((2.0, []), (3.0, [20.0, 21.0])):
+        w = np.where(y, weight, 1.0)
+        assert chimerge(values, y, 6.0, weights=w, min_rows=3).tolist() == cuts
+        copies = np.repeat(values, w.astype(int))
+        assert chimerge(copies, copies == 20, 6.0, min_rows=3).tolist() == cuts
 
 
 def test_chimerge_of_distinct_values_merges_runs_first_exactly():
@@ -150,12 +195,11 @@ def test_boundary_points_are_maximal_and_cover_every_positive(records, heuristic
         assert not any(j != i and not (b & ~a).any() for j, b in enumerate(points))
 
 
-# With class_weight={0: 1000, 1: 0.0001} on two overlapping blobs of 50 rows, LIBRE's
-# boundary points that cover no training negative still reach far into empty bins, and the
-# cross-validated stopping keeps at least one rule: a third of the test rows come out
-# positive where the check wants under 13%.  Weighted counts are checked in test_weights.
-EXPECTED = {"check_class_weight_classifiers": "LIBRE keeps rules pure on the training rows, "
-            "which the check's extreme class weights do not remove (see test_weights)"}
+# check_class_weight_classifiers (class_weight={0: 1000, 1: 0.0001} on two overlapping
+# blobs of 50 rows) failed until ChiMerge's smallest bin became 3 rows (MIN_BIN_ROWS,
+# counted by weight): a third of the test rows came out positive where the check wants
+# under 13%.  It passes since: no expected failure.
+EXPECTED: dict = {}
 
 
 @parametrize_with_checks([Libre(n_estimators=3, random_state=0)],
@@ -553,7 +597,7 @@ def test_rules_no_better_than_calling_every_row_positive_are_flagged():
     from aspml.errors import AspmlWarning
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.uniform(0, 100, (600, 6)), columns=list("abcdef")).round(1)
-    with pytest.warns(AspmlWarning, match="no better on held-out rows than calling every row"):
+    with pytest.warns(AspmlWarning, match="not clearly better on held-out rows than calling every row"):
         Libre(random_state=0).fit(X, rng.random(600) < 0.35)
     with warnings.catch_warnings():
         warnings.simplefilter("error", AspmlWarning)
@@ -886,7 +930,7 @@ def test_category_groups_are_chimerge_runs_of_the_rate_order():
     """``_category_groups`` against the obvious version: rank the categories by their
     shrunk positive rate (the categories seen on one row at the rate of all their rows,
     equal rates one rank), ChiMerge the ranks as numbers, a group per run."""
-    from aspml.learners.libre import _RATE_PRIOR_ROWS, _category_groups
+    from aspml.learners.libre import MIN_BIN_ROWS, _RATE_PRIOR_ROWS, _category_groups
     rng = np.random.default_rng(3)
     n, k = 600, 90
     code = rng.integers(-1, k, n)
@@ -907,7 +951,7 @@ def test_category_groups_are_chimerge_runs_of_the_rate_order():
     rank = {c: levels.index(rate[c]) for c in range(k)}
     for threshold, cap in ((6.0, 10), (0.0, 64), (100.0, 5)):
         cuts = chimerge(np.array([rank[c] if c >= 0 else np.nan for c in code], dtype=float),
-                        y, threshold, cap)
+                        y, threshold, cap, min_rows=MIN_BIN_ROWS)
         expect = [int(np.searchsorted(cuts, rank[c], side="right")) for c in range(k)]
         assert _category_groups(code, k, y, threshold, cap).tolist() == expect
         assert max(expect) < cap

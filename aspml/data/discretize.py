@@ -19,22 +19,25 @@ from ..kernels.chimerge import chimerge_cuts, sorted_bins
 
 
 def chimerge(values: np.ndarray, y: np.ndarray, threshold: float, max_bins: int | None = None,
-             weights: np.ndarray | None = None):
+             weights: np.ndarray | None = None, min_rows: int = 0):
     """Cut points of ``values`` (numbers, NaN skipped) for the boolean class ``y``
-    (each row counting its weight when ``weights`` is given).
+    (each row counting its weight when ``weights`` is given).  ``min_rows``: once the
+    threshold is reached, a bin of fewer rows merges with a neighbour first
+    (:func:`aspml.kernels.chimerge.merge`).
 
     Returns a sorted float array ``cuts``: bin ``k`` is ``[cuts[k-1], cuts[k])``
     (the first bin is unbounded below, the last unbounded above).
     """
-    return _chimerge_sorted(values, y, threshold, max_bins, weights)[0]
+    return _chimerge_sorted(values, y, threshold, max_bins, weights, min_rows)[0]
 
 
 def chimerge_codes(values: np.ndarray, y: np.ndarray, threshold: float,
-                   max_bins: int | None = None, weights: np.ndarray | None = None):
+                   max_bins: int | None = None, weights: np.ndarray | None = None,
+                   min_rows: int = 0):
     """:func:`chimerge`'s cut points and each value's bin, ``bins_of(values, cuts)``
     (-1 for NaN), read off the order ChiMerge sorted the values in rather than
     searched for again (about a tenth of a million-row column's binning)."""
-    cuts, v, order, ok = _chimerge_sorted(values, y, threshold, max_bins, weights)
+    cuts, v, order, ok = _chimerge_sorted(values, y, threshold, max_bins, weights, min_rows)
     code = sorted_bins(v, order, cuts)
     if ok is None:
         return cuts, code
@@ -43,7 +46,7 @@ def chimerge_codes(values: np.ndarray, y: np.ndarray, threshold: float,
     return cuts, out
 
 
-def _chimerge_sorted(values, y, threshold, max_bins, weights):
+def _chimerge_sorted(values, y, threshold, max_bins, weights, min_rows=0):
     """ChiMerge's cuts, with the numbers it read (``v``), the order that sorts them, and
     where they are among ``values`` (``ok``; None when none is NaN)."""
     values = np.asarray(values, dtype=np.float64)
@@ -59,12 +62,13 @@ def _chimerge_sorted(values, y, threshold, max_bins, weights):
         # (their whole counts are summed), so its fastest sort (5x the stable one on a
         # million floats, ties or not)
         order = np.argsort(v)
-        return chimerge_cuts(v, t, order, float(threshold), limit), v, order, ok
+        return (chimerge_cuts(v, t, order, float(threshold), limit, None, float(min_rows)),
+                v, order, ok)
     # weights are summed in order: the stable sort sums a value's weights in row order
     order = np.argsort(v, kind="stable")
     w = np.asarray(weights, dtype=np.float64)
     w = np.ascontiguousarray(w if ok is None else w[ok])
-    return chimerge_cuts(v, t, order, float(threshold), limit, w), v, order, ok
+    return chimerge_cuts(v, t, order, float(threshold), limit, w, float(min_rows)), v, order, ok
 
 
 def bins_of(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:

@@ -105,13 +105,34 @@ def _remove(h, where, i, size):
     return size
 
 
+@numba.njit(cache=True, inline="always")
+def _pair_key(count, rows, a, b, min_rows, small):
+    """The heap key of the pair of intervals ``a``, ``b``: their chi-square; in the
+    small-first phase (``small``), a pair with an interval of fewer than ``min_rows``
+    rows keys ``-1 - 1 / (1 + chi-square)`` instead: in [-2, -1], below every other key
+    (chi-squares, >= 0) and in the same order among themselves."""
+    c = chi_square(count[2 * a], count[2 * a + 1], count[2 * b], count[2 * b + 1])
+    if small and (rows[a] < min_rows or rows[b] < min_rows):
+        return -1.0 - 1.0 / (1.0 + c)
+    return c
+
+
 @numba.njit(cache=True, nogil=True)
-def merge(neg, pos, threshold, max_bins):
+def merge(neg, pos, threshold, max_bins, rows=None, min_rows=0.0):
     """Which intervals survive: repeatedly merge the adjacent pair with the lowest
     chi-square (ties: the leftmost) while it is below ``threshold`` or there are
     more than ``max_bins`` intervals (``max_bins <= 0``: no such bound).
     ``neg``/``pos`` are the class counts of the initial intervals, in order;
     returns bool[alive].
+
+    ``rows`` (the initial intervals' row counts) and ``min_rows`` > 0: once no pair
+    is below ``threshold``, an interval of fewer than ``min_rows`` rows merges
+    first, with the neighbour whose chi-square is lower (the lowest such pair
+    first), until none is left; then ``max_bins`` as before.  Below the threshold
+    nothing changes.  Kerber's test cannot tell a bin of a row or two from chance
+    (its expected counts are far below 1, floored at 0.1), and such a bin holding a
+    row of the rarer class scores high against a long run of the other: on a rare
+    class of pure noise, single rows became bins and LIBRE's rules picked them out.
 
     Each live pair (named by its left interval) sits once in an indexed
     ``ARITY``-ary heap that holds its key beside it; a merge removes one pair and
@@ -131,6 +152,12 @@ def merge(neg, pos, threshold, max_bins):
         link[2 * i] = i + 1
         link[2 * i + 1] = i - 1
     link[2 * (k - 1)] = -1
+    by_rows = rows is not None and min_rows > 0.0
+    n_rows = np.zeros(k if by_rows else 0, dtype=np.float64)
+    if rows is not None and by_rows:
+        for i in range(k):
+            n_rows[i] = rows[i]
+    small = False                         # in the small-first phase
     alive = np.ones(k, dtype=np.bool_)
     h = np.empty(2 * k, dtype=np.float64)
     where = np.full(k, -1, dtype=np.int64)
@@ -144,11 +171,22 @@ def merge(neg, pos, threshold, max_bins):
     n_bins = k
     while size > 0:
         i = np.int64(h[1])
-        if h[0] >= threshold and (max_bins <= 0 or n_bins <= max_bins):
-            break
+        if h[0] >= threshold:
+            if by_rows and not small:     # the threshold is reached: small intervals first
+                small = True
+                for q in range(size):
+                    a = np.int64(h[2 * q + 1])
+                    h[2 * q] = _pair_key(count, n_rows, a, link[2 * a], min_rows, True)
+                for q in range((size - 2) // ARITY, -1, -1):
+                    _down(h, where, q, size)
+                continue
+            if max_bins <= 0 or n_bins <= max_bins:
+                break
         j = link[2 * i]                   # merge j into i
         count[2 * i] += count[2 * j]
         count[2 * i + 1] += count[2 * j + 1]
+        if by_rows:
+            n_rows[i] += n_rows[j]
         alive[j] = False
         if where[j] >= 0:
             size = _remove(h, where, j, size)
@@ -158,29 +196,29 @@ def merge(neg, pos, threshold, max_bins):
             link[2 * after + 1] = i
         n_bins -= 1
         if after >= 0:
-            _rekey(h, where, i, chi_square(count[2 * i], count[2 * i + 1],
-                                           count[2 * after], count[2 * after + 1]), size)
+            _rekey(h, where, i, _pair_key(count, n_rows, i, after, min_rows, small), size)
         else:
             size = _remove(h, where, i, size)
         p = link[2 * i + 1]
         if p >= 0:
-            _rekey(h, where, p, chi_square(count[2 * p], count[2 * p + 1],
-                                           count[2 * i], count[2 * i + 1]), size)
+            _rekey(h, where, p, _pair_key(count, n_rows, p, i, min_rows, small), size)
     return alive
 
 
 @numba.njit(cache=True, nogil=True)
-def chimerge_cuts(v, t, order, threshold, max_bins, weights=None):
+def chimerge_cuts(v, t, order, threshold, max_bins, weights=None, min_rows=0.0):
     """ChiMerge without the GIL from the numbers ``v`` (no NaN), their classes ``t``
     and the order that sorts ``v``: the distinct values with their class counts,
-    then :func:`merge`; returns the cut points (the lower ends of the surviving
-    intervals but the first).  With ``weights`` (float64 per number) the class
-    counts sum the weights."""
+    then :func:`merge` (``min_rows``: its small-first phase, in rows or, weighted, their
+    weight: a row of weight 2 is two rows, as its two copies would be); returns the cut points (the lower ends of the surviving intervals but
+    the first).  With ``weights`` (float64 per number) the class counts sum the
+    weights."""
     w = np.empty(0) if weights is None else weights
     n = v.shape[0]
     uniq = np.empty(n, dtype=np.float64)
     pos = np.zeros(n, dtype=np.float64)
     neg = np.zeros(n, dtype=np.float64)
+    rows = np.zeros(n, dtype=np.float64)
     k = -1
     for q in range(n):
         r = order[q]
@@ -188,6 +226,7 @@ def chimerge_cuts(v, t, order, threshold, max_bins, weights=None):
             k += 1
             uniq[k] = v[r] + 0.0            # -0.0 reads 0.0: the same cut whichever comes first
         one = 1.0 if w.shape[0] == 0 else w[r]
+        rows[k] += one
         if t[r]:
             pos[k] += one
         else:
@@ -197,17 +236,19 @@ def chimerge_cuts(v, t, order, threshold, max_bins, weights=None):
         return np.zeros(0, dtype=np.float64)
     start = _pure_runs(neg, pos, k, threshold)
     if start.shape[0] == 0:
-        alive = merge(neg[:k], pos[:k], threshold, max_bins)
+        alive = merge(neg[:k], pos[:k], threshold, max_bins, rows[:k], min_rows)
         return uniq[:k][alive][1:].copy()
     m = start.shape[0]                          # merge the runs' counts, then the runs
     run_neg = np.zeros(m, dtype=np.float64)
     run_pos = np.zeros(m, dtype=np.float64)
+    run_rows = np.zeros(m, dtype=np.float64)
     for r in range(m):
         end = start[r + 1] if r + 1 < m else k
         for i in range(start[r], end):
             run_neg[r] += neg[i]
             run_pos[r] += pos[i]
-    alive = merge(run_neg, run_pos, threshold, max_bins)
+            run_rows[r] += rows[i]
+    alive = merge(run_neg, run_pos, threshold, max_bins, run_rows, min_rows)
     return uniq[start[alive]][1:].copy()
 
 
