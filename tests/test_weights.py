@@ -575,3 +575,42 @@ def test_class_weight_names_string_and_number_labels_from_python_and_the_cli(tmp
         assert aspml.load(tmp_path / "m.lp").rules == py.program_.rules
     done = run_aspml("learn", tmp_path / "t.csv", "--target", "NSP", "--class-weight", "7=5")
     assert done.returncode == 2 and "not among the classes" in done.stderr
+
+
+def low_recall_table(n=1000, seed=0):
+    """10% positives: 40% of them above x = 90 (no negative there), the rest scattered
+    at random among the negatives."""
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.uniform(0, 90, n), 1)
+    y = np.zeros(n, dtype=bool)
+    found = rng.choice(n, 40, replace=False)
+    x[found] = np.round(rng.uniform(90.1, 100, 40), 1)
+    y[found] = True
+    y[rng.choice(np.flatnonzero(~y), 60, replace=False)] = True
+    return pd.DataFrame({"x": x, "z": rng.choice(list("abc"), n)}), np.where(y, "yes", "no")
+
+
+@pytest.mark.parametrize("name, found", [("FoldSE", "40.0"), ("FoldRpp", "41.0")])
+def test_rules_that_find_few_of_a_rare_class_say_so(name, found, tmp_path):
+    """A rule for 40% of a 10% class: accurate, but a user who asked "which rows?" hears
+    how few it finds and what trades precision for them; weighted, nothing to say; LIBRE
+    (its set cover weighs the positives already) says nothing either."""
+    X, y = low_recall_table()
+    with pytest.warns(AspmlWarning, match=rf'rules find {found}% of the "yes" rows in training '
+                                          r'\(the class is 10\.0% of the rows\): '
+                                          r'class_weight="balanced"') as caught:
+        clf = getattr(aspml, name)(positive="yes").fit(X, y)
+    assert caught[0].filename == __file__          # the user's line, not the learner's
+    assert "x > 90" in clf.program_.to_text()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        getattr(aspml, name)(positive="yes", class_weight="balanced").fit(X, y)
+        getattr(aspml, name)(positive="no").fit(X, y)      # the common class: no note
+    X.assign(y=y).to_csv(tmp_path / "t.csv", index=False)
+    out = run_aspml("learn", tmp_path / "t.csv", "--target", "y", "--positive", "yes",
+                    "--learner", {"FoldSE": "fold-se", "FoldRpp": "fold-rpp"}[name])
+    assert out.returncode == 0
+    assert [line for line in out.stderr.splitlines() if "rules find" in line] == [
+        f'aspml learn: note: {name}\'s rules find {found}% of the "yes" rows in training (the '
+        'class is 10.0% of the rows): class_weight="balanced" finds more of them, at some '
+        "cost in precision"]

@@ -357,7 +357,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             # rule's coverage and precision for the notebook view (the rows themselves
             # are not kept; the figures aspml report gives)
             from ..display import _figures
-            cov = evaluate(self.program_, table)[1]
+            holds, cov = evaluate(self.program_, table)[:2]
             if self.multiclass_:
                 self._fit_class_probabilities(table, target, weight, cov)
             else:
@@ -365,6 +365,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             self.training_figures_ = _figures(self.program_, table,
                                               np.ones(table.n_rows, dtype=bool), target, cov)
             self._warn_identifiers(table)
+            if not self.multiclass_:
+                self._warn_low_recall(target, weight, holds)
         finally:
             self._progress = None
             self._weight = None
@@ -390,6 +392,31 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if "text/html" in out and hasattr(self, "program_"):
             out["text/html"] = self._program_view()
         return out
+
+    # whether a binary fit whose rules find few of a rare class's rows suggests
+    # class_weight="balanced" (LIBRE's set cover already weighs the positives by alpha,
+    # and "balanced" on top of it loses F1: docs, Class weights)
+    _suggests_balanced = True
+
+    def _warn_low_recall(self, target: np.ndarray, weight, holds: np.ndarray) -> None:
+        """An AspmlWarning when, unweighted, the rules find fewer than half of the rows of
+        a positive class that is under a fifth of the rows: accurate, but of little use
+        to whoever asked which rows they are (class_weight="balanced" trades precision for
+        recall).  No rule at all has a note of its own."""
+        if (not self._suggests_balanced or getattr(self, "class_weight", None) is not None
+                or not self.program_.rules or not target.any()):
+            return
+        w = np.ones(len(target)) if weight is None else weight
+        share = float(w[target].sum() / w.sum())
+        recall = float(w[target & holds].sum() / w[target].sum())
+        if share < 0.2 and recall < 0.5:
+            positive = as_label(self.classes_[self.positive_index_])
+            warnings.warn(f'{type(self).__name__}\'s rules find {recall:.1%} of the '
+                          f'"{positive}" rows in training (the class is {share:.1%} of the '
+                          'rows): class_weight="balanced" finds more of them, at some cost '
+                          "in precision", AspmlWarning,
+                          # the caller of fit, through a learner's own fit when it has one
+                          stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
 
     def _warn_identifiers(self, table) -> None:
         """An AspmlWarning for each feature the rules use that holds a different value on

@@ -307,6 +307,7 @@ class Libre(LogicClassifier):
 
     _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
     _multiclass_only = ("class_order",)
+    _suggests_balanced = False
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha="auto",
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
