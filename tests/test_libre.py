@@ -1199,3 +1199,37 @@ def test_categorical_learner_is_one_of_cv_true_false():
     for bad in (1, 0.0, "yes", None):
         with pytest.raises(ValueError, match="categorical_learner must be"):
             aspml.Libre(categorical_learner=bad).fit(X, y)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 20), st.booleans(), st.integers(0, 3)), min_size=1,
+                max_size=50),
+       st.sampled_from([0.0, 2.7, 6.0]), st.sampled_from([None, 2, 5]), st.sampled_from([2, 3, 5]))
+def test_chimerge_whole_weights_are_repeated_rows_with_a_smallest_bin(rows, threshold, max_bins,
+                                                                    min_rows):
+    """The smallest bin counts weight: a row of weight k bins as its k copies would."""
+    kept = [r for r in rows if r[2] > 0]
+    if not kept:
+        return
+    values = np.array([r[0] for r in kept], dtype=float)
+    y = np.array([r[1] for r in kept])
+    w = np.array([r[2] for r in kept], dtype=float)
+    copies = np.repeat(np.arange(len(kept)), w.astype(int))
+    assert (chimerge(values, y, threshold, max_bins, w, min_rows=min_rows).tolist()
+            == chimerge(values[copies], y[copies], threshold, max_bins,
+                        min_rows=min_rows).tolist())
+
+
+def test_chimerge_refuses_a_negative_threshold():
+    with pytest.raises(ValueError, match="threshold must be a number >= 0"):
+        chimerge(np.arange(5.0), np.arange(5) > 2, -1.0)
+
+
+def test_the_noise_note_says_when_the_rules_score_below_every_row_positive():
+    from aspml.errors import AspmlWarning
+    from aspml.learners.libre import _warn_if_no_better_than_all
+    y = np.arange(100) % 50 == 0
+    with pytest.warns(AspmlWarning, match=r"against 0\.039, below it\. They may describe"):
+        _warn_if_no_better_than_all([[0.0], [0.0], [0.01]], [(y, None)] * 3, 0)
+    with pytest.warns(AspmlWarning, match="within one standard error"):
+        _warn_if_no_better_than_all([[0.0], [0.1], [0.02]], [(y, None)] * 3, 0)

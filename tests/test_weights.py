@@ -173,6 +173,8 @@ def test_class_names_in_errors_are_plain_values():
     assert "is not one of the classes [0, 1]" in str(caught.value)
     for message in ("np.str_", "np.int64"):
         assert message not in str(caught.value)
+    with pytest.raises(ValueError, match=r"y has only one class \('yes'\)"):
+        aspml.FoldSE().fit(X, np.array(["yes"] * len(X)))
 
 
 # -- kernels against slow, obvious versions ------------------------------------------

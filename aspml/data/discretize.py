@@ -49,6 +49,8 @@ def chimerge_codes(values: np.ndarray, y: np.ndarray, threshold: float,
 def _chimerge_sorted(values, y, threshold, max_bins, weights, min_rows=0):
     """ChiMerge's cuts, with the numbers it read (``v``), the order that sorts them, and
     where they are among ``values`` (``ok``; None when none is NaN)."""
+    if not threshold >= 0:
+        raise ValueError(f"ChiMerge's threshold must be a number >= 0, got {threshold!r}")
     values = np.asarray(values, dtype=np.float64)
     ok = ~np.isnan(values)
     if ok.all():

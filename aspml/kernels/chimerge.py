@@ -110,7 +110,8 @@ def _pair_key(count, rows, a, b, min_rows, small):
     """The heap key of the pair of intervals ``a``, ``b``: their chi-square; in the
     small-first phase (``small``), a pair with an interval of fewer than ``min_rows``
     rows keys ``-1 - 1 / (1 + chi-square)`` instead: in [-2, -1], below every other key
-    (chi-squares, >= 0) and in the same order among themselves."""
+    (chi-squares, >= 0) and in the same order among themselves, but for chi-squares a
+    few units of rounding apart, which may key alike (the leftmost pair then first)."""
     c = chi_square(count[2 * a], count[2 * a + 1], count[2 * b], count[2 * b + 1])
     if small and (rows[a] < min_rows or rows[b] < min_rows):
         return -1.0 - 1.0 / (1.0 + c)

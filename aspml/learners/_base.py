@@ -196,7 +196,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                              "and needs class labels")
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
-            raise ValueError(f"y has only one class ({self.classes_[0]!r}); a classifier needs "
+            raise ValueError(f"y has only one class ({self.classes_.tolist()[0]!r}); a classifier needs "
                              "examples of two classes")
         positive = getattr(self, "positive", None)
         if len(self.classes_) > 2 and positive is not None:
@@ -511,7 +511,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         for k in range(len(self.classes_)):
             if k == default:
                 continue
-            self._report(len(parts), len(self.classes_) - 1, f"class {self.classes_[k]!r}")
+            self._report(len(parts), len(self.classes_) - 1, f"class {self.classes_.tolist()[k]!r}")
             self.multiclass_, self.positive_index_ = False, k
             try:
                 with warnings.catch_warnings(record=True) as caught:

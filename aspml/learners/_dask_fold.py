@@ -422,7 +422,7 @@ def fit(learner, X, y, sample_weight=None):
         raise ValueError(f"Unknown label type: {kind}; {type(learner).__name__} is a "
                          "classifier and needs class labels")
     if len(classes) < 2:
-        raise ValueError(f"y has only one class ({classes[0]!r}); a classifier needs "
+        raise ValueError(f"y has only one class ({np.asarray(classes).tolist()[0]!r}); a classifier needs "
                          "examples of two classes")
     positive = getattr(learner, "positive", None)
     multiclass = len(classes) > 2
@@ -498,7 +498,7 @@ def fit(learner, X, y, sample_weight=None):
         per_class = per_class.groupby(level=0).sum().reindex(classes).to_numpy(dtype=np.int64)
         class_weights = _class_weights(learner, classes, per_class)
         if not (class_weights > 0).all():
-            raise ValueError(f"class_weight gives class {classes[np.argmin(class_weights)]!r} "
+            raise ValueError(f"class_weight gives class {np.asarray(classes).tolist()[int(np.argmin(class_weights))]!r} "
                              "weight 0: on a Dask DataFrame, leave its rows out of the data "
                              "instead")
     parts = [dask.delayed(_encode)(xp, yp, features, categories, edges, classes, missing,

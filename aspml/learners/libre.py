@@ -837,10 +837,11 @@ def _warn_if_no_better_than_all(curves, held_out, steps):
     se = float(at.std(ddof=1)) / np.sqrt(len(at)) if len(at) > 1 else 0.0
     if got <= every + se:
         folds = ", ".join(f"{v:.3f}" for v in at)
+        how = ("below it" if got < every - se else "within one standard error")
         warnings.warn(f"LIBRE's rules are not clearly better on held-out rows than calling "
                       f"every row positive: cross-validated F1 {got:.3f} (inner folds {folds}; "
-                      f"standard error {se:.3f}) against {every:.3f}, within one standard "
-                      "error. They may describe noise", AspmlWarning, stacklevel=5)
+                      f"standard error {se:.3f}) against {every:.3f}, {how}. They may "
+                      "describe noise", AspmlWarning, stacklevel=5)
 
 
 def _close_variants(curves, one_se=True, printed=None) -> list:
