@@ -115,23 +115,18 @@ def _named_classes(weights, y):
     (the learner says it is not a class)."""
     if not isinstance(weights, dict):
         return weights
+    from .data.table import _as_number
     from .logic.values import format_number, is_number
     values = y.unique().compute() if hasattr(y, "compute") else y
     classes = list(dict.fromkeys(np.asarray(values, dtype=object).tolist()))
 
     def text(c):
         return format_number(c) if is_number(c) and not isinstance(c, str) else str(c)
-
-    def number(v):
-        try:
-            return float(v)
-        except (TypeError, ValueError):
-            return None
     out = {}
     for name, w in weights.items():
         same = [c for c in classes if text(c) == name]
-        if not same and number(name) is not None:
-            same = [c for c in classes if number(c) == number(name)]
+        if not same and _as_number(name) is not None:
+            same = [c for c in classes if _as_number(c) == _as_number(name)]
         out[same[0] if len(same) == 1 else name] = w
     return out
 

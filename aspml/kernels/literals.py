@@ -338,20 +338,15 @@ def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, cod
 
 
 @numba.njit(cache=True)
-def _count_active(rows, offsets, active, f):
-    count = 0
-    for i in range(offsets[f], offsets[f + 1]):
-        count += active[rows[i]]            # no branch: in value order, as good as random
-    return count
-
-
-@numba.njit(cache=True)
 def _active_count(rows, offsets, active, f, n_view, n_active):
     """Feature ``f``'s active rows: ``n_active`` when it is numeric on all ``n_view`` rows
     of the view (given, >= 0), else counted."""
     if n_active >= 0 and offsets[f + 1] - offsets[f] == n_view:
         return n_active
-    return _count_active(rows, offsets, active, f)
+    count = 0
+    for i in range(offsets[f], offsets[f + 1]):
+        count += active[rows[i]]            # no branch: in value order, as good as random
+    return count
 
 
 @numba.njit(cache=True)

@@ -95,6 +95,20 @@ def is_whole(v) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
 
+def positive_share(y: np.ndarray, weights=None) -> float:
+    """The positive rows' share of all rows (``y`` boolean), of their weight when
+    ``weights`` is given."""
+    if weights is None:
+        return float(np.mean(y)) if len(y) else 0.0
+    return float(weights[y].sum()) / max(float(weights.sum()), 1e-300)
+
+
+def balanced_hint(share: float) -> str:
+    """The hint the learners' notes give for a class under a fifth of the rows, else ''."""
+    return (f'class_weight="balanced" (the class is {share:.1%} of the rows)'
+            if share < 0.2 else "")
+
+
 def class_totals(y_idx, rows, weight, n_classes: int) -> np.ndarray:
     """Each class's number of rows (their weight when weighted) among ``rows`` (a mask, or
     None: all)."""
@@ -406,9 +420,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if (not self._suggests_balanced or getattr(self, "class_weight", None) is not None
                 or not self.program_.rules or not target.any()):
             return
-        w = np.ones(len(target)) if weight is None else weight
-        share = float(w[target].sum() / w.sum())
-        recall = float(w[target & holds].sum() / w[target].sum())
+        share = positive_share(target, weight)
+        recall = positive_share(holds[target], None if weight is None else weight[target])
         if share < 0.2 and recall < 0.5:
             positive = as_label(self.classes_[self.positive_index_])
             warnings.warn(f'{type(self).__name__}\'s rules find {recall:.1%} of the '

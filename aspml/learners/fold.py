@@ -36,7 +36,7 @@ from ..evaluate import rule_masks
 from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Schema, Target
 from ..logic.values import as_label, is_number, normalize_value
 from . import expert
-from ._base import LogicClassifier, class_totals, is_real
+from ._base import LogicClassifier, balanced_hint, class_totals, is_real
 from ._threads import free_threads
 
 # Each kernel's parallel form (numba prange over the features) runs from this many cells
@@ -758,8 +758,8 @@ class FoldSE(LogicClassifier):
                 why += (f", and a rule must cover at least {search.min_rule:g} "
                         f"(tail={self.tail:g} of the rows)")
         hints = []
-        if share < 0.2:
-            hints.append(f'class_weight="balanced" (the class is {share:.1%} of the rows)')
+        if hint := balanced_hint(share):
+            hints.append(hint)
         if search.min_rule > 1:
             hints.append("a lower tail")
         hints.append("features that describe the class")

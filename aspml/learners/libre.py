@@ -47,7 +47,7 @@ from ..kernels.bitset import pack, unpack
 from ..kernels.cover import greedy_cover, row_sets, rule_counts, rule_masks
 from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, Program, Rule
 from ..logic.values import normalize_value
-from ._base import LogicClassifier, is_real, is_whole
+from ._base import LogicClassifier, is_real, is_whole, positive_share
 from ._threads import free_threads, usable_cores
 
 
@@ -443,9 +443,7 @@ class Libre(LogicClassifier):
         n_steps = n_folds * len(learners) + 1                           # for progress
         self._report(1, n_steps, "bins")
 
-        share = (float(np.mean(y)) if weights is None
-                 else float(weights[y].sum()) / max(float(weights.sum()), 1e-300))
-        alphas = self._alphas(share)
+        alphas = self._alphas(positive_share(y, weights))
         hull_options = [True, False] if self.hull_candidates == "cv" else [self.hull_candidates]
         # (hulls, alpha, categorical learner's rules or not) the inner folds choose
         # among; without them, the first

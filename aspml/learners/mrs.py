@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import AspmlWarning
 from ..logic.model import Rule
 from . import _mrs_model as mm
-from ._base import LogicClassifier, is_real, is_whole
+from ._base import LogicClassifier, balanced_hint, is_real, is_whole, positive_share
 from ._mrs_search import Items, Search
 from .libre import _conditions, _Exceptions, _feature_bins
 
@@ -329,12 +329,11 @@ class MultiValueRuleSet(LogicClassifier):
                 found, best, kept = rules, post, chain
         search = kept
         if not found:
-            share = (float(np.mean(y)) if weights is None
-                     else float(weights[y].sum()) / max(float(weights.sum()), 1e-300))
             # a rare class: the prior of the empty rule set is hard to beat unweighted
             # (FOLD's "no rules" note gives the same hint)
-            rare = (f'class_weight="balanced" (the class is {share:.1%} of the rows), '
-                    if share < 0.2 and getattr(self, "class_weight", None) is None else "")
+            hint = (balanced_hint(positive_share(y, weights))
+                    if getattr(self, "class_weight", None) is None else "")
+            rare = f"{hint}, " if hint else ""
             warnings.warn(f"MultiValueRuleSet learned no rules: none of the "
                           f"{len(search.cands)} candidate rules raised the posterior above the "
                           "empty rule set's. The features may not predict the class; if they "
