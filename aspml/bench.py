@@ -461,21 +461,25 @@ def fold_scores(pred, truth) -> dict:
 
 
 def macro_scores(pred, truth) -> dict:
-    """A multi-class fold: accuracy; F1, precision and recall of each class of ``truth``,
-    averaged with equal weight (macro; a class never predicted has precision 0, as
-    scikit-learn's ``zero_division=0``); balanced accuracy, the mean recall.  A row
-    with no class (``None``) counts as wrong."""
+    """A multi-class fold, as scikit-learn scores it: accuracy; F1, precision and recall
+    of each class of ``truth`` or ``pred``, averaged with equal weight (``f1_macro``: a
+    class given but never seen counts, at F1 0; a 0/0 counts 0, ``zero_division=0``);
+    balanced accuracy, the mean recall of the classes of ``truth``.  A row with no class
+    (``None``) counts as wrong, as one more predicted class."""
     pred = np.array([None if p is None else str(p) for p in pred], dtype=object)
     truth = np.asarray(truth, dtype=object).astype(str)
-    f1s, precisions, recalls = [], [], []
-    for c in np.unique(truth):
-        hit, real = pred == c, truth == c
+    f1s, precisions, recalls, seen = [], [], [], []
+    given = {p for p in pred.tolist() if p is not None}
+    for c in sorted(set(truth.tolist()) | given) + ([None] if None in pred.tolist() else []):
+        hit, real = (pred == c) if c is not None else np.equal(pred, None), truth == c
         tp = int(np.sum(hit & real))
         precisions.append(tp / max(int(hit.sum()), 1))
         recalls.append(tp / max(int(real.sum()), 1))
+        if real.any():
+            seen.append(recalls[-1])
         f1s.append(0.0 if tp == 0 else 2 * tp / (hit.sum() + real.sum()))
     return {"acc": float(np.mean(pred == truth)), "f1": float(np.mean(f1s)),
-            "bal_acc": float(np.mean(recalls)), "precision": float(np.mean(precisions)),
+            "bal_acc": float(np.mean(seen)), "precision": float(np.mean(precisions)),
             "recall": float(np.mean(recalls))}
 
 

@@ -154,10 +154,11 @@ def _class_weight(text: str):
                 w = float(w)
             except ValueError:
                 w = None
-        if not cls or isinstance(w, bool) or not isinstance(w, (int, float)):
+        if not cls or not cls.strip() or isinstance(w, bool) or not isinstance(w, (int, float)):
             raise AspmlError(f"--class-weight {text!r}: write balanced, CLASS=WEIGHT,CLASS=WEIGHT "
                              "or '{\"CLASS\": WEIGHT}' with numbers as weights")
-        weights[cls] = w
+        # (stripped, as the CSV reader strips cells: " yes = 10" names the class "yes")
+        weights[cls.strip()] = w
     return weights
 
 
@@ -577,6 +578,9 @@ def cmd_explain(args) -> int:
     if args.why_not is not None and not program.is_multiclass:
         raise AspmlError("--why-not CLASS asks a multi-class program; this one is binary "
                          "(its explanation already says why the other answer does not hold)")
+    if args.why_not is not None:      # a class it does not name: said as the option
+        from .explain import resolve_class
+        resolve_class(program, args.why_not, "--why-not")
     e = explain(program, row, minimal=args.minimal, why_not=args.why_not)
     cf = None
     if args.counterfactual:
@@ -737,6 +741,18 @@ def cmd_bench(args) -> int:
                 raise AspmlError(f"{n}: --ignore leaves no feature column")
         _note_identifiers(data)
         datasets.append(data)
+    if args.data is not None:         # one table: a class too small for the folds is an error
+        d = datasets[0]
+        values, counts = np.unique(np.asarray(d.y, dtype=object).astype(str),
+                                   return_counts=True)
+        if len(counts) >= 2 and counts.min() < args.folds:
+            small = str(values[int(np.argmin(counts))])
+            if np.asarray(d.y).dtype == bool:       # binary: the positive class or the rest
+                small = str(d.positive) if small == "True" else f"other than {d.positive}"
+            raise AspmlError(f"{args.data}: class {small!r} has {counts.min()} row"
+                             f"{'s' if counts.min() != 1 else ''}, fewer than --folds "
+                             f"{args.folds}: each fold needs a row of every class (use --folds "
+                             f"{max(2, int(counts.min()))} or fewer)")
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
     multi = [d.name for d in datasets if d.multiclass]
     progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}"

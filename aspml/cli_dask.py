@@ -189,7 +189,8 @@ def training_figures(clf, X, y, multiclass: bool, positive) -> tuple:
     total = sum(pairs.values())
     right = sum(n for (a, p), n in pairs.items() if a == p)
     f1s = []
-    for c in sorted({a for a, _ in pairs}):      # each actual class, as macro_scores takes them
+    # each class seen or given, as macro_scores takes them (scikit-learn's f1_macro)
+    for c in sorted({a for a, _ in pairs} | {p for _, p in pairs}):
         tp = pairs.get((c, c), 0)
         hit = sum(n for (_, p), n in pairs.items() if p == c)
         real = sum(n for (a, _), n in pairs.items() if a == c)

@@ -142,7 +142,12 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
     positive = choose_positive(values, target, positive, len(df))
     y = df[target].to_numpy(dtype=object)
     if len(values) > 2 and positive is not None:               # the positive class against all others, as text labels
-        y = np.where(df[target].astype(str).to_numpy() == positive, positive, f"not {positive}")
+        texts = df[target].astype(str).to_numpy()
+        # the others' label, which must not be a class of the table (it would merge with it)
+        other, k = f"not {positive}", 2
+        while other in set(texts.tolist()):
+            other, k = f"not {positive} ({k})", k + 1
+        y = np.where(texts == positive, positive, other)
     X = df[features]
     chosen = {c: "boolean" for c in features if is_flag_column(flag_values(X[c], missing))}
     chosen.update(kinds or {})
@@ -200,10 +205,12 @@ def is_flag_column(distinct: set) -> bool:
 
 def check_classes(target: str, values, n_rows: int) -> None:
     """A label of three or more values is learned class by class, unless most rows have
-    a value of their own (an identifier, a measurement): that is no label to learn."""
+    a value of their own (an identifier, a measurement), or it is numbers of more than
+    ``QUANTITY_VALUES`` values, some of them fractions (a quantity): that is no label
+    to learn.  A few fractions (grades 1.5, 2.0, 3) are classes."""
     fractions = [v for v in values if isinstance(v, float) and not float(v).is_integer()]
-    if fractions and len(fractions) + sum(isinstance(v, (int, float)) for v in values
-                                          if v not in fractions) == len(values):
+    if fractions and len(values) > QUANTITY_VALUES and len(fractions) + sum(
+            isinstance(v, (int, float)) for v in values if v not in fractions) == len(values):
         raise AspmlError(f"column {target!r} holds numbers that are not whole "
                          f"({fractions[0]!r}, ...): a quantity, not classes. Bin it into "
                          "classes first, or say which value is the positive class with "
@@ -213,6 +220,11 @@ def check_classes(target: str, values, n_rows: int) -> None:
                          f"{n_rows} rows, too many to learn each as a class: is it the label "
                          f"column? To learn one class against the others, say which is the "
                          f"positive class with --positive (one of: {_show(values)})")
+
+
+# More distinct numbers than this in a label, some of them fractions, make it a quantity
+# (check_classes); as many or fewer are classes that happen to be written as numbers.
+QUANTITY_VALUES = 20
 
 
 def _numbers_if_all(labels):

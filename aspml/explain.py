@@ -355,6 +355,8 @@ def describe(check: Check) -> str:
         if not is_number(v):
             return f"{have}, which is not a number, so it is not {lit.op} {t}"
         return f"{have}, and {_show(v)} {lit.op} {t} is " + ("false" if ok else "true")
+    if isinstance(lit, Interval) and lit.lo is None and lit.hi is None:   # "is a number"
+        return f"{have}, " + ("a number" if ok else "not a number")
     if isinstance(lit, Interval):
         where = text_literal(lit).split(" in ", 1)[1]
         return f"{have}, " + ("in " if ok else "not in ") + where

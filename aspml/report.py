@@ -152,8 +152,10 @@ def confusion(program: Program, X: pd.DataFrame, y) -> dict:
     are the program's, then any label the data holds that is not one of them (a row
     of its own; no column, the program never gives it), then ``"(no class)"`` as a
     column when the program has no default class and leaves rows without one.
-    Unlabelled rows (empty, the missing tokens) are left out.  Macro-F1 averages
-    the F1 of the program's classes (a class never given nor seen scores 0)."""
+    Unlabelled rows (empty, the missing tokens) are left out.  Macro-F1 is
+    scikit-learn's ``f1_macro``: the mean F1 of every class the rows hold or the
+    program gives them ("(no class)" included, at F1 0); a class neither seen nor
+    given is left out."""
     _multiclass(program, "confusion")
     known, actual = class_of_labels(program, y)
     predicted = _decisions(program, X)[0]
@@ -171,9 +173,11 @@ def confusion(program: Program, X: pd.DataFrame, y) -> dict:
     right = int(sum(matrix[k, k] for k in range(len(classes))))
     f1s = []
     for k in range(len(classes)):
-        tp = matrix[k, k]
         given, seen = matrix[:, k].sum(), matrix[k, :].sum()
-        f1s.append(2 * tp / (given + seen) if given + seen else 0.0)
+        if given + seen:
+            f1s.append(2 * matrix[k, k] / (given + seen))
+    # the labels the program never gives, and "(no class)", which no row is: F1 0 each
+    f1s += [0.0] * (len(extra) + (len(cols) > len(classes)))
     return {"classes": [_plain(c) for c in rows], "predicted": [_plain(c) for c in cols],
             "matrix": matrix.tolist(), "labelled": n,
             "accuracy": right / n if n else None,
@@ -399,14 +403,16 @@ def bench_section(bench: dict) -> str:
                 f"{r['rules']:.1f} rules") for r in results if r["data"] == data]
         html.append(scatter_svg(pts, str(data), width=360, height=260))
     html.append("</div>")
-    html.append("<table><tr><th>data</th><th>learner</th><th class=n>accuracy</th>"
-                "<th class=n>F1</th><th class=n>rules</th><th class=n>literals</th>"
-                "<th class=n>train s/fold</th></tr>")
+    # the rare class's measures when the file has them (older bench files do not)
+    optional = [k for k in BENCH_OPTIONAL if any(k in r for r in results)]
+    columns = [("acc", "accuracy", 3), ("f1", "F1", 3),
+               *[(k, {"bal_acc": "bal. acc."}.get(k, k), 3) for k in optional],
+               ("rules", "rules", 1), ("literals", "literals", 1), ("train_s", "train s/fold", 4)]
+    html.append("<table><tr><th>data</th><th>learner</th>"
+                + "".join(f"<th class=n>{title}</th>" for _, title, _ in columns) + "</tr>")
     for r in results:
         html.append(f"<tr><td>{_e(r['data'])}</td><td>{_e(r['learner'])}</td>"
-                    + "".join(f"<td class=n>{_num(r.get(k), d)}</td>" for k, d in
-                              (("acc", 3), ("f1", 3), ("rules", 1), ("literals", 1),
-                               ("train_s", 4)))
+                    + "".join(f"<td class=n>{_num(r.get(k), d)}</td>" for k, _, d in columns)
                     + "</tr>")
     html.append("</table>")
     return "\n".join(html)

@@ -1233,3 +1233,18 @@ def test_the_noise_note_says_when_the_rules_score_below_every_row_positive():
         _warn_if_no_better_than_all([[0.0], [0.0], [0.01]], [(y, None)] * 3, 0)
     with pytest.warns(AspmlWarning, match="within one standard error"):
         _warn_if_no_better_than_all([[0.0], [0.1], [0.02]], [(y, None)] * 3, 0)
+
+
+def test_a_column_of_one_value_takes_no_learners_slot():
+    """A column missing on every row (or holding one value) can be in no rule; it used to
+    take a place in the weak learners' random feature subsets, and so changed the
+    program (a new-user trial).  It no longer does."""
+    rng = np.random.default_rng(4)
+    n = 300
+    X = pd.DataFrame({"age": rng.integers(20, 80, n), "bp": rng.normal(130, 15, n).round(1),
+                      "smoker": rng.choice(["yes", "no"], n)})
+    y = (X.age > 55) & (X.bp > 125) | (rng.random(n) < 0.05)
+    plain = Libre(random_state=0).fit(X, y).program_
+    assert plain.n_rules > 0
+    for extra in ({"lab": np.nan}, {"ward": "A"}, {"dose": 5.0}):
+        assert Libre(random_state=0).fit(X.assign(**extra), y).program_.rules == plain.rules

@@ -40,9 +40,25 @@ def test_macro_scores_equal_scikit_learn():
                                                           zero_division=0))
     assert s["recall"] == s["bal_acc"] == pytest.approx(recall_score(truth, pred, average="macro"))
     assert fold_scores(pred, truth) == s                 # labels, not Booleans: macro
-    # a row with no class (None) is wrong for every class
+    # a row with no class (None) is wrong for every class, and one more label
     pred[:10] = None
-    assert macro_scores(pred, truth)["acc"] == pytest.approx(np.mean(pred == truth))
+    s = macro_scores(pred, truth)
+    assert s["acc"] == pytest.approx(np.mean(pred == truth))
+    named = np.where(pred == None, "(no class)", pred)               # noqa: E711
+    assert s["f1"] == pytest.approx(f1_score(truth, named, average="macro", zero_division=0))
+    # a class given but never seen counts at F1 0 (scikit-learn's f1_macro, which the
+    # docs recommend to GridSearchCV); balanced accuracy averages the seen classes
+    pred[10:30] = "e"
+    s = macro_scores(pred, truth)
+    named = np.where(pred == None, "(no class)", pred)               # noqa: E711
+    for key, score in (("f1", f1_score), ("precision", precision_score),
+                       ("recall", recall_score)):
+        assert s[key] == pytest.approx(score(truth, named, average="macro", zero_division=0))
+    from sklearn.metrics import balanced_accuracy_score
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # "y_pred contains classes not in y_true"
+        assert s["bal_acc"] == pytest.approx(balanced_accuracy_score(truth, named))
 
 
 def test_simplify_reads_a_multiclass_programs_rules():
@@ -246,6 +262,33 @@ def test_a_label_of_fractions_is_a_quantity_not_classes(tmp_path):
     for command in (("learn", data, "--target", "f"),
                     ("bench", data, "--target", "f", "--learners", "fold-se")):
         one_line_error(run_aspml(*command), "not whole", "--positive")
+
+
+def test_a_few_fractions_are_classes_and_not_x_is_no_class_of_the_table(tmp_path, swipl):
+    """A label of three values 1.5, 2 and 3 is classes (it was refused as a quantity, with
+    no way round it); and with --positive, the others' label is not a class the table
+    already holds ("not setosa" beside "setosa" and "other": every "other" row used to
+    be predicted "not setosa", silently)."""
+    X, y = _iris()
+    data = tmp_path / "g.csv"
+    X.assign(g=np.select([y == "setosa", y == "versicolor"], [1.5, 2.0], 3.0)).to_csv(
+        data, index=False)
+    model = tmp_path / "g.lp"
+    done = run_aspml("learn", data, "--target", "g", "-o", model)
+    assert done.returncode == 0 and "for 3 classes" in done.stdout, done.stderr
+    assert sorted(aspml.load(model).classes) == [1.5, 2, 3]
+    answers = predict_with_every_engine(model, data)
+    assert answers["fast"] == answers["clingo"] == answers["prolog"]
+    named = tmp_path / "n.csv"
+    X.assign(kind=np.select([y == "setosa", y == "versicolor"], ["setosa", "not setosa"],
+                            "other")).to_csv(named, index=False)
+    model = tmp_path / "n.lp"
+    done = run_aspml("learn", named, "--target", "kind", "--positive", "setosa", "-o", model)
+    assert done.returncode == 0, done.stderr
+    p = aspml.load(model)
+    assert p.target.positive == "setosa" and p.target.negative == "not setosa (2)"
+    got = predict_with_every_engine(model, named)["fast"]
+    assert {line.split(",", 1)[1] for line in got} == {"setosa", "not setosa (2)"}
 
 
 def test_a_descriptive_model_of_one_class_says_not_that_class_elsewhere():

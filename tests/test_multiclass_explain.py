@@ -361,12 +361,15 @@ def test_class_figures_and_confusion_counted_by_hand():
     assert cm["predicted"] == ["emergency", "urgent", "routine"]
     assert cm["matrix"] == [[1, 0, 0], [1, 1, 0], [0, 0, 2], [0, 1, 0]]
     assert cm["labelled"] == 6 and cm["accuracy"] == pytest.approx(4 / 6)
-    assert cm["macro_f1"] == pytest.approx((2 / 3 + 0.5 + 1.0) / 3)
+    # scikit-learn's f1_macro: "other", which the program never gives, counts at F1 0
+    assert cm["macro_f1"] == pytest.approx((2 / 3 + 0.5 + 1.0 + 0.0) / 4)
     # labels read as text name the classes that print so; no default: a "no class" column
     p = triage(default=None, classes=(1, 2, 3))
     cm = confusion(p, FIG_X, ["1", "2", "3", "", "3", "2", "2"])
     assert cm["predicted"] == [1, 2, 3, None] and cm["classes"] == [1, 2, 3]
     assert cm["matrix"] == [[1, 0, 0, 0], [1, 2, 0, 0], [0, 0, 0, 2]]
+    # F1 of 1, 2, 3, and "(no class)" (given 2 rows, none of it): as scikit-learn counts
+    assert cm["macro_f1"] == pytest.approx((2 / 3 + 0.8 + 0.0 + 0.0) / 4)
     assert class_figures(p, FIG_X)["no_class"] == 3
     with pytest.raises(aspml.AspmlError, match="multi-class"):
         confusion(aspml.parse("flies(X) :- bird(X).", "asp"), FIG_X, FIG_Y)

@@ -121,6 +121,37 @@ def test_fold_refuses_a_rule_wrong_on_most_rows_it_decides(seed):
     assert np.mean(clf.predict(X) == y) > majority + 0.1
 
 
+def hostile_classes(n=300, seed=0):
+    """Ten classes (quotes, spaces, numbers as text), a colour that half follows the class,
+    a size that follows it with noise, a coin: a new-user trial's table."""
+    rng = np.random.default_rng(seed)
+    classes = ['big "cat"', "it's", "naïve café", "1", "2", "10", "label", "not",
+               " lead space", "a,b"]
+    colours = ["red", 'blue "x"', "o'neil", "ünï", "", "?", "NA", "1.5", "a.b", "not",
+               "label", "X)", "%comment", "a\\b"]
+    c = rng.integers(0, len(classes), n)
+    colour = np.array(colours, dtype=object)[(c + rng.integers(0, 2, n)) % len(colours)]
+    colour[colour == ""] = None                     # an empty cell, as read from a CSV
+    size = c * 1.5 + rng.normal(0, 0.3, n)
+    size[rng.random(n) < 0.05] = np.nan
+    X = pd.DataFrame({"color": colour, "size": size,
+                      "shape": np.where(rng.random(n) < 0.5, "round", "square")})
+    return X, np.array(classes, dtype=object)[c]
+
+
+@pytest.mark.parametrize("learner", ["FoldSE", "FoldRpp"])
+def test_every_multiclass_rule_decides_training_rows_of_its_class(learner):
+    """A rule whose rows of its class an earlier rule (of another class) already covers
+    never fires: FoldSE kept one (``color = "a.b"`` for " lead space" after the same body
+    for "not"), which only added to the rules.  Each rule must now decide some training
+    rows of its class."""
+    X, y = hostile_classes()
+    p = getattr(aspml, learner)().fit(X, y).program_
+    deciding = aspml.evaluate.first_rules(p, X)
+    for k, rule in enumerate(p.default_rules):
+        assert (y[deciding == k] == rule.label).any(), (k, p)
+
+
 def test_fold_tail_is_shared_among_the_other_classes():
     """With K classes a rule or exception must cover tail x rows / (K - 1); at tail x rows
     a small class of a many-class table could have no rule at all.  Here six classes of

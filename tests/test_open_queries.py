@@ -27,7 +27,7 @@ from aspml.evaluate import as_table
 from aspml.logic.printers import LogicPrinter, Naming
 
 from conftest import run_swipl
-from strategies import programs, programs_with_tables
+from strategies import programs, programs_with_tables, says_is_a_number_on_a_mixed_feature
 
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
@@ -187,6 +187,8 @@ def check_order(text: str, p, dialect: str) -> None:
 @given(programs())
 def test_prolog_and_scasp_prints_bind_x_first(p):
     check_order(p.to_prolog(), p, "prolog")
+    if says_is_a_number_on_a_mixed_feature(p):  # refused in scasp (test_roundtrip)
+        return
     q = p.expand_negated_comparisons()          # what the s(CASP) print prints
     check_order(p.to_scasp(), q, "scasp")
 
@@ -231,7 +233,8 @@ def test_open_queries_on_learned_programs(data_dir, swipl, tmp_path, learner):
         write_export(p, X, path)
         check_open_queries(p, X, path)
         check_order(p.to_prolog(), p, "prolog")
-        check_order(p.to_scasp(), p.expand_negated_comparisons(), "scasp")
+        if not says_is_a_number_on_a_mixed_feature(p):      # refused in scasp (tested)
+            check_order(p.to_scasp(), p.expand_negated_comparisons(), "scasp")
         fast = p.predict(X)
         assert np.array_equal(aspml.prolog.predict(p, X), fast)
         assert np.array_equal(aspml.prolog.predict(p, X, query="rows"), fast)

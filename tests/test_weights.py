@@ -329,7 +329,7 @@ def test_cli_class_weight(tmp_path, swipl):
     for engine, said in out.items():
         assert [line.rsplit(",", 1)[1] for line in said] == list(expected), engine
     nineteen = aspml.FoldSE(positive="yes", target="label", class_weight={"yes": 19}).fit(X, y)
-    for form in ("yes=19", '{"yes": 19}'):
+    for form in ("yes=19", '{"yes": 19}', " yes = 19 ", '{" yes ": 19}'):   # names stripped
         again = tmp_path / "nineteen.lp"
         same = run_aspml("learn", data, "--target", "label", "--positive", "yes",
                          "--class-weight", form, "-o", again)
@@ -388,6 +388,16 @@ def test_report_reads_results_with_and_without_the_new_measures():
     with pytest.raises(aspml.AspmlError, match=r"results\[0\]\.bal_acc: 1\.5"):
         check_bench({"settings": {"folds": 2, "seed": 0},
                      "results": [{"data": "d", "learner": "x", **new, "bal_acc": 1.5}]})
+    # the report's table shows the rare class's measures when the file has them
+    from aspml.report import bench_section
+    for f, shown in ((fold, False), (new, True)):
+        page = bench_section({"settings": {"folds": 2, "seed": 0},
+                              "results": [{"data": "d", "learner": "fold-se:balanced", **f,
+                                           "folds": [f, f]}]})
+        assert ("<th class=n>bal. acc.</th><th class=n>precision</th>"
+                "<th class=n>recall</th>" in page) == shown
+        assert ("<td class=n>0.700</td><td class=n>0.600</td><td class=n>0.400</td>"
+                in page) == shown
 
 
 def test_libre_noise_warning_compares_weighted_f1_with_weighted_baseline():
@@ -398,8 +408,10 @@ def test_libre_noise_warning_compares_weighted_f1_with_weighted_baseline():
     y[:10] = True
     balanced = np.where(y, 5.0, 5 / 9)           # each class half the weight
     curves = [np.array([0.0, 0.6, 0.6])] * 3
-    with pytest.warns(AspmlWarning, match="describe noise"):        # 0.6 < 2/3
+    with pytest.warns(AspmlWarning, match="describe noise") as caught:     # 0.6 < 2/3
         _warn_if_no_better_than_all(curves, [(y, balanced)] * 3, 2)
+    # said to be weighted: 0.600 against 0.667 reads as F1 near the class's own otherwise
+    assert "cross-validated F1 on the rows' weights 0.600" in str(caught[0].message)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _warn_if_no_better_than_all(curves, [(y, None)] * 3, 2)     # 0.6 > 0.18
@@ -616,3 +628,43 @@ def test_rules_that_find_few_of_a_rare_class_say_so(name, found, tmp_path):
         f'aspml learn: note: {name}\'s rules find {found}% of the "yes" rows in training (the '
         'class is 10.0% of the rows): class_weight="balanced" finds more of them, at some '
         "cost in precision"]
+
+
+@pytest.mark.parametrize("name", ["fold-se", "fold-rpp"])
+@pytest.mark.parametrize("classes", [2, 3])
+def test_fold_programs_do_not_depend_on_the_weights_scale(name, classes):
+    """FOLD compares weighted counts as ratios, and its tail is a share of the total
+    weight: weights normalised to sum to 1 (a common habit) learn the program of the
+    same weights at any scale.  The tail's bar used to be rounded up to a whole weight,
+    which made it the whole table's weight: an empty program that blamed the features."""
+    X, y = table(n=400, seed=7)
+    if classes == 3:
+        y = np.where(X.c == "blue", "maybe", y)
+    w = np.random.default_rng(8).integers(1, 4, len(y)).astype(float)
+    make = (lambda: LEARNERS[name](positive="yes")) if classes == 2 else \
+        (lambda: LEARNERS[name]())
+    base = make().fit(X, y, sample_weight=w).program_
+    assert base.n_rules > 0
+    for scale in (2.0 ** -12, 2.0 ** 10, 1 / w.sum()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", AspmlWarning)
+            got = make().fit(X, y, sample_weight=w * scale).program_
+        if scale != 1 / w.sum():            # powers of two: every sum exact
+            assert got.rules == base.rules, scale
+        else:                               # rounding may part near ties differently
+            assert abs(got.n_rules - base.n_rules) <= 0.2 * base.n_rules
+            assert np.mean(got.predict(X) == base.predict(X)) > 0.95
+
+
+@pytest.mark.parametrize("name", ["libre", "mrs"])
+def test_weights_far_below_one_a_row_are_said_to_shrink_the_table(name):
+    """LIBRE's bins and MRS's likelihood count a weight as that many copies of a row:
+    weights that sum to 1 are a table of one row, and the fit says so, with the factor
+    that scales them back; "balanced" (summing to the rows) says nothing."""
+    X, y = table(n=300, seed=9)
+    with pytest.warns(AspmlWarning, match=r"sum to 1 over 300 rows: .*multiply them by 300"):
+        LEARNERS[name](positive="yes").fit(X, y, sample_weight=np.full(len(y), 1 / 300))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        LEARNERS[name](positive="yes", class_weight="balanced").fit(X, y)
+    assert not [w for w in caught if "copies of a row" in str(w.message)]

@@ -310,6 +310,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if not weight.sum() > 0:
             raise ValueError("every row has weight zero (class_weight times sample_weight): "
                              "nothing to learn from")
+        rows, total = int((weight > 0).sum()), float(weight.sum())
+        if self._weights_as_copies and total < rows / 10:
+            warnings.warn(f"{type(self).__name__} reads a weight as that many copies of a row, "
+                          f"and these weights sum to {total:.4g} over {rows} rows: "
+                          f"{self._weights_as_copies} see a table of {total:.4g} rows. Scale "
+                          f"the weights to average 1 (multiply them by {rows / total:.4g}) to "
+                          "learn at the table's size", AspmlWarning, stacklevel=4)
         return weight
 
     def _with_background(self, table):
@@ -411,6 +418,11 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     # class_weight="balanced" (LIBRE's set cover already weighs the positives by alpha,
     # and "balanced" on top of it loses F1: docs, Class weights)
     _suggests_balanced = True
+
+    # what reads weights as copies of rows, so that their scale matters (a note when
+    # they sum to less than a tenth of the rows: normalised weights, summing to 1); None:
+    # the learner's counts are compared as ratios (FOLD), the scale does not matter
+    _weights_as_copies: str | None = None
 
     def _warn_low_recall(self, target: np.ndarray, weight, holds: np.ndarray) -> None:
         """An AspmlWarning when, unweighted, the rules find fewer than half of the rows of

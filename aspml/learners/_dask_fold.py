@@ -257,6 +257,7 @@ class _DaskSearch(_Search):
         self.view = None
         self.parts = parts                   # persisted delayed (bins, codes, target, weights)
         self.weighted = weighted
+        self.least = 1.0            # one row's least weight (set by the fit when weighted)
         self.weights = True if weighted else None      # the weights live in the parts
         self.edges = edges
         n_f = len(names)
@@ -512,6 +513,7 @@ def fit(learner, X, y, sample_weight=None):
                          weighted=class_weights is not None)
     if total_weight is None:
         total_weight = search.total(search.ones())
+        search.least = float(class_weights.min())
     meta_table = Table(learner.schema_, meta, search.n)
     if multiclass:          # FOLD-RM's loop as in memory, its tail shared by K - 1 classes
         search.min_rule = tail_bar(tail, total_weight, len(classes) - 1, search.weighted)

@@ -124,6 +124,8 @@ class _Search:
         self.ratio = ratio
         self.min_tp = min_tp          # fewest positives a literal may cover
         self.min_rule = min_rule      # the rows (or weight) a rule or exception must cover
+        # one row's least count: a total of at least this means at least one row
+        self.least = 1.0 if weights is None or not len(weights) else float(np.min(weights))
         self.max_depth = max_depth
         # refuse a rule (or exception) wrong on more of the rows it covers than it is right
         self.majority = False
@@ -674,7 +676,7 @@ class FoldSE(LogicClassifier):
         # a literal must keep the positives a rule needs to be kept (else the rule, which
         # only loses positives as it grows, is dropped); the binary search keeps
         # FOLD-R++'s any-literal choice, so binary programs stay as they were
-        search.min_tp = max(1, search.min_rule)
+        search.min_tp = max(search.least, search.min_rule)
         search.majority = True
         k = len(self.classes_)
         remaining = search.ones()
@@ -698,7 +700,10 @@ class FoldSE(LogicClassifier):
             covered = (search.rule_mask(rule) & remaining if rule is not None
                        else search.zeros())
             decides = covered & ~decided
-            kept = (search.enough(covered & pos)
+            # kept when large enough, deciding some rows of its class (rows an earlier rule
+            # covers stay remaining for their class, but that rule answers for them: a rule
+            # over those alone never fires), and right on more of its rows than wrong
+            kept = (search.enough(covered & pos) and (decides & pos).any()
                     and search.total(decides & neg) <= search.total(decides & pos))
             if search.trace and rule is not None:
                 search._step("covered", 0, tp=int((covered & pos).sum()), kept=kept)
@@ -720,7 +725,7 @@ class FoldSE(LogicClassifier):
             learned.pop()
             labels.pop()
         if not learned:
-            least = max(1, search.min_rule)
+            least = max(search.least, search.min_rule)
             why = ("its only rules concluded the class every row gets without them" if kept
                    else "no rule told a class's rows from the others' well enough to keep (it "
                    f"must cover at least {least:g} row{'s' if least != 1 else ''} of its class "
@@ -760,7 +765,7 @@ class FoldSE(LogicClassifier):
         hints = []
         if hint := balanced_hint(share):
             hints.append(hint)
-        if search.min_rule > 1:
+        if search.min_rule > search.least:
             hints.append("a lower tail")
         hints.append("features that describe the class")
         warnings.warn(f'{name} learned no rules for {self.target} = "{positive}": {why}. '
@@ -942,13 +947,15 @@ def _plain_comparisons(rules: list, table) -> list:
             if any(isinstance(lit, NotCompare) for lit in r.body) else r for r in rules]
 
 
-def tail_bar(tail: float, rows: float, others: int = 1, weighted: bool = False) -> int:
-    """The rows (or weight) a rule must cover: ``ceil(tail x rows / others)``.  A sum of
-    weights within rounding (1e-9, relative) of a whole bar counts as that bar, so that
-    the order in which the weights were added (row by row, or partition by partition)
-    never moves it."""
+def tail_bar(tail: float, rows: float, others: int = 1, weighted: bool = False) -> float:
+    """The rows (or weight) a rule must cover: ``ceil(tail x rows / others)`` rows, or
+    when weighted ``tail x weight / others`` itself, less rounding (1e-9, relative), so
+    that the order in which the weights were added (row by row, or partition by
+    partition) never moves it.  Not rounded up to a whole weight: weights that sum to 1
+    would make the bar the whole table's weight (nothing learned); whole weights still
+    equal repeated rows, since their sums are whole."""
     bar = tail * rows / others
-    return math.ceil(bar - 1e-9 * abs(bar)) if weighted else math.ceil(bar)
+    return bar - 1e-9 * abs(bar) if weighted else math.ceil(bar)
 
 
 def _most(totals: np.ndarray) -> int:

@@ -152,6 +152,12 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
     return bins, code
 
 
+def _one_value(col) -> bool:
+    """Whether a column holds the same value on every row (missing counting as a value)."""
+    seen = len(np.unique(col.num[col.is_num])) + len(np.unique(col.code[col.code >= 0]))
+    return seen + bool(col.missing.any()) <= 1
+
+
 def _weak_learner(codes: np.ndarray, rows: np.ndarray, subset: np.ndarray, widths: np.ndarray,
                   y: np.ndarray, heuristic: int, weights=None):
     """One weak learner on the columns ``subset`` of the rows ``rows`` (all when
@@ -308,6 +314,7 @@ class Libre(LogicClassifier):
     _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
     _multiclass_only = ("class_order",)
     _suggests_balanced = False
+    _weights_as_copies = "its bins (ChiMerge's chi-square and 3-row smallest bin)"
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha="auto",
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
@@ -404,10 +411,15 @@ class Libre(LogicClassifier):
         codes = np.stack([c for _, c in binned], axis=1).astype(np.int64, copy=False)
         widths = [len(b) for b in bins]
         rng = self._rng()
-        k = min(int(self.max_features), len(names))
-        if k == len(names) > 2 and int(self.n_estimators) > 1:
+        # the features a learner may draw: a column of one value on every row (or missing
+        # on every row) tells no row from another, and would only take a learner's slot
+        # (a new-user trial: an all-missing column changed the program)
+        usable = np.array([f for f, n in enumerate(names) if not _one_value(table[n])]
+                          or range(len(names)), dtype=np.int64)
+        k = min(int(self.max_features), len(usable))
+        if k == len(usable) > 2 and int(self.n_estimators) > 1:
             k -= 1          # proper subsets: otherwise every learner is the same one
-        subsets = [np.sort(rng.choice(len(names), size=k, replace=False))
+        subsets = [np.sort(usable[rng.choice(len(usable), size=k, replace=False)])
                    for _ in range(int(self.n_estimators))]
         heuristic = 1 if self.heuristic == "H1" else 2
         # fold 0: every training row; with CV stopping, the inner folds' training rows,
@@ -836,8 +848,11 @@ def _warn_if_no_better_than_all(curves, held_out, steps):
     if got <= every + se:
         folds = ", ".join(f"{v:.3f}" for v in at)
         how = ("below it" if got < every - se else "within one standard error")
+        # F1 on the rows' weights (with class_weight="balanced" both sides are near 0.67)
+        which = ("F1" if all(w is None or np.all(w == w[0]) for _, w in held_out)
+                 else "F1 on the rows' weights")
         warnings.warn(f"LIBRE's rules are not clearly better on held-out rows than calling "
-                      f"every row positive: cross-validated F1 {got:.3f} (inner folds {folds}; "
+                      f"every row positive: cross-validated {which} {got:.3f} (inner folds {folds}; "
                       f"standard error {se:.3f}) against {every:.3f}, {how}. They may "
                       "describe noise", AspmlWarning, stacklevel=5)
 

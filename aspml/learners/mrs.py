@@ -184,6 +184,7 @@ class MultiValueRuleSet(LogicClassifier):
     """
 
     _multiclass_only = ("class_order",)
+    _weights_as_copies = "its likelihood (the counts against its priors' pseudo-counts)"
     _not_provenance = ("kinds", "missing", "n_jobs")
 
     def __init__(self, n_iter=1000, n_bins=5, binning="quantile", alpha_M=1.0, beta_M=10.0,

@@ -21,10 +21,12 @@ Four dialects (DESIGN §3):
 ``scasp``   s(CASP), in the FOLD-R++ output style (no type guards, so a
             mixed feature's strings meet numeric comparisons as s(CASP) decides): ``not``, real numbers,
             intervals as two comparisons, one open at both ends ("has a number") as
-            the bare value atom ``f(X,N)`` (read back, with the print's header, as
-            that interval when no other literal reads ``N``; on a mixed feature it
-            admits strings too in s(CASP), and beside a value set on the same feature
-            it is not read back); ``not (f <= t)``, which s(CASP)
+            the bare value atom ``f(X,N)`` on a numeric feature (read back, with the
+            print's header, as that interval when no other literal reads ``N``; beside
+            a value set on the same feature it is not read back); on a mixed feature,
+            where that atom would hold for strings too and s(CASP) has no type test,
+            the print is refused (``DialectError``: use ``asp`` or ``prolog``);
+            ``not (f <= t)``, which s(CASP)
             cannot say, is printed as FOLD-SE prints it: ``not abK(X)`` with
             ``abK(X) :- f(X,N), N =< t`` (see ``expand_negated_comparisons``).
 ``text``    for people: ``IF age in [30, 50) AND NOT ab1 THEN label = "yes"``.
@@ -99,7 +101,25 @@ def print_program(program: Program, dialect: str = "text") -> str:
         return _print_text(program)
     if dialect == "scasp" and any(isinstance(lit, NotCompare) for lit in program.literals):
         program = program.expand_negated_comparisons()
+    if dialect == "scasp":
+        _refuse_number_tests(program)
     return LogicPrinter(program, dialect).program()
+
+
+def _refuse_number_tests(program: Program) -> None:
+    """An interval open at both ends on a mixed feature says "the value is a number";
+    s(CASP) has no type test (its builtins are comparisons, ``=``, ``\\=``, ``is`` and
+    ``findall``), and the bare value atom, which says it on a numeric feature, would say
+    "has any value" there: a program of another meaning, so none is printed."""
+    for lit in program.literals:
+        if (isinstance(lit, Interval) and lit.lo is None and lit.hi is None
+                and lit.feature in program.schema and program.schema[lit.feature].kind == "mixed"):
+            raise DialectError(
+                f"the scasp dialect cannot say {lit.feature!r} is a number "
+                f"({text_literal(lit)}, on a mixed feature of numbers and strings): "
+                "s(CASP) has no type "
+                "test, and its bare value atom would also hold for a string; print the "
+                "program in the asp or prolog dialect, which test the type")
 
 
 def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
@@ -553,6 +573,9 @@ def text_literal(lit: Literal, derived=()) -> str:
         return f"{name} {_TEXT_OPS[lit.op]} {text_value(lit.value)}"
     if isinstance(lit, NotCompare):
         return f"NOT ({name} {lit.op} {text_value(lit.value)})"
+    if isinstance(lit, Interval) and lit.lo is None and lit.hi is None:
+        # "in (-inf, inf)" reads as always true; it says the row has a number there
+        return f"{name} is a number"
     if isinstance(lit, Interval):
         lo = "-inf" if lit.lo is None else text_value(lit.lo)
         hi = "inf" if lit.hi is None else text_value(lit.hi)

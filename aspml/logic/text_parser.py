@@ -79,6 +79,9 @@ class _TextSyntax(Transformer):
         return ("lit", Interval(name, None if lo is _INF else lo, None if hi is _INF else hi,
                                 lo_closed, hi_closed))
 
+    def is_number(self, items):
+        return ("lit", Interval(items[0], None, None, False, False))
+
     def valueset(self, items):
         return ("lit", InSet(items[0], frozenset(items[1:])))
 
