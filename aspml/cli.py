@@ -125,6 +125,8 @@ def _named_classes(weights, y):
     out = {}
     for name, w in weights.items():
         same = [c for c in classes if text(c) == name]
+        if not same:            # "yes = 10" names "yes" (a quoted class keeps its spaces)
+            same = [c for c in classes if text(c) == name.strip()]
         if not same and _as_number(name) is not None:
             same = [c for c in classes if _as_number(c) == _as_number(name)]
         out[same[0] if len(same) == 1 else name] = w
@@ -154,11 +156,10 @@ def _class_weight(text: str):
                 w = float(w)
             except ValueError:
                 w = None
-        if not cls or not cls.strip() or isinstance(w, bool) or not isinstance(w, (int, float)):
+        if not cls or isinstance(w, bool) or not isinstance(w, (int, float)):
             raise AspmlError(f"--class-weight {text!r}: write balanced, CLASS=WEIGHT,CLASS=WEIGHT "
                              "or '{\"CLASS\": WEIGHT}' with numbers as weights")
-        # (stripped, as the CSV reader strips cells: " yes = 10" names the class "yes")
-        weights[cls.strip()] = w
+        weights[cls] = w        # a name with spaces around it: see _named_classes
     return weights
 
 

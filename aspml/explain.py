@@ -338,6 +338,8 @@ def describe(check: Check) -> str:
             return f"{name} is missing, so it is not {text_value(lit.value)}"
         if isinstance(lit, NotCompare):
             return f"{name} is missing, so it is not {lit.op} {text_value(lit.value)}"
+        if isinstance(lit, Interval) and lit.lo is None and lit.hi is None:
+            return f"{name} is missing, not a number"
         return f"{name} is missing, so {text_literal(lit)} does not hold"
     have = f"{name} = {_show(v)}"
     if isinstance(lit, Compare):

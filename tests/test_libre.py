@@ -1239,12 +1239,17 @@ def test_a_column_of_one_value_takes_no_learners_slot():
     """A column missing on every row (or holding one value) can be in no rule; it used to
     take a place in the weak learners' random feature subsets, and so changed the
     program (a new-user trial).  It no longer does."""
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(0)              # the trial's table
     n = 300
-    X = pd.DataFrame({"age": rng.integers(20, 80, n), "bp": rng.normal(130, 15, n).round(1),
-                      "smoker": rng.choice(["yes", "no"], n)})
-    y = (X.age > 55) & (X.bp > 125) | (rng.random(n) < 0.05)
-    plain = Libre(random_state=0).fit(X, y).program_
-    assert plain.n_rules > 0
-    for extra in ({"lab": np.nan}, {"ward": "A"}, {"dose": 5.0}):
-        assert Libre(random_state=0).fit(X.assign(**extra), y).program_.rules == plain.rules
+    age, bp = rng.integers(20, 90, n), np.round(rng.normal(130, 20, n), 1)
+    smoker = rng.choice(["yes", "no"], n, p=[0.3, 0.7])
+    region = rng.choice(["N", "S", "E", "W"], n)
+    score = age / 70 + (smoker == "yes") * 0.8 + (bp > 150) * 0.7 + rng.normal(0, 0.3, n)
+    y = score > np.quantile(score, 0.9)
+    X = pd.DataFrame({"age": age, "bp": bp, "smoker": smoker, "region": region})
+    for seed in (1, 4):                 # (before: another program at these seeds)
+        plain = Libre(random_state=seed).fit(X, y).program_
+        assert plain.n_rules > 0
+        for extra in ({"lab": np.nan}, {"ward": "A"}, {"dose": 5.0}):
+            assert Libre(random_state=seed).fit(X.assign(**extra), y).program_.rules == \
+                plain.rules, (seed, extra)

@@ -668,3 +668,21 @@ def test_weights_far_below_one_a_row_are_said_to_shrink_the_table(name):
         warnings.simplefilter("always")
         LEARNERS[name](positive="yes", class_weight="balanced").fit(X, y)
     assert not [w for w in caught if "copies of a row" in str(w.message)]
+
+
+def test_cli_class_weight_names_a_class_with_spaces(tmp_path):
+    """A quoted cell keeps its spaces (" b" is a class of its own); --class-weight names it
+    as written, and a name with spaces around it that is no class names the class without
+    them ("yes = 19" above)."""
+    data = tmp_path / "sp.csv"
+    rng = np.random.default_rng(0)
+    u = rng.integers(0, 100, 120)
+    y = np.where(u < 30, "a", np.where(u < 70, " b", "c"))
+    data.write_text("u,y\n" + "".join(f'{a},"{b}"\n' for a, b in zip(u, y)))   # quoted
+    from aspml.data.csvfile import read_csv
+    assert " b" in set(read_csv(str(data))["y"])
+    model = tmp_path / "sp.lp"
+    done = run_aspml("learn", data, "--target", "y", "--class-weight", '{" b": 5}', "-o", model)
+    assert done.returncode == 0, done.stderr
+    want = aspml.FoldSE(target="y", class_weight={" b": 5}).fit(pd.DataFrame({"u": u}), y)
+    assert aspml.load(model).rules == want.program_.rules

@@ -702,7 +702,10 @@ class FoldSE(LogicClassifier):
             decides = covered & ~decided
             # kept when large enough, deciding some rows of its class (rows an earlier rule
             # covers stay remaining for their class, but that rule answers for them: a rule
-            # over those alone never fires), and right on more of its rows than wrong
+            # over those alone never fires), and right on more of its rows than wrong.
+            # (Measured and not kept: leaving those rows out of the class's positives; the
+            # same held-out F1 on 150 small random tables, avila's FoldSE macro-F1 0.927 ->
+            # 0.905: docs, multi-class benchmarks.)
             kept = (search.enough(covered & pos) and (decides & pos).any()
                     and search.total(decides & neg) <= search.total(decides & pos))
             if search.trace and rule is not None:
@@ -948,14 +951,17 @@ def _plain_comparisons(rules: list, table) -> list:
 
 
 def tail_bar(tail: float, rows: float, others: int = 1, weighted: bool = False) -> float:
-    """The rows (or weight) a rule must cover: ``ceil(tail x rows / others)`` rows, or
-    when weighted ``tail x weight / others`` itself, less rounding (1e-9, relative), so
-    that the order in which the weights were added (row by row, or partition by
-    partition) never moves it.  Not rounded up to a whole weight: weights that sum to 1
-    would make the bar the whole table's weight (nothing learned); whole weights still
-    equal repeated rows, since their sums are whole."""
+    """The rows (or weight) a rule must cover: ``tail x rows / others`` less rounding
+    (1e-9, relative), rounded up to whole rows; when weighted, that weight itself.  The
+    tolerance keeps the order in which weights were added (row by row, or partition by
+    partition) from moving the bar, and a product one ulp above a whole number (0.07 x
+    100 = 7.000000000000001) from asking for a row more.  A weight is not rounded up:
+    weights that sum to 1 would make the bar the whole table's weight (nothing learned).
+    Whole weights equal repeated rows exactly: their sums are whole, and a whole total
+    reaches the weighted bar exactly when it reaches the rounded-up one."""
     bar = tail * rows / others
-    return bar - 1e-9 * abs(bar) if weighted else math.ceil(bar)
+    bar -= 1e-9 * abs(bar)
+    return bar if weighted else math.ceil(bar)
 
 
 def _most(totals: np.ndarray) -> int:

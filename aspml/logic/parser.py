@@ -347,9 +347,27 @@ class _Builder:
             raise ParseError("more than one '% aspml:' header", metas[1][2], 1)
         self.meta = metas[0][1] if metas else None
         self.meta_line = metas[0][2] if metas else None
+        if self.meta is None and dialect == "asp":
+            self._refuse_lost_scales(text)
         self.helpers: set = set()          # multi-class: the rule atoms (rule1 ...)
         self.multiclass = False
         self._read_meta()
+
+    @staticmethod
+    def _refuse_lost_scales(text: str) -> None:
+        """An asp print writes numbers as scaled integers or ranks, and says so in a
+        comment; its '% aspml:' header holds the scales.  Without the header every
+        number would be read as written (x <= 1.9 at scale 10 as x <= 19): one clear
+        error instead of another program."""
+        for n, line in enumerate(text.splitlines(), 1):
+            said = line.lstrip()
+            if said.startswith("%") and ("Numbers are integers scaled per feature:" in said
+                                         or " is written as ranks: " in said):
+                raise ParseError("this asp print writes its numbers scaled or as ranks (its "
+                                 "comment says so), but its '% aspml:' header line, which "
+                                 "holds the scales, is gone: every number would be read as "
+                                 "written. Put the header line back, or read the program's "
+                                 "prolog or text print", n, 1)
 
     def error(self, message: str, where) -> ParseError:
         line = getattr(where, "line", None)
