@@ -570,7 +570,8 @@ def cmd_explain(args) -> int:
     program = _read_program(args.model, args.source, args.missing, args.edited)
     X = _read_table(args.data, args.sep)
     if not 0 <= args.row < len(X):
-        raise AspmlError(f"--row {args.row} is not a row of {args.data} (0 to {len(X) - 1})")
+        raise AspmlError(f"--row {args.row} is not a row of {args.data} "
+                         + (f"(0 to {len(X) - 1})" if len(X) else "(it has no rows)"))
     absent = [f for f in program.columns_used if f not in X.columns]
     if absent:
         raise AspmlError(f"{args.data} has no column(s) {absent}; the program needs "

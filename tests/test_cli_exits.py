@@ -288,3 +288,15 @@ def test_learn_saves_the_model_when_the_reader_stops_early(tmp_path, monkeypatch
                  "--learner", "fold-rpp", "-o", str(tmp_path / "m.lp"), "--quiet"])
     assert code == 0
     assert package.load(tmp_path / "m.lp").n_rules > 1
+
+
+def test_explain_row_of_a_table_without_rows_says_so(tmp_path):
+    """A CSV of a header alone: "--row 0 is not a row ... (0 to -1)" read as a bug."""
+    from conftest import one_line_error
+    model, data = tmp_path / "birds.lp", tmp_path / "empty.csv"
+    import aspml as lib
+    lib.parse("flies(X) :- bird(X), not ab1(X).\nab1(X) :- penguin(X).", "asp").save(model)
+    data.write_text("name,bird,penguin\n")
+    one_line_error(aspml("explain", str(model), str(data), "--row", "0"), "it has no rows")
+    data.write_text("name,bird,penguin\ntweety,true,false\n")
+    one_line_error(aspml("explain", str(model), str(data), "--row", "3"), "(0 to 0)")

@@ -358,6 +358,15 @@ def test_keys_integers_stay_integers_and_other_values_are_strings():
     assert entity_keys(values, "prolog")[10:] == ["'P-17'", "'it\\'s'", "'a\"b'", "'a\\\\b'",
                                                  "'new\\nline'"]
     assert entity_keys([17, 18.0, np.int64(19)], "prolog") == ["17", "18", "19"]
+    # clingo's integers run from -2^31 (a trial: -2147483648 was written as a string)
+    assert entity_keys(["-2147483648", "-2147483649"], "asp") == ["-2147483648",
+                                                                  '"-2147483649"']
+    import clingo
+    ctl = clingo.Control()
+    ctl.add("base", [], "row(-2147483648).")
+    ctl.ground([("base", [])])
+    assert [str(a.symbol) for a in ctl.symbolic_atoms.by_signature("row", 1)] == \
+        ["row(-2147483648)"]
     with pytest.raises(aspml.AspmlError, match=r"key column 'k' has no value in row 1"):
         entity_keys(["a", None, "b"], "asp", column="k")
     with pytest.raises(aspml.AspmlError, match=r"key column 'k' has no value in row 2"):

@@ -58,7 +58,8 @@ def entity_keys(values, dialect: str, missing=(), column: str = "key") -> list[s
         if "\x00" in text:
             raise AspmlError(f"key column {column!r}: the key in row {i} contains a NUL "
                              "character, which clingo cannot carry")
-        plain = _PLAIN_INTEGER.match(text) and abs(int(text)) <= INT32_MAX
+        # clingo's integers: -2^31 .. 2^31 - 1
+        plain = _PLAIN_INTEGER.match(text) and -INT32_MAX - 1 <= int(text) <= INT32_MAX
         term = text if plain else quote(text)
         if term in seen:
             raise AspmlError(f"key column {column!r} holds {text_string(text)} twice (rows "

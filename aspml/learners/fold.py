@@ -484,6 +484,9 @@ class FoldSE(LogicClassifier):
         Long-tail pruning: a rule or an exception must cover at least this
         share of the training rows (at least one row); smaller ones are not learned.
         With K > 2 classes (a multi-class program), this share divided by K - 1.
+        Weighted (``class_weight``, ``sample_weight``): this share of the total
+        weight, whatever its scale (weights that sum to 1 learn what the same
+        weights times n learn).
     heuristic : {"mgi", "ig"}, default "mgi"
         Magic Gini Impurity (FOLD-SE) or information gain (FOLD-R++).
     negated_comparisons : bool, default True

@@ -448,7 +448,10 @@ class _Builder:
                 v = term.value
                 if self.dialect == "asp":
                     if not isinstance(v, int):
-                        raise self.error(f"clingo has no floating-point numbers: {v}", where)
+                        raise self.error(f"clingo has no floating-point numbers: {v} (asp "
+                                         "writes numbers as scaled integers, with aspml's "
+                                         "header; write decimals in the prolog or text "
+                                         "dialect, a .pl or .txt file)", where)
                     if feature in self.ranks:
                         try:
                             return unranked(v, self.ranks[feature])
