@@ -49,13 +49,27 @@ MISSING_HELP = ("a cell holding TOKEN is a missing value, as an empty cell is; r
                 "(--missing NA --missing ?)")
 
 
-def _read_program(path: str, dialect: str | None, missing=None, edited: bool = False):
+def _read_program(path: str, dialect: str | None, missing=None, edited: bool = False,
+                  kinds=None):
     """A program file (see :func:`aspml.logic.store.read_program`: a saved model is
     checked, and read in the dialect its header names); ``missing`` (``--missing``)
     replaces the tokens it reads as no value; ``edited`` (``--edited``) does not trust
-    a saved model's checksum."""
+    a saved model's checksum; ``kinds`` (``--kind COLUMN=KIND``) sets the kind of
+    features it reads (a text print infers them from its literals: a compared column
+    reads as numeric, ``--kind score=mixed`` lets it hold words too)."""
+    from dataclasses import replace
+    from .logic.model import Schema
     from .logic.store import read_program
     program = read_program(path, dialect, edited)
+    given = _kinds(kinds)
+    if given:
+        names = program.schema.names
+        unknown = [c for c in given if c not in names]
+        if unknown:
+            raise AspmlError(f"--kind {unknown[0]!r}: the program reads no feature of that "
+                             f"name (its features: {_columns(names)})")
+        program = replace(program, schema=Schema(tuple(
+            replace(f, kind=given.get(f.name, f.kind)) for f in program.schema.features)))
     return program if not missing else program.with_missing(missing)
 
 
@@ -351,7 +365,7 @@ def cmd_export(args) -> int:
         raise AspmlError("--facts goes with --to asp or --to prolog")
     if args.names and args.facts:
         raise AspmlError("--names lists the predicates instead of printing: leave out --facts")
-    program = _read_program(args.model, args.source, args.missing, args.edited)
+    program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     if args.prefix is not None:
         program = program.with_prefix(args.prefix)
     if args.names:
@@ -389,7 +403,7 @@ def _labels(program, y: np.ndarray) -> np.ndarray:
 
 
 def cmd_predict(args) -> int:
-    program = _read_program(args.model, args.source, args.missing, args.edited)
+    program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     if args.chunksize is not None:
         return _predict_in_chunks(program, args)
     X = _read_table(args.data, args.sep)
@@ -471,7 +485,7 @@ def cmd_check(args) -> int:
     from . import asp
     from .evaluate import evaluate
     from .report import rule_rows, truth_of
-    program = _read_program(args.model, args.source, args.missing, args.edited)
+    program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
     if program.is_multiclass:
@@ -567,7 +581,7 @@ def cmd_explain(args) -> int:
     from .asp.explain import counterfactual
     from .explain import explain
     from .logic.printers import text_value
-    program = _read_program(args.model, args.source, args.missing, args.edited)
+    program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
     if not 0 <= args.row < len(X):
         raise AspmlError(f"--row {args.row} is not a row of {args.data} "
@@ -640,7 +654,7 @@ def cmd_report(args) -> int:
     import json
 
     from .report import render
-    program = _read_program(args.model, args.source, args.missing, args.edited)
+    program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
     label = args.target or program.target.name
     if args.target and args.target not in X.columns:
@@ -824,6 +838,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--edited", action="store_true",
                        help="MODEL is a saved model a person edited: do not trust (or require) "
                             "its checksum line; its header still gives schema and scales")
+        p.add_argument("--kind", action="append", metavar="COLUMN=KIND",
+                       help="the kind of a feature the program reads (numeric, categorical, "
+                            "mixed, boolean); repeatable. A text print infers kinds from its "
+                            "rules: a compared column reads as numeric, and "
+                            "--kind COLUMN=mixed lets it hold words too")
 
     def separator(p):
         p.add_argument("--sep", metavar="CHAR",

@@ -522,3 +522,31 @@ def test_ignore_and_immutable_add_up_when_repeated(capsys, tmp_path):
     args = parser.parse_args(["explain", "m.lp", "d.csv", "--row", "0", "--immutable", "a",
                               "--immutable", "b", "c"])
     assert args.immutable == ["a", "b", "c"]
+
+
+
+def test_kind_sets_the_kind_of_a_feature_a_text_print_reads(tmp_path):
+    """A text print infers kinds from its rules: ``score > 40`` makes score numeric, and
+    predicting on the training CSV, whose score also holds "unknown", was refused with
+    advice ("declare it mixed") that predict could not follow.  --kind score=mixed does
+    it, in every engine, and gives the .lp print's answers; --kind naming no feature of
+    the program is one clear error."""
+    import numpy as np
+    import pandas as pd
+    from conftest import one_line_error, predict_with_every_engine
+    rng = np.random.default_rng(0)
+    score = rng.integers(0, 100, 200).astype(object)
+    score[rng.random(200) < 0.2] = "unknown"
+    y = np.where([s != "unknown" and s > 40 for s in score], "Y", "N")
+    data = tmp_path / "mixed.csv"
+    pd.DataFrame({"score": score, "y": y}).to_csv(data, index=False)
+    model, text = tmp_path / "m.lp", tmp_path / "m.txt"
+    assert aspml("learn", data, "--target", "y", "--positive", "Y", "-o", model).returncode == 0
+    done = aspml("export", model, "--to", "text")
+    text.write_text(done.stdout)
+    one_line_error(aspml("predict", text, data), "is numeric but holds", "--kind score=mixed")
+    want = predict_with_every_engine(model, data)
+    got = predict_with_every_engine(text, data, "--kind", "score=mixed")
+    assert got["fast"] == got["clingo"] == got["prolog"] == want["fast"]
+    one_line_error(aspml("predict", text, data, "--kind", "nope=mixed"),
+                   "the program reads no feature of that name")

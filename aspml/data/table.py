@@ -292,7 +292,8 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
             u_num[i] = number
         elif kind == "numeric":
             raise AspmlError(f"column {name!r} is numeric but holds {u!r}; declare it "
-                             "'mixed' or 'categorical', or list the token as missing "
+                             "'mixed' or 'categorical' (kinds=, aspml --kind "
+                             f"{name}=mixed), or list the token as missing "
                              "(missing=, aspml --missing)")
         elif kind == "categorical":
             u_str[i] = check_string(category_text(u), f"value in column {name!r}")
