@@ -74,7 +74,7 @@ def literal_html(lit: Literal) -> str:
     if isinstance(lit, NotCompare):
         return (span("kw", "NOT") + f" ({name} {span('op', lit.op)} "
                 f"{span('va', text_value(lit.value))})")
-    if isinstance(lit, Interval) and lit.lo is None and lit.hi is None:
+    if isinstance(lit, Interval) and lit.any_number:
         return f"{name} {span('kw', 'is a number')}"
     if isinstance(lit, (Interval, InSet)):
         # what follows "name in ": the bounds or the members (a name may hold " in " itself)

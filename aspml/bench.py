@@ -406,8 +406,8 @@ def cross_validate(datasets: list, learners: list, folds: int, seed: int, max_ro
                            [0, 1, 0, 1])
     results = []
     for data in datasets:
-        counts = np.unique(data.y, return_counts=True)[1]
-        if len(counts) < 2 or counts.min() < folds:
+        counts = smallest_class(data.y)[1]
+        if counts is None or counts < folds:
             progress.write(f"skipped {data.name}: a class has fewer than {folds} rows", err=True)
             failed.append(data.name)
             continue
@@ -460,6 +460,16 @@ def fold_scores(pred, truth) -> dict:
             "precision": float(tp / max(int(pred.sum()), 1)), "recall": float(recall)}
 
 
+def smallest_class(y) -> tuple:
+    """``(label, rows)`` of the smallest class of ``y`` (as text), or ``(None, None)`` when
+    ``y`` holds fewer than two classes: a stratified split needs ``rows >= folds``."""
+    values, counts = np.unique(np.asarray(y, dtype=object).astype(str), return_counts=True)
+    if len(counts) < 2:
+        return None, None
+    k = int(np.argmin(counts))
+    return str(values[k]), int(counts[k])
+
+
 def macro_scores(pred, truth) -> dict:
     """A multi-class fold, as scikit-learn scores it: accuracy; F1, precision and recall
     of each class of ``truth`` or ``pred``, averaged with equal weight (``f1_macro``: a
@@ -469,9 +479,10 @@ def macro_scores(pred, truth) -> dict:
     pred = np.array([None if p is None else str(p) for p in pred], dtype=object)
     truth = np.asarray(truth, dtype=object).astype(str)
     f1s, precisions, recalls, seen = [], [], [], []
-    given = {p for p in pred.tolist() if p is not None}
-    for c in sorted(set(truth.tolist()) | given) + ([None] if None in pred.tolist() else []):
-        hit, real = (pred == c) if c is not None else np.equal(pred, None), truth == c
+    none = np.equal(pred, None)
+    labels = sorted(set(truth.tolist()) | set(pred[~none].tolist()))
+    for c in labels + ([None] if none.any() else []):
+        hit, real = (pred == c) if c is not None else none, truth == c
         tp = int(np.sum(hit & real))
         precisions.append(tp / max(int(hit.sum()), 1))
         recalls.append(tp / max(int(real.sum()), 1))

@@ -759,16 +759,14 @@ def cmd_bench(args) -> int:
         datasets.append(data)
     if args.data is not None:         # one table: a class too small for the folds is an error
         d = datasets[0]
-        values, counts = np.unique(np.asarray(d.y, dtype=object).astype(str),
-                                   return_counts=True)
-        if len(counts) >= 2 and counts.min() < args.folds:
-            small = str(values[int(np.argmin(counts))])
+        small, rows = B.smallest_class(d.y)
+        if rows is not None and rows < args.folds:
             if np.asarray(d.y).dtype == bool:       # binary: the positive class or the rest
                 small = str(d.positive) if small == "True" else f"other than {d.positive}"
-            raise AspmlError(f"{args.data}: class {small!r} has {counts.min()} row"
-                             f"{'s' if counts.min() != 1 else ''}, fewer than --folds "
+            raise AspmlError(f"{args.data}: class {small!r} has {rows} row"
+                             f"{'s' if rows != 1 else ''}, fewer than --folds "
                              f"{args.folds}: each fold needs a row of every class (use --folds "
-                             f"{max(2, int(counts.min()))} or fewer)")
+                             f"{max(2, rows)} or fewer)")
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
     multi = [d.name for d in datasets if d.multiclass]
     progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}"

@@ -144,8 +144,8 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
     if len(values) > 2 and positive is not None:               # the positive class against all others, as text labels
         texts = df[target].astype(str).to_numpy()
         # the others' label, which must not be a class of the table (it would merge with it)
-        other, k = f"not {positive}", 2
-        while other in set(texts.tolist()):
+        taken, other, k = set(texts.tolist()), f"not {positive}", 2
+        while other in taken:
             other, k = f"not {positive} ({k})", k + 1
         y = np.where(texts == positive, positive, other)
     X = df[features]

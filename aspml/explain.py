@@ -338,7 +338,7 @@ def describe(check: Check) -> str:
             return f"{name} is missing, so it is not {text_value(lit.value)}"
         if isinstance(lit, NotCompare):
             return f"{name} is missing, so it is not {lit.op} {text_value(lit.value)}"
-        if isinstance(lit, Interval) and lit.lo is None and lit.hi is None:
+        if isinstance(lit, Interval) and lit.any_number:
             return f"{name} is missing, not a number"
         return f"{name} is missing, so {text_literal(lit)} does not hold"
     have = f"{name} = {_show(v)}"
@@ -357,7 +357,7 @@ def describe(check: Check) -> str:
         if not is_number(v):
             return f"{have}, which is not a number, so it is not {lit.op} {t}"
         return f"{have}, and {_show(v)} {lit.op} {t} is " + ("false" if ok else "true")
-    if isinstance(lit, Interval) and lit.lo is None and lit.hi is None:   # "is a number"
+    if isinstance(lit, Interval) and lit.any_number:
         return f"{have}, " + ("a number" if ok else "not a number")
     if isinstance(lit, Interval):
         where = text_literal(lit).split(" in ", 1)[1]

@@ -550,3 +550,14 @@ def test_kind_sets_the_kind_of_a_feature_a_text_print_reads(tmp_path):
     assert got["fast"] == got["clingo"] == got["prolog"] == want["fast"]
     one_line_error(aspml("predict", text, data, "--kind", "nope=mixed"),
                    "the program reads no feature of that name")
+    one_line_error(aspml("predict", text, data, "--kind", "score=boolean"),
+                   "needs a numeric feature")
+    # the other doors that read a model: check, explain, and an export read back as .pl
+    done = aspml("check", text, data, "--kind", "score=mixed")
+    assert done.returncode == 0 and "fast path and clingo agree on every row" in done.stdout
+    unknown = int(np.flatnonzero(score == "unknown")[0])
+    done = aspml("explain", text, data, "--row", str(unknown), "--kind", "score=mixed")
+    assert done.returncode == 0 and 'score = "unknown"' in done.stdout, done.stderr
+    pl = tmp_path / "m.pl"
+    pl.write_text(aspml("export", text, "--to", "prolog", "--kind", "score=mixed").stdout)
+    assert predict_with_every_engine(pl, data, "--from", "prolog")["prolog"] == want["fast"]

@@ -257,6 +257,12 @@ def test_an_asp_print_without_its_header_but_with_scaled_numbers_is_refused():
     assert "N1 <= 19" in text
     with pytest.raises(aspml.errors.ParseError, match="header line, which holds the scales"):
         aspml.parse(text, "asp")
+    # ranks likewise: 1.2345678901234 is written as rank 2
+    ranked = aspml.parse('IF x <= 1.2345678901234 THEN label = "yes"', "text").to_asp()
+    cut = "\n".join(line for line in ranked.splitlines() if not line.startswith("% aspml:"))
+    assert "N1 <= 2." in cut and "is written as ranks" in cut
+    with pytest.raises(aspml.errors.ParseError, match="header line, which holds the scales"):
+        aspml.parse(cut, "asp")
     plain = aspml.parse('IF x <= 2 THEN label = "yes"', "text").to_asp()
     assert "scaled" not in plain
     headerless = "\n".join(line for line in plain.splitlines() if not line.startswith("% aspml:"))

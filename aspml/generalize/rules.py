@@ -203,7 +203,7 @@ class BoxRule:
             if not isinstance(lit, Literal):
                 raise AspmlError(f"rule condition {lit!r} is not an aspml literal")
             c = as_condition(lit)
-            if isinstance(c, Interval) and c.lo is None and c.hi is None:
+            if isinstance(c, Interval) and c.any_number:
                 continue                      # the whole range: no condition
             merged[c.feature] = _intersect(merged[c.feature], c) if c.feature in merged else c
         object.__setattr__(self, "conditions", tuple(merged.values()))

@@ -153,9 +153,12 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
 
 
 def _one_value(col) -> bool:
-    """Whether a column holds the same value on every row (missing counting as a value)."""
-    seen = len(np.unique(col.num[col.is_num])) + len(np.unique(col.code[col.code >= 0]))
-    return seen + bool(col.missing.any()) <= 1
+    """Whether a column holds the same value on every row (missing counting as a value);
+    one pass over each array, no sort."""
+    def kinds(a) -> int:            # no value, one value, or more
+        return 0 if a.size == 0 else 1 if a.min() == a.max() else 2
+    return kinds(col.num[col.is_num]) + kinds(col.code[col.code >= 0]) \
+        + bool(col.missing.any()) <= 1
 
 
 def _weak_learner(codes: np.ndarray, rows: np.ndarray, subset: np.ndarray, widths: np.ndarray,

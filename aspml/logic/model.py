@@ -116,6 +116,12 @@ class Interval(Literal):
     def values(self) -> tuple[Value, ...]:
         return tuple(v for v in (self.lo, self.hi) if v is not None)
 
+    @property
+    def any_number(self) -> bool:
+        """Both ends unbounded: the literal says only that the value is a number (not
+        missing; on a mixed feature, not a string)."""
+        return self.lo is None and self.hi is None
+
 
 @dataclass(frozen=True)
 class InSet(Literal):

@@ -21,7 +21,7 @@ from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, No
                     NotCompare, Program, Rule, Schema, Target, missing_tokens)
 from .decisions import LabelClause, OrderError, decision_order
 from .names import DOMAIN, exception_like, prefixed
-from .printers import DIALECTS, META_VERSION
+from .printers import DIALECTS, META_VERSION, RANKED_COMMENT, SCALED_COMMENT
 from .values import MAX_DECIMALS, format_number, is_number, normalize_value, read_number, unranked, unscaled
 
 
@@ -361,8 +361,7 @@ class _Builder:
         error instead of another program."""
         for n, line in enumerate(text.splitlines(), 1):
             said = line.lstrip()
-            if said.startswith("%") and ("Numbers are integers scaled per feature:" in said
-                                         or " is written as ranks: " in said):
+            if said.startswith("%") and (SCALED_COMMENT in said or RANKED_COMMENT in said):
                 raise ParseError("this asp print writes its numbers scaled or as ranks (its "
                                  "comment says so), but its '% aspml:' header line, which "
                                  "holds the scales, is gone: every number would be read as "

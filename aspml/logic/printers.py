@@ -90,6 +90,11 @@ from .names import (DOMAIN, clingo_string, exception_like, invisible, predicate_
 from .values import Value, format_number, is_number, rank_code, scaled
 
 DIALECTS = ("asp", "prolog", "scasp", "text")
+
+# the asp print's header comments that say its numbers are not written as they are (the
+# parser refuses a print that has them but lost its '% aspml:' header, which holds them)
+SCALED_COMMENT = "Numbers are integers scaled per feature:"
+RANKED_COMMENT = " is written as ranks: "
 META_PREFIX = "% aspml: "
 META_VERSION = 1
 
@@ -112,8 +117,8 @@ def _refuse_number_tests(program: Program) -> None:
     ``findall``), and the bare value atom, which says it on a numeric feature, would say
     "has any value" there: a program of another meaning, so none is printed."""
     for lit in program.literals:
-        if (isinstance(lit, Interval) and lit.lo is None and lit.hi is None
-                and lit.feature in program.schema and program.schema[lit.feature].kind == "mixed"):
+        if (isinstance(lit, Interval) and lit.any_number and lit.feature in program.schema
+                and program.schema[lit.feature].kind == "mixed"):
             raise DialectError(
                 f"the scasp dialect cannot say {lit.feature!r} is a number "
                 f"({text_literal(lit)}, on a mixed feature of numbers and strings): "
@@ -416,10 +421,10 @@ class LogicPrinter:
             scales = [f"{json.dumps(f.name)} x{f.scale}" for f in p.schema.features
                       if f.kind in ("numeric", "mixed") and f.scale not in (None, 1)]
             if scales:
-                lines.append("% Numbers are integers scaled per feature: " + ", ".join(scales) + ".")
+                lines.append(f"% {SCALED_COMMENT} " + ", ".join(scales) + ".")
             for name, table in self.ranks.items():
                 pairs = ", ".join(f"{2 * i + 2} = {format_number(v)}" for i, v in enumerate(table))
-                lines.append(f"% {json.dumps(name, ensure_ascii=True)} is written as ranks: {pairs}"
+                lines.append(f"% {json.dumps(name, ensure_ascii=True)}{RANKED_COMMENT}{pairs}"
                              " (an odd rank lies between: 1 below all, "
                              f"{2 * len(table) + 1} above all).")
             if any(f.kind == "mixed" for f in p.schema.features):
@@ -573,7 +578,7 @@ def text_literal(lit: Literal, derived=()) -> str:
         return f"{name} {_TEXT_OPS[lit.op]} {text_value(lit.value)}"
     if isinstance(lit, NotCompare):
         return f"NOT ({name} {lit.op} {text_value(lit.value)})"
-    if isinstance(lit, Interval) and lit.lo is None and lit.hi is None:
+    if isinstance(lit, Interval) and lit.any_number:
         # "in (-inf, inf)" reads as always true; it says the row has a number there
         return f"{name} is a number"
     if isinstance(lit, Interval):
