@@ -706,17 +706,19 @@ def test_one_standard_error_rule_keeps_fewer_rules_than_the_best_f1(tmp_path):
 def test_a_step_of_the_cover_must_pay_for_itself():
     """A large table's inner folds gain a sliver of F1 a step for hundreds of steps (rain:
     alpha 0.5 printed 794 and 1,377 rules for +0.02 F1): the one-standard-error rule prices
-    each step at 0.0001 of F1 and stops where 100 more steps would gain less than 0.01;
-    "cv-best" pays nothing."""
-    from aspml.learners.libre import RULE_PRICE, _close_variants, _cv_steps
+    each step at 0.0001 of F1 and stops where 100 more steps would gain less than 0.01
+    (more, past FREE_RULES printed rules); "cv-best" pays nothing."""
+    from aspml.learners.libre import RULE_PRICE, _close_variants, _cv_steps, _padded, _score
     k = np.arange(401)
     rising = np.where(k < 20, 0.5 + 0.004 * k, 0.58 + 0.00005 * (k - 20))   # then +0.019
     curves = [rising.copy(), rising.copy(), rising.copy()]                   # no spread
     assert _cv_steps(curves, one_se=False) == 360        # within 0.002 of step 400
     assert _cv_steps(curves) == 20                       # 0.00005 a step does not pay
-    # a gain of 0.0002 a step does, up to the bar: 0.002 of priced F1 below step 400
-    steep = [np.where(k < 20, 0.5 + 0.004 * k, 0.58 + 0.0002 * (k - 20))] * 3
-    assert _cv_steps(steep) == 400 - int(round(0.002 / (0.0002 - RULE_PRICE)))
+    # past FREE_RULES printed rules each rule costs more, the longer the program: 0.0006 a
+    # step pays up to step 60 (the k-th rule costs about RULE_PRICE * 2k / FREE_RULES),
+    # and the bar goes back to step 40; at a flat price it went on to step 397
+    gain = [np.where(k < 20, 0.5 + 0.004 * k, 0.58 + 0.0006 * (k - 20))] * 3
+    assert int(np.argmax(_score(_padded(gain)))) == 60 and _cv_steps(gain) == 40
     # between two covers, the one that gains by many cheap steps is not "as good"
     few = [np.minimum(0.5 + 0.004 * k, 0.584)] * 3
     assert _close_variants([curves, few]) == [1]
@@ -728,21 +730,21 @@ def test_the_price_is_per_printed_rule():
     145 printed rules, for +0.005 inner F1): the price counts what a person reads.
     Priced by the step, the cover of many gapped steps is the best; priced by its printed
     rules, the cover of one step is."""
-    from aspml.learners.libre import RULE_PRICE, _close_variants, _cv_steps
+    from aspml.learners.libre import FREE_RULES, RULE_PRICE, _close_variants, _cv_steps
     k = np.arange(45)
     one = [np.where(k < 2, 0.34 * k, 0.681)] * 3                    # one rule a step
-    many = [np.where(k < 2, 0.30 * k, 0.6 + 0.002 * k)] * 3          # 0.688 at step 44
+    many = [np.where(k < 2, 0.30 * k, 0.6 + 0.003 * k)] * 3          # 0.732 at step 44
     one_rules = [np.arange(45)] * 3
     many_rules = [5 * np.arange(45)] * 3                             # five rules a step
     assert _close_variants([one, many]) == [1]                      # by the step
     assert _close_variants([one, many], printed=[one_rules, many_rules]) == [0]
-    # 0.0004 a step pays for one rule, not for five
-    slow = [np.where(k < 2, 0.34 * k, 0.68 + 0.0004 * (k - 2))] * 3
-    assert _cv_steps(slow) == 38      # within the bar: 0.002 / (0.0004 - RULE_PRICE) steps
-    assert RULE_PRICE == 1e-4
-    assert _cv_steps(slow, printed=many_rules) == 2
+    # 0.0004 a step pays for one rule, not for five (20 steps: no rule past FREE_RULES)
+    slow = [np.where(k < 2, 0.34 * k, 0.68 + 0.0004 * (k - 2))[:21]] * 3
+    assert RULE_PRICE == 1e-4 and FREE_RULES == 20
+    assert _cv_steps(slow) == 14      # the best, step 20, less the bar: 0.002 / 0.0003 steps
+    assert _cv_steps(slow, printed=[r[:21] for r in many_rules]) == 2
     # a step that prints nothing new (a rule printed already) costs nothing
-    flat = [np.minimum(np.arange(45), 3)] * 3
+    flat = [np.minimum(np.arange(21), 3)] * 3
     assert _cv_steps(slow, printed=flat) == _cv_steps(slow, one_se=False)
     # the counting stops a step after no later step can win: here after step 2
     from aspml.learners.libre import _priced
