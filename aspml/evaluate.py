@@ -72,9 +72,34 @@ def with_background(program: Program, table: Table) -> Table:
     return Table(table.schema, columns, n)
 
 
-def _equals(col: Column, value) -> np.ndarray:
+def _bracket(value) -> tuple[float, float]:
+    """The float64 values either side of a number: ``(lo, hi)``, the largest float at
+    most ``value`` and the smallest at least it, equal when float64 holds it exactly.
+    An integer beyond 2**53 (written in a program, ``acct = 9007199254740993``) may fall
+    between two floats; the data's numbers are float64, so comparing against the pair
+    is the exact comparison clingo and SWI-Prolog make of the same facts."""
+    if isinstance(value, float):
+        return value, value
+    f = float(value)                        # a Program's numbers are within +-1.8e308
+    if f == value:                          # Python compares int and float exactly
+        return f, f
+    return (f, float(np.nextafter(f, np.inf))) if f < value else (float(np.nextafter(f, -np.inf)), f)
+
+
+def _order(op: str, num: np.ndarray, value) -> np.ndarray:
+    """``num op value``, exactly (:func:`_bracket`); NaN compares false."""
+    lo, hi = _bracket(value)
+    with np.errstate(invalid="ignore"):
+        if lo == hi:
+            return _ORDER[op](num, lo)
+        return num <= lo if op in ("<", "<=") else num >= hi
+
+
+def equal_rows(col: Column, value) -> np.ndarray:
+    """Rows of ``col`` whose value is ``value`` (a number: exactly, :func:`_bracket`)."""
     if is_number(value):
-        return col.is_num & (col.num == value)
+        lo, hi = _bracket(value)
+        return col.is_num & (col.num == lo) if lo == hi else np.zeros(len(col.num), dtype=bool)
     code = col.code_of(value)
     if code < 0:
         return np.zeros(len(col.num), dtype=bool)
@@ -92,26 +117,23 @@ def literal_mask(lit: Literal, table: Table, derived: dict) -> np.ndarray:
         return holds if lit.positive else ~holds
     if isinstance(lit, Compare):
         if lit.op == "==":
-            return _equals(col, lit.value)
+            return equal_rows(col, lit.value)
         if lit.op == "!=":
-            return ~_equals(col, lit.value)
-        with np.errstate(invalid="ignore"):
-            return col.is_num & _ORDER[lit.op](col.num, lit.value)
+            return ~equal_rows(col, lit.value)
+        return col.is_num & _order(lit.op, col.num, lit.value)
     if isinstance(lit, NotCompare):
-        with np.errstate(invalid="ignore"):
-            return ~(col.is_num & _ORDER[lit.op](col.num, lit.value))
+        return ~(col.is_num & _order(lit.op, col.num, lit.value))
     if isinstance(lit, Interval):
         mask = col.is_num.copy()
-        with np.errstate(invalid="ignore"):
-            if lit.lo is not None:
-                mask &= (col.num >= lit.lo) if lit.lo_closed else (col.num > lit.lo)
-            if lit.hi is not None:
-                mask &= (col.num <= lit.hi) if lit.hi_closed else (col.num < lit.hi)
+        if lit.lo is not None:
+            mask &= _order(">=" if lit.lo_closed else ">", col.num, lit.lo)
+        if lit.hi is not None:
+            mask &= _order("<=" if lit.hi_closed else "<", col.num, lit.hi)
         return mask
     if isinstance(lit, InSet):
         mask = np.zeros(table.n_rows, dtype=bool)
         for v in lit.members:
-            mask |= _equals(col, v)
+            mask |= equal_rows(col, v)
         return mask
     raise TypeError(f"unknown literal {lit!r}")  # pragma: no cover
 

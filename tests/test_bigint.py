@@ -28,6 +28,7 @@ SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_
 big_numbers = st.one_of(
     st.integers(2**31, 2**40), st.integers(-2**41, -2**31),
     st.integers(-9, 9).map(lambda k: k * 10**15),
+    st.integers(2**53 - 2, 2**53 + 2), st.integers(2**60, 2**64),     # past float64's digits
     st.builds(lambda i, d: i / d, st.integers(-2000, 2000), st.sampled_from([1, 10, 100])),
     st.floats(-1, 1, allow_nan=False).filter(lambda v: v == v))
 

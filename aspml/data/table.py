@@ -17,8 +17,10 @@ Kinds (FOLD-SE's regime, DESIGN §2):
 Booleans are not numbers: ``True`` and ``1`` are two values (pandas'
 ``factorize`` would make them one, see :func:`factorize`).
 
-Missing values are NaN / None / pd.NA and the ``missing`` tokens (``"?"`` by
-default).  A :class:`Table` holds, per feature, plain numpy arrays (float
+Missing values are NaN / None / pd.NaT / pd.NA, empty texts (or spaces only: a CSV
+file's empty cell) and the ``missing`` tokens (``"?"`` by default).  A text's
+leading spaces are not part of it (a CSV file's ``a, b`` is ``"b"``), and dates,
+times and durations read as the text ``to_csv`` writes.  A :class:`Table` holds, per feature, plain numpy arrays (float
 values, category codes, masks) built with vectorised pandas/numpy calls and a
 Python step per *distinct* value only, never per row.
 """
@@ -27,12 +29,14 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
 
-from ..errors import AspmlError
+from ..errors import AspmlError, AspmlWarning
 from ..kernels.scale import min_decimals
 from ..logic.model import DEFAULT_MISSING, KINDS, Feature, Schema
 from ..logic.values import MAX_DECIMALS, INT32_MAX, check_string
@@ -83,6 +87,8 @@ def _is_missing_scalar(u, missing) -> bool:
         return True
     if not isinstance(u, str):
         return False
+    if not u.lstrip(" "):           # as the CSV file to_csv writes reads it: an empty cell
+        return True
     return u == missing if isinstance(missing, str) else u in missing   # one token, not a substring
 
 
@@ -90,7 +96,7 @@ def _as_number(u):
     """The number a scalar denotes, or None (bools are not numbers)."""
     if isinstance(u, (bool, np.bool_)):
         return None
-    if isinstance(u, (int, float, np.integer, np.floating)):
+    if isinstance(u, (int, float, np.integer, np.floating, Decimal)):
         f = float(u)
         return f if math.isfinite(f) else None
     if isinstance(u, str) and _NUMBER_TEXT.match(u):
@@ -100,6 +106,45 @@ def _as_number(u):
             return None
         return f if math.isfinite(f) else None
     return None
+
+
+def _loses_digits(u) -> bool:
+    """Whether ``u`` is a whole number (an int, an integer text, a whole Decimal) that
+    float64 cannot hold: beyond 2**53, 9007199254740993 reads as 9007199254740992."""
+    if isinstance(u, (bool, np.bool_)):
+        return False
+    if isinstance(u, str):
+        if not _INTEGER_TEXT.match(u):
+            return False
+        u = int(u)
+    elif isinstance(u, Decimal):
+        if not u.is_finite() or u != u.to_integral_value():
+            return False
+        u = int(u)
+    elif not isinstance(u, (int, np.integer)):
+        return False
+    u = int(u)
+    return abs(u) > 2**53 and float(u) != u
+
+
+def _big_integers(values: np.ndarray) -> np.ndarray:
+    """The values of an integer array that float64 cannot hold (:func:`_loses_digits`)."""
+    if values.dtype.kind not in "iu":
+        return values[:0]
+    far = values > 2**53 if values.dtype.kind == "u" else (values > 2**53) | (values < -2**53)
+    return np.array([v for v in np.unique(values[far]).tolist() if float(v) != v],
+                    dtype=values.dtype)
+
+
+def written(series: pd.Series) -> pd.Series:
+    """Dates, times, durations and periods as the text ``to_csv`` writes them
+    (``2021-01-02``, not ``2021-01-02 00:00:00``), missing ones missing: a DataFrame and
+    the CSV written from it then hold the same categories.  Other columns as they are."""
+    dtype = series.dtype
+    if not (pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype)
+            or isinstance(dtype, pd.PeriodDtype)):
+        return series
+    return series.astype(str).astype(object).where(series.notna(), None)
 
 
 def number_text(f: float) -> str:
@@ -112,11 +157,13 @@ def category_text(u) -> str:
     whichever way it came in (``2``, ``2.0``, ``np.float32(2)``, ``"2.0"``, ``" 2"`` -> ``"2"``).
 
     Integers (and integer texts) keep every digit; a text with a leading zero
-    (``"007"``) or that is not a finite number stays as written.
+    (``"007"``) or that is not a finite number stays as written, less the spaces it
+    starts with (a CSV file's ``a, b`` reads ``"b"``: ``aspml`` reads a file so, and
+    ``to_csv`` writes ``" b"`` without quotes).
     """
     if isinstance(u, str):
         if not _NUMBER_TEXT.match(u) or _CODE_TEXT.match(u):
-            return u
+            return u.lstrip(" ")
         if _INTEGER_TEXT.match(u):
             return str(int(u))
         f = float(u)
@@ -125,6 +172,8 @@ def category_text(u) -> str:
         return str(bool(u))
     if isinstance(u, (int, np.integer)):
         return str(int(u))
+    if isinstance(u, Decimal) and u.is_finite():    # Decimal("0.10") is the number 0.1
+        return str(int(u)) if u == u.to_integral_value() else number_text(float(u))
     if isinstance(u, np.floating) and u.dtype.itemsize < 8:
         u = float(str(u))                       # float32 0.1 is "0.1", as to_csv writes it
     if isinstance(u, (float, np.floating)) and math.isfinite(u):
@@ -196,10 +245,19 @@ def _check_frame(X) -> pd.DataFrame:
 
 
 def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
-    """The kind of a column, judged from its dtype and its distinct values."""
+    """The kind of a column, judged from its dtype and its distinct values.
+
+    Whole numbers that float64 cannot hold (beyond 2**53: ids, account and card numbers)
+    make the column categorical, every digit kept, with an :class:`AspmlWarning`: as
+    numbers, 2**60 and 2**60 + 1 would be one value."""
+    series = written(series)
     if pd.api.types.is_bool_dtype(series.dtype):
         return "boolean"
     if pd.api.types.is_numeric_dtype(series.dtype):
+        big = _big_integers(_integers(series))
+        if big.size:
+            _warn_big(series.name, big[0], "read as categorical, every digit kept")
+            return "categorical"
         return "numeric"
     uniques = [u for u in factorize(series.to_numpy(dtype=object))[1]
                if not _is_missing_scalar(u, missing)]
@@ -210,12 +268,32 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
         if isinstance(u, (bool, np.bool_)):
             has_str = True
         elif _as_number(u) is not None:
+            if _loses_digits(u):
+                _warn_big(series.name, u, "read as categorical, every digit kept")
+                return "categorical"
             has_num = True
         else:
             has_str = True
     if has_num and has_str:
         return "mixed"
     return "numeric" if has_num else "categorical"
+
+
+def _integers(series: pd.Series) -> np.ndarray:
+    """A numeric column's known values as its numpy dtype (empty unless integers)."""
+    dtype = getattr(series.dtype, "numpy_dtype", series.dtype)
+    if dtype.kind not in "iu":
+        return np.zeros(0, dtype=np.int64)
+    return series.dropna().to_numpy().astype(dtype, copy=False)
+
+
+def _warn_big(name, example, what: str) -> None:
+    warnings.warn(f"column {name!r} holds whole numbers that float64 cannot hold ({example} would "
+                  f"read as {int(float(example))}): {what}; "
+                  + ("kinds={" + repr(name) + ": 'numeric'} compares them as float64 numbers"
+                     if what.startswith("read as categorical") else
+                     "declare it categorical (kinds=, aspml --kind) to keep every digit"),
+                  AspmlWarning, stacklevel=4)
 
 
 def data_scale(values: np.ndarray) -> int | None:
@@ -265,11 +343,22 @@ def schema_and_table(X: pd.DataFrame, kinds: dict | None = None, missing=DEFAULT
 def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) -> Column:
     """Arrays for one column read as ``feature.kind``."""
     name, kind = feature.name, feature.kind
+    series = written(series)
     n = len(series)
     dtype = series.dtype
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) \
             and kind in ("numeric", "mixed"):
-        num = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        if pd.api.types.is_float_dtype(dtype) and dtype.itemsize < 8:
+            # float32 0.7 is 0.699999988079071 as float64; to_csv writes "0.7", which
+            # every engine then reads: the shortest text of each float32 value
+            small = series.to_numpy(dtype=np.float32, na_value=np.nan)
+            values, inverse = np.unique(small, return_inverse=True)
+            num = values.astype(str).astype(np.float64)[inverse.reshape(-1)]
+        else:
+            big = _big_integers(_integers(series))
+            if big.size:
+                _warn_big(name, big[0], "its numbers compare as float64")
+            num = series.to_numpy(dtype=np.float64, na_value=np.nan)
         bad = np.isinf(num)
         if bad.any():
             raise AspmlError(f"column {name!r}: row {int(np.argmax(bad))} holds an infinite value")
@@ -281,6 +370,7 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
     codes, uniques = factorize(values)
     u_num = np.full(len(uniques) + 1, np.nan)
     u_str: list = [None] * (len(uniques) + 1)      # the last slot serves code -1 (missing)
+    big = None                                      # a whole number float64 rounds
     for i, u in enumerate(uniques):
         if _is_missing_scalar(u, missing):
             continue
@@ -290,6 +380,8 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
         number = _as_number(u) if kind != "categorical" else None
         if number is not None:
             u_num[i] = number
+            if big is None and _loses_digits(u):
+                big = u
         elif kind == "numeric":
             raise AspmlError(f"column {name!r} is numeric but holds {u!r}; declare it "
                              "'mixed' or 'categorical' (kinds=, aspml --kind "
@@ -298,7 +390,10 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
         elif kind == "categorical":
             u_str[i] = check_string(category_text(u), f"value in column {name!r}")
         else:
-            u_str[i] = check_string(u if isinstance(u, str) else str(u), f"value in column {name!r}")
+            u_str[i] = check_string(u.lstrip(" ") if isinstance(u, str) else str(u),
+                                    f"value in column {name!r}")
+    if big is not None:
+        _warn_big(name, big, "its numbers compare as float64")
     categories = tuple(sorted({s for s in u_str if s is not None}))
     cat_index = {c: k for k, c in enumerate(categories)}
     u_code = np.array([cat_index[s] if s is not None else -1 for s in u_str], dtype=np.int32)
@@ -343,13 +438,21 @@ def _as_flag(u, name: str) -> float:
 def encode(X: pd.DataFrame, schema: Schema, features=None, missing=DEFAULT_MISSING) -> Table:
     """Encode the columns of ``X`` that ``schema`` names (or just ``features``).
 
-    A missing column that is needed is an error; extra columns are ignored.
+    A missing column that is needed is an error; extra columns are ignored.  A name
+    not in ``X`` is found without the spaces around it when one column matches so
+    (the ``aspml`` command strips a CSV header's names; a DataFrame keeps them).
     """
     X = _check_frame(X)
     names = list(features) if features is not None else list(schema.names)
-    absent = [f for f in names if f not in X.columns]
+    source = {f: f for f in names if f in X.columns}
+    for f in names:
+        if f not in source:
+            alike = [c for c in X.columns if isinstance(c, str) and c.strip() == f.strip()]
+            if len(alike) == 1:
+                source[f] = alike[0]
+    absent = [f for f in names if f not in source]
     if absent:
         raise AspmlError(f"the data has no column(s) {absent}; the program needs "
                          f"{names}")
-    columns = {f: encode_column(X[f], schema[f], missing) for f in names}
+    columns = {f: encode_column(X[source[f]], schema[f], missing) for f in names}
     return Table(schema, columns, len(X))

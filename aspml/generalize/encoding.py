@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..errors import AspmlError
 from ..kernels import generalize as K
+from ..evaluate import equal_rows
 from ..logic.model import Feature, InSet, Interval
 from ..logic.values import is_number
 from .rules import BoxRule, is_numeric_prediction, prediction_interval
@@ -268,12 +269,7 @@ def encode(rules, task: str, epsilon: float, ranges=None, reference=None,
             other = cat_start[k + 1] - 1
             xc[~col.missing, k] = other
             for j, v in enumerate(domains[f]):
-                if is_number(v):
-                    hit = col.is_num & (col.num == v)
-                else:
-                    code = col.code_of(v)
-                    hit = col.code == code if code >= 0 else np.zeros(m, dtype=bool)
-                xc[hit, k] = cat_start[k] + j
+                xc[equal_rows(col, v), k] = cat_start[k] + j
         enc.xn, enc.xc = xn, xc
         enc.rlo, enc.rhi = _reference_predictions(enc, reference_predictions)
     return enc

@@ -208,6 +208,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if kind in ("continuous", "continuous-multioutput"):
             raise ValueError(f"Unknown label type: {kind}; {type(self).__name__} is a classifier "
                              "and needs class labels")
+        if y.dtype.kind == "O" and len({isinstance(v, str) for v in y}) > 1:
+            kinds = sorted({type(v).__name__ for v in y})
+            raise ValueError(f"y mixes texts and other values ({', '.join(kinds)}): the classes "
+                             "cannot be ordered; make them one type (y.astype(str))")
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(f"y has only one class ({self.classes_.tolist()[0]!r}); a classifier needs "
