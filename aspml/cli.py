@@ -19,6 +19,7 @@ line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import importlib
 import io
@@ -1103,6 +1104,26 @@ class _ClosedStdout(io.TextIOBase):
         raise OSError(errno.EBADF, "the standard output is closed")
 
 
+@contextlib.contextmanager
+def _notes(command: str):
+    """aspml's warnings as one line each, ``aspml COMMAND: note: ...``, each once (a
+    warning of the data, met again in every chunk, is one note); other warnings as
+    Python shows them.  ``learn`` prints its fit's notes itself (:func:`_fit`)."""
+    shown, default = set(), warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, AspmlWarning):
+            default(message, category, filename, lineno, file, line)
+        elif str(message) not in shown:
+            shown.add(str(message))
+            print(f"aspml {command}: note: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", AspmlWarning)
+        warnings.showwarning = show
+        yield
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if sys.stdout is None:                    # started with stdout closed (>&-)
@@ -1124,7 +1145,8 @@ def main(argv=None) -> int:
         _drop_stdout()
         return 2
     try:
-        code = args.run(args)
+        with _notes(args.command):
+            code = args.run(args)
         sys.stdout.flush()                    # a full disk shows here, not at exit
         return code
     except AspmlError as e:

@@ -46,8 +46,31 @@ def data_table(program: Program, X, missing=None) -> Table:
         if clash:
             raise AspmlError(f"the data has a column {clash[0]!r}, which the program's background "
                              "knowledge derives; drop or rename the column")
+    _warn_unmatchable(program)
     return encode(X, program.schema, program.columns_used,
                   program.missing if missing is None else missing)
+
+
+def _warn_unmatchable(program: Program) -> None:
+    """An AspmlWarning when the program compares a column with a text no data value reads
+    as (a text starting with a space, an empty text, a midnight written with its time:
+    values are read without them, so that a DataFrame and its CSV agree; a program
+    written by hand, or saved before aspml read values so, holds them)."""
+    from .data.table import category_text
+    stale = sorted({(lit.feature, v) for lit in program.literals for v in lit.values()
+                    if isinstance(v, str) and (category_text(v) != v or not v.strip(" "))},
+                   key=repr)
+    if stale:
+        import warnings
+        from .errors import AspmlWarning
+        shown = ", ".join(f"{f} with {v!r}" + (f" (a value reads as {category_text(v)!r})"
+                                                if v.strip(" ") else " (missing)")
+                          for f, v in stale[:3])
+        warnings.warn(f"the program compares {shown}{' ...' if len(stale) > 3 else ''}: no "
+                      "value of the data reads so (a text's leading spaces are not part of it, "
+                      "an empty text is missing, a midnight is its date), so the comparison "
+                      "never holds; learn the program again, or write the value as read",
+                      AspmlWarning, stacklevel=3)
 
 
 def with_background(program: Program, table: Table) -> Table:

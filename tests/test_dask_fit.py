@@ -258,3 +258,35 @@ def test_distributed_fit_without_rules_says_so_as_in_memory():
         said[where] = [w for w in seen if "learned no rules" in str(w.message)]
         assert len(said[where]) == 1 and said[where][0].filename == __file__, where
     assert str(said["dask"][0].message) == str(said["memory"][0].message)
+
+
+def test_times_read_alike_in_every_partition():
+    """A partition of midnights alone wrote them ``2021-01-02``, one with a 10:30 beside
+    them ``2021-01-02 00:00:00`` (pandas writes a column's times one way): each value
+    is now read on its own, and the fit through the partitions is the one in memory."""
+    rng = np.random.default_rng(0)
+    days = pd.to_datetime(["2021-01-02", "2021-01-03"])
+    when = np.concatenate([days[rng.integers(0, 2, 200)],
+                           pd.to_datetime(["2021-01-02", "2021-01-04 10:30"], format="ISO8601")[rng.integers(0, 2, 200)]])
+    X = pd.DataFrame({"when": when, "z": rng.normal(size=400)})
+    y = np.where(X["when"] == days[0], "yes", "no")
+    ddf = dd.from_pandas(X.assign(label=y), npartitions=2, sort=False)
+    make = lambda: aspml.FoldSE(positive="yes", max_bins=12)  # noqa: E731
+    here, there = fit(make, X, y), fit(make, ddf.drop(columns="label"), ddf["label"])
+    assert there.program_.to_text() == here.program_.to_text()
+    assert '"2021-01-02"' in here.program_.to_text()
+
+
+def test_whole_numbers_float64_cannot_hold_need_a_kind_through_the_partitions():
+    """In memory such a column is categorical (every digit kept); a partition's summary of
+    numbers cannot say so, so the distributed fit asks for the kind."""
+    X = pd.DataFrame({"user_id": np.array([2**60 + k for k in range(4)] * 50, dtype=np.int64)})
+    y = np.where(np.arange(200) % 4 == 1, "yes", "no")
+    ddf = dd.from_pandas(X.assign(label=y), npartitions=2)
+    with pytest.raises(aspml.AspmlError, match="user_id.*give it a kind"):
+        fit(lambda: aspml.FoldSE(positive="yes", max_bins=12), ddf.drop(columns="label"),
+            ddf["label"])
+    done = fit(lambda: aspml.FoldSE(positive="yes", max_bins=12,
+                                    kinds={"user_id": "categorical"}),
+               ddf.drop(columns="label"), ddf["label"])
+    assert (done.predict(X) == y).all()

@@ -161,3 +161,104 @@ def test_labels_that_mix_texts_and_numbers_are_one_clear_error():
     y = np.array([1, "1", "a", 1, "1", "a"], dtype=object)
     with pytest.raises(ValueError, match="mixes texts and other values"):
         aspml.FoldSE().fit(X, y)
+
+
+def test_a_time_reads_the_same_whatever_rows_come_with_it(tmp_path, swipl):
+    """pandas writes a column's times one way for all its rows (a midnight with its time
+    when another row has one): read value by value, one row alone gets the answer it
+    gets among the others, and a CSV written either way reads the same."""
+    rng = np.random.default_rng(5)
+    stamps = pd.to_datetime(["2021-01-02", "2021-01-03", "2021-02-01 10:30:00",
+                             "2021-02-02 10:30:00.500"], format="ISO8601")
+    X = pd.DataFrame({"when": stamps[rng.integers(0, 4, 200)],
+                      "wait": pd.to_timedelta(rng.choice(["1D", "2D", "2D 03:00:00"], 200))})
+    y = np.where((X["when"] == stamps[0]) | (X["wait"] == pd.Timedelta("1D")), "yes", "no")
+    p = same_everywhere(tmp_path, aspml.FoldSE(positive="yes"), X, y)
+    assert '"2021-01-02"' in p.print("text") and '"1 days"' in p.print("text")
+    whole = p.predict(X)
+    alone = np.array([p.predict(X.iloc[[i]])[0] for i in range(20)])
+    assert np.array_equal(alone, whole[:20])
+    cat = aspml.data.table.category_text
+    assert cat("2021-01-02 00:00:00") == cat("2021-01-02 00:00:00.000") == "2021-01-02"
+    assert cat("2021-02-02 10:30:00.500000") == cat("2021-02-02 10:30:00.500") \
+        == "2021-02-02 10:30:00.5"
+    assert cat("1 days 00:00:00") == "1 days" and cat(" 2021-01-02") == "2021-01-02"
+    assert cat("2021-01-02 00:00:00+01:00") == "2021-01-02 00:00:00+01:00"
+
+
+def test_a_missing_token_after_spaces_is_missing(tmp_path, swipl):
+    """The CSV reader reads `` ?`` as ``?``, a missing value; so does the DataFrame."""
+    rng = np.random.default_rng(6)
+    c = rng.choice(["a", " ?", "b"], 200)
+    X = pd.DataFrame({"c": c, "x": pd.Series(np.where(rng.random(200) < 0.2, " ?",
+                                                      rng.integers(0, 9, 200)), dtype=object)})
+    y = np.where(c == "a", "yes", "no")
+    p = same_everywhere(tmp_path, aspml.FoldSE(positive="yes"), X, y)
+    schema = aspml.data.infer_schema(X)
+    table = aspml.data.table.encode(X, schema)
+    assert table["c"].missing.sum() == (c == " ?").sum() and schema["x"].kind == "numeric"
+
+
+def test_pyarrow_float32_reads_as_its_csv(tmp_path, swipl):
+    """A pyarrow float32 column's to_csv writes every float64 digit (not the shortest
+    float32 text): read as those numbers, as its CSV is."""
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(7)
+    x = rng.choice(np.array([0.1, 0.3, 0.7], dtype=np.float32), 200)
+    X = pd.DataFrame({"x": pd.array(x, dtype="float32[pyarrow]")})
+    same_everywhere(tmp_path, aspml.FoldSE(positive="yes"), X,
+                    np.where(x <= np.float32(0.3), "yes", "no"))
+
+
+def test_shortest_float32_kernel_is_numpys_shortest_text():
+    from aspml.data.table import shortest
+    rng = np.random.default_rng(8)
+    for dtype, span in ((np.float32, 40), (np.float16, 5)):
+        with np.errstate(over="ignore"):
+            wild = (rng.normal(size=20000) * 10.0 ** rng.integers(-span, span, 20000)).astype(dtype)
+        cents = (rng.integers(-10**5, 10**5, 20000) / 100).astype(dtype)
+        edge = np.array([0.7, 0.1, -0.0, 0, np.nan, np.inf, -np.inf, np.finfo(dtype).max,
+                         np.finfo(dtype).tiny, np.finfo(dtype).smallest_subnormal], dtype=dtype)
+        for v in (wild, cents, edge):
+            got, want = shortest(v), v.astype(str).astype(np.float64)
+            assert np.array_equal(got, want, equal_nan=True), dtype
+
+
+def test_a_program_comparing_a_text_no_value_reads_as_says_so():
+    """A program saved before values were read without leading spaces (or written by
+    hand) compares `` State-gov``: it never holds now, and predicting says so."""
+    p = aspml.parse('IF workclass = " State-gov" THEN label = "yes"\nELSE label = "no"', "text")
+    X = pd.DataFrame({"workclass": [" State-gov", "Private"]})
+    with pytest.warns(AspmlWarning, match="workclass with ' State-gov'.*never holds"):
+        assert not p.predict(X).any()
+
+
+def test_a_fitted_model_finds_a_column_named_without_its_spaces():
+    rng = np.random.default_rng(9)
+    X = pd.DataFrame({" Col A": rng.integers(0, 9, 100)})
+    y = np.where(X[" Col A"] > 4, "yes", "no")
+    model = aspml.FoldSE(positive="yes").fit(X, y)
+    renamed = X.rename(columns={" Col A": "Col A"})
+    assert np.array_equal(model.predict(renamed), model.predict(X))
+    assert np.allclose(model.predict_proba(renamed), model.predict_proba(X))
+
+
+def test_whole_number_texts_read_alike():
+    """``9007199254740993.0`` in a CSV and ``Decimal("9007199254740993.0")`` in a
+    DataFrame: both whole numbers float64 cannot hold, both categorical."""
+    with pytest.warns(AspmlWarning):
+        assert aspml.data.table.infer_kind(pd.Series(["9007199254740993.0", "5"])) == "categorical"
+    with pytest.warns(AspmlWarning):
+        assert aspml.data.table.infer_kind(
+            pd.Series([Decimal("9007199254740993.0"), Decimal(5)])) == "categorical"
+
+
+def test_the_command_prints_a_data_warning_as_one_note(tmp_path):
+    p = Program((Rule(None, (Compare("acct", ">", 5),)),), schema=Schema((Feature("acct", "numeric"),)))
+    model, data = tmp_path / "m.lp", tmp_path / "d.csv"
+    p.save(model)
+    pd.DataFrame({"acct": [2**60 + 1, 3]}).to_csv(data, index=False)
+    out = run_aspml("predict", model, data, "--chunksize", "1")
+    assert out.returncode == 0
+    notes = [line for line in out.stderr.splitlines() if line]
+    assert len(notes) == 1 and notes[0].startswith("aspml predict: note: column 'acct'"), out.stderr

@@ -51,7 +51,7 @@ def entity_keys(values, dialect: str, missing=(), column: str = "key") -> list[s
     quote = clingo_string if dialect == "asp" else prolog_atom
     terms, seen = [], {}
     for i, u in enumerate(values):
-        if _is_missing_scalar(u, missing) or (isinstance(u, str) and not u.strip(" ")):
+        if _is_missing_scalar(u, missing) or (isinstance(u, str) and not u.strip()):
             raise AspmlError(f"key column {column!r} has no value in row {i} (0 is the first "
                              "row): every row needs a key")
         text = u if isinstance(u, str) else category_text(u)

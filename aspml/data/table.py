@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import AspmlError, AspmlWarning
-from ..kernels.scale import min_decimals
+from ..kernels.scale import min_decimals, shortest_float32
 from ..logic.model import DEFAULT_MISSING, KINDS, Feature, Schema
 from ..logic.values import MAX_DECIMALS, INT32_MAX, check_string
 
@@ -87,7 +87,8 @@ def _is_missing_scalar(u, missing) -> bool:
         return True
     if not isinstance(u, str):
         return False
-    if not u.lstrip(" "):           # as the CSV file to_csv writes reads it: an empty cell
+    u = u.lstrip(" ")               # as the CSV file to_csv writes reads it: " ?" is "?"
+    if not u:                       # an empty cell
         return True
     return u == missing if isinstance(missing, str) else u in missing   # one token, not a substring
 
@@ -96,6 +97,8 @@ def _as_number(u):
     """The number a scalar denotes, or None (bools are not numbers)."""
     if isinstance(u, (bool, np.bool_)):
         return None
+    if isinstance(u, np.floating) and u.dtype.itemsize < 8:
+        u = float(str(u))                       # float32 0.7: "0.7", as to_csv writes it
     if isinstance(u, (int, float, np.integer, np.floating, Decimal)):
         f = float(u)
         return f if math.isfinite(f) else None
@@ -114,10 +117,10 @@ def _loses_digits(u) -> bool:
     if isinstance(u, (bool, np.bool_)):
         return False
     if isinstance(u, str):
-        if not _INTEGER_TEXT.match(u):
+        if not _NUMBER_TEXT.match(u):
             return False
-        u = int(u)
-    elif isinstance(u, Decimal):
+        u = Decimal(u.strip(" \t"))             # "9007199254740993.0" too
+    if isinstance(u, Decimal):
         if not u.is_finite() or u != u.to_integral_value():
             return False
         u = int(u)
@@ -136,15 +139,96 @@ def _big_integers(values: np.ndarray) -> np.ndarray:
                     dtype=values.dtype)
 
 
+def _time_like(dtype) -> bool:
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    return (pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype)
+            or isinstance(dtype, pd.PeriodDtype))
+
+
 def written(series: pd.Series) -> pd.Series:
-    """Dates, times, durations and periods as the text ``to_csv`` writes them
-    (``2021-01-02``, not ``2021-01-02 00:00:00``), missing ones missing: a DataFrame and
-    the CSV written from it then hold the same categories.  Other columns as they are."""
-    dtype = series.dtype
-    if not (pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype)
-            or isinstance(dtype, pd.PeriodDtype)):
+    """Dates, times, durations and periods as texts, each value on its own (``str``;
+    :func:`category_text` then writes a midnight ``2021-01-02 00:00:00`` as
+    ``2021-01-02``, as ``to_csv`` may), missing ones missing.  Other columns as they
+    are.  (``astype(str)`` would write a value by the other rows of the column: a
+    midnight is ``2021-01-02`` among midnights, ``2021-01-02 00:00:00`` beside a
+    10:30, and one row's answer would depend on the rows predicted with it.)"""
+    if not _time_like(series.dtype):
         return series
-    return series.astype(str).astype(object).where(series.notna(), None)
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    texts = np.array([str(u) for u in uniques] + [None], dtype=object)
+    return pd.Series(texts[codes], index=series.index, name=series.name, dtype=object)
+
+
+# pandas' texts of a time, each as to_csv may write it: a midnight with its time (when
+# another row of the column has one) or without, a fraction of a second padded with
+# zeros (.500, .500000); the whole days of a duration with or without 00:00:00
+_MIDNIGHT = re.compile(r"(\d{4}-\d{2}-\d{2}) 00:00:00(\.0*)?\Z")
+_PADDED = re.compile(r"(\d{2}:\d{2}:\d{2})\.(\d*?)0*(?=\Z|[+-]\d{2}:\d{2}\Z)")
+_WHOLE_DAYS = re.compile(r"(-?\d+ days?) 00:00:00(\.0*)?\Z")
+
+
+def _time_text(u: str) -> str:
+    """A text of pandas' time or duration as one text, whichever way it was written."""
+    if ":" not in u:
+        return u
+    u = _MIDNIGHT.sub(r"\1", u)
+    u = _WHOLE_DAYS.sub(r"\1", u)
+    return _PADDED.sub(lambda m: m.group(1) + ("." + m.group(2) if m.group(2) else ""), u)
+
+
+def _short_float(dtype):
+    """The numpy float type of a numpy or pandas nullable float32 / float16 column (whose
+    ``to_csv`` writes each value's shortest text), else None (a pyarrow float32 column
+    writes every float64 digit)."""
+    if isinstance(dtype, pd.ArrowDtype):
+        return None
+    dtype = getattr(dtype, "numpy_dtype", dtype)
+    return dtype.type if dtype.kind == "f" and dtype.itemsize < 8 else None
+
+
+def shortest(values: np.ndarray) -> np.ndarray:
+    """Each float32 (or float16) value as float64 of its shortest text (``str``): 0.7,
+    not 0.699999988079071.  float32: :func:`~aspml.kernels.scale.shortest_float32`;
+    float16 the same, vectorised: the value rounded to 1, 2, ... significant
+    digits (to the nearest, else the other neighbour), the first that reads back as the
+    same value; the division or product by an exact power of ten (up to 10**22) is
+    correctly rounded, so each is the float64 of that text.  Values whose digits need a
+    larger power of ten (below 1e-13 or above 1e22) go through ``str``."""
+    if values.dtype == np.float32:
+        out = np.empty(len(values), dtype=np.float64)
+        slow = np.zeros(len(values), dtype=bool)
+        shortest_float32(np.ascontiguousarray(values), out, slow)
+        if slow.any():
+            out[slow] = values[slow].astype(str).astype(np.float64)
+        return out
+    out = values.astype(np.float64)
+    digits = np.finfo(values.dtype).precision + 3               # 6 for float16
+    with np.errstate(divide="ignore"):
+        e = np.floor(np.log10(np.abs(out)))
+    todo = np.isfinite(out) & (out != 0)
+    fast = todo & (e >= -13) & (e <= 22)
+    v, e = out[fast], e[fast].astype(np.int64)
+    found = np.full(v.shape, np.nan)
+    for d in range(1, digits + 1):
+        left = np.flatnonzero(np.isnan(found))
+        if not len(left):
+            break
+        m = d - 1 - e[left]                                     # decimals to keep
+        x = v[left]
+        power = 10.0 ** np.abs(m)                               # exact: |m| <= 22
+        scaled = np.where(m >= 0, x * power, x / power)
+        for pick in (np.rint(scaled), np.where(np.rint(scaled) == np.floor(scaled),
+                                               np.ceil(scaled), np.floor(scaled))):
+            back = np.where(m >= 0, pick / power, pick * power)
+            with np.errstate(over="ignore"):
+                ok = np.isnan(found[left]) & (back.astype(values.dtype) == x.astype(values.dtype))
+            found[left[ok]] = back[ok]
+    out[fast] = np.where(np.isnan(found), v, found)
+    slow = todo & ~fast
+    if slow.any():
+        out[slow] = values[slow].astype(str).astype(np.float64)
+    return out
 
 
 def number_text(f: float) -> str:
@@ -159,11 +243,13 @@ def category_text(u) -> str:
     Integers (and integer texts) keep every digit; a text with a leading zero
     (``"007"``) or that is not a finite number stays as written, less the spaces it
     starts with (a CSV file's ``a, b`` reads ``"b"``: ``aspml`` reads a file so, and
-    ``to_csv`` writes ``" b"`` without quotes).
+    ``to_csv`` writes ``" b"`` without quotes), and a time as one text however pandas
+    wrote it (``2021-01-02 00:00:00`` -> ``2021-01-02``, ``10:00:00.500000`` ->
+    ``10:00:00.5``, ``1 days 00:00:00`` -> ``1 days``).
     """
     if isinstance(u, str):
         if not _NUMBER_TEXT.match(u) or _CODE_TEXT.match(u):
-            return u.lstrip(" ")
+            return _time_text(u.lstrip(" "))
         if _INTEGER_TEXT.match(u):
             return str(int(u))
         f = float(u)
@@ -178,7 +264,7 @@ def category_text(u) -> str:
         u = float(str(u))                       # float32 0.1 is "0.1", as to_csv writes it
     if isinstance(u, (float, np.floating)) and math.isfinite(u):
         return number_text(float(u))
-    return str(u)
+    return _time_text(str(u))           # a Timestamp in an object column: as its text
 
 
 def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -292,7 +378,9 @@ def _warn_big(name, example, what: str) -> None:
                   f"read as {int(float(example))}): {what}; "
                   + ("kinds={" + repr(name) + ": 'numeric'} compares them as float64 numbers"
                      if what.startswith("read as categorical") else
-                     "declare it categorical (kinds=, aspml --kind) to keep every digit"),
+                     "a model learned with the column categorical (kinds={" + repr(name)
+                     + ": 'categorical'}, aspml learn --kind " + str(name)
+                     + "=categorical) keeps every digit"),
                   AspmlWarning, stacklevel=4)
 
 
@@ -348,12 +436,11 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
     dtype = series.dtype
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) \
             and kind in ("numeric", "mixed"):
-        if pd.api.types.is_float_dtype(dtype) and dtype.itemsize < 8:
+        small = _short_float(dtype)
+        if small is not None:
             # float32 0.7 is 0.699999988079071 as float64; to_csv writes "0.7", which
             # every engine then reads: the shortest text of each float32 value
-            small = series.to_numpy(dtype=np.float32, na_value=np.nan)
-            values, inverse = np.unique(small, return_inverse=True)
-            num = values.astype(str).astype(np.float64)[inverse.reshape(-1)]
+            num = shortest(series.to_numpy(dtype=small, na_value=np.nan))
         else:
             big = _big_integers(_integers(series))
             if big.size:
@@ -390,7 +477,7 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
         elif kind == "categorical":
             u_str[i] = check_string(category_text(u), f"value in column {name!r}")
         else:
-            u_str[i] = check_string(u.lstrip(" ") if isinstance(u, str) else str(u),
+            u_str[i] = check_string(_time_text(u.lstrip(" ")) if isinstance(u, str) else str(u),
                                     f"value in column {name!r}")
     if big is not None:
         _warn_big(name, big, "its numbers compare as float64")
@@ -435,6 +522,19 @@ def _as_flag(u, name: str) -> float:
     raise AspmlError(f"column {name!r} is boolean but holds {u!r}")
 
 
+def column_sources(names, columns) -> dict:
+    """``{name: the column of columns that holds it}`` for the names found: the column of
+    that name, else the one column of that name without the spaces around it (the
+    ``aspml`` command strips a CSV header's names; a DataFrame keeps them)."""
+    source = {f: f for f in names if f in columns}
+    for f in names:
+        if f not in source:
+            alike = [c for c in columns if isinstance(c, str) and c.strip() == f.strip()]
+            if len(alike) == 1:
+                source[f] = alike[0]
+    return source
+
+
 def encode(X: pd.DataFrame, schema: Schema, features=None, missing=DEFAULT_MISSING) -> Table:
     """Encode the columns of ``X`` that ``schema`` names (or just ``features``).
 
@@ -444,12 +544,7 @@ def encode(X: pd.DataFrame, schema: Schema, features=None, missing=DEFAULT_MISSI
     """
     X = _check_frame(X)
     names = list(features) if features is not None else list(schema.names)
-    source = {f: f for f in names if f in X.columns}
-    for f in names:
-        if f not in source:
-            alike = [c for c in X.columns if isinstance(c, str) and c.strip() == f.strip()]
-            if len(alike) == 1:
-                source[f] = alike[0]
+    source = column_sources(names, X.columns)
     absent = [f for f in names if f not in source]
     if absent:
         raise AspmlError(f"the data has no column(s) {absent}; the program needs "

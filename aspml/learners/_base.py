@@ -27,7 +27,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from ..data.table import in_memory, looks_like_identifier, schema_and_table
+from ..data.table import column_sources, in_memory, looks_like_identifier, schema_and_table
 from ..errors import AspmlError, AspmlWarning
 from ..evaluate import (default_indices, evaluate, first_of_coverage, first_rules,
                         visit_default_rules)
@@ -202,7 +202,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has {len(frame)} rows but y has {len(y)} labels")
         if y.dtype.kind == "f" and np.isnan(y).any():
             raise ValueError("y holds NaN: every training row needs a label")
-        if y.dtype.kind == "O" and any(v is None or (isinstance(v, float) and np.isnan(v)) for v in y):
+        if y.dtype.kind == "O" and any(v is None or v is pd.NA or v is pd.NaT
+                                       or (isinstance(v, float) and np.isnan(v)) for v in y):
             raise ValueError("y holds missing labels: every training row needs a label")
         kind = type_of_target(y)
         if kind in ("continuous", "continuous-multioutput"):
@@ -611,7 +612,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         X = in_memory(X)
         names = list(self.feature_names_in_) if hasattr(self, "feature_names_in_") else None
         if isinstance(X, pd.DataFrame) and names is not None:
-            missing = [c for c in names if c not in X.columns]
+            sources = column_sources(names, X.columns)
+            missing = [c for c in names if c not in sources]
             if missing:
                 raise AspmlError(f"X lacks the column(s) {missing} seen in fit")
             return as_frame(X)

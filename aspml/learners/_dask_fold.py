@@ -36,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..data.table import (Column, Table, encode_column, factorize, looks_like_identifier,
-                          schema_and_table)
+from ..data.table import (Column, Table, _big_integers, _integers, encode_column, factorize,
+                          looks_like_identifier, schema_and_table)
 from ..errors import AspmlError
 from ..kernels.histogram import best_from_counts, count_partition
 from ..kernels.scale import min_decimals
@@ -53,8 +53,16 @@ def _numbers_only(series: pd.Series, kind) -> bool:
     """A column of a numeric dtype read as numbers: its schema and bins need only its
     numbers' statistics, never its values."""
     dtype = series.dtype
-    return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
-            and kind in (None, "numeric", "mixed"))
+    numbers = (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+               and kind in (None, "numeric", "mixed"))
+    if numbers and kind is None:
+        big = _big_integers(_integers(series))
+        if big.size:        # in memory the column is categorical: a partition cannot tell
+            raise AspmlError(f"column {series.name!r} holds whole numbers that float64 cannot "
+                             f"hold ({big[0]}); give it a kind: kinds={{{series.name!r}: "
+                             "'categorical'} keeps every digit (as a fit in memory reads "
+                             "it), 'numeric' compares them as float64 numbers")
+    return numbers
 
 
 def _sorted_numbers(frame, name, kind, missing) -> np.ndarray:

@@ -92,9 +92,18 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
     row together at the rate of all their rows, and ChiMerge cuts the
     ranks as it cuts a number, into at most ``max_groups`` runs; adjacent
     categories whose class counts do not differ significantly end up together.
+
+    A column whose categories tell the classes apart no better than chance is one
+    group (no rule can use it): ranked by their rates, the categories of a column of
+    random ids stand in the order of their rows' labels by construction, and ChiMerge
+    then finds groups "of a high rate" that hold on the training rows only (a new-user
+    trial: 500 random ids beside a number, held-out F1 0.28, 0.63 without them).  The
+    test (:func:`_tells_classes_apart`) is on the whole column, before any order.
     """
     ok = code >= 0
     w = np.ones(len(code)) if weights is None else weights      # (weighted) rows per category
+    if not _tells_classes_apart(code[ok], y[ok], w[ok], n_categories, threshold):
+        return np.zeros(n_categories, dtype=np.int64)
     pos = np.bincount(code[ok], weights=(y * w)[ok], minlength=n_categories)
     every = np.bincount(code[ok], weights=w[ok], minlength=n_categories)
     base = pos.sum() / max(every.sum(), 1.0)
@@ -111,6 +120,40 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
     values = np.where(ok, rank[np.maximum(code, 0)], np.nan)
     cuts = chimerge(values, y, threshold, max_groups, weights, MIN_BIN_ROWS)
     return bins_of(rank.astype(float), cuts)
+
+
+# Label shufflings the test of a many-valued column runs (:func:`_tells_classes_apart`).
+PERMUTATIONS = 99
+
+
+def _tells_classes_apart(code, y, w, n_categories: int, threshold: float) -> bool:
+    """Whether a categorical column's values tell the classes apart beyond chance: its
+    chi-square statistic over the categories against those of :data:`PERMUTATIONS`
+    shufflings of the rows among the categories (a permutation test: with hundreds of
+    categories of a few rows each, the chi-square distribution does not hold), at the
+    level ChiMerge asks of two adjacent bins (``threshold`` at one degree of freedom:
+    p <= 0.014 at 6; at least 0.01, the finest 99 shufflings tell).  ``code``, ``y``, ``w``: the rows holding a category, their class
+    and weight.  The shufflings come from a generator of their own, seeded by the counts
+    (the same column gives the same answer; no global state)."""
+    from scipy.stats import chi2
+    if len(code) == 0 or y.all() or not y.any():
+        return False
+    yw = (y * w).astype(np.float64)
+    base = yw.sum() / w.sum()
+
+    def statistic(c):
+        every = np.bincount(c, weights=w, minlength=n_categories)
+        pos = np.bincount(c, weights=yw, minlength=n_categories)
+        seen = every > 0
+        return float(((pos[seen] - base * every[seen]) ** 2 / every[seen]).sum())
+
+    observed = statistic(code)
+    rng = np.random.default_rng([len(code), n_categories, int(y.sum())])
+    above = sum(statistic(rng.permutation(code)) >= observed for _ in range(PERMUTATIONS))
+    # at a level finer than the shufflings can tell (threshold above 6.6: 1 in 100), no
+    # shuffling may reach the observed statistic
+    level = max(float(chi2.sf(threshold, 1)), 1 / (1 + PERMUTATIONS))
+    return (1 + above) / (1 + PERMUTATIONS) <= level
 
 
 def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None,
@@ -277,7 +320,9 @@ class Libre(LogicClassifier):
         groups, or ``max_categories`` without it) as a number's values are, with an ``AspmlWarning`` naming the
         columns.  One bin per value of a column of hundreds of values makes every
         weak learner search a lattice of that many bits (minutes per fit); the
-        rules then name a group's values as one value set.  ``None``: one bin
+        rules then name a group's values as one value set.  A column whose values
+        tell the classes apart no better than chance (a permutation test) is one
+        group: no rule uses it.  ``None``: one bin
         per value, whatever their number.
     cut_points : dict or None
         ``{feature: [c1, c2, ...]}`` fixes a numeric feature's bins to
