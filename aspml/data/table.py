@@ -90,7 +90,9 @@ def _is_missing_scalar(u, missing) -> bool:
     u = u.lstrip(" ")               # as the CSV file to_csv writes reads it: " ?" is "?"
     if not u:                       # an empty cell
         return True
-    return u == missing if isinstance(missing, str) else u in missing   # one token, not a substring
+    if isinstance(missing, str):    # one token, not a substring; " ?" given is "?" too
+        return u == missing.lstrip(" ")
+    return any(u == m.lstrip(" ") for m in missing)
 
 
 def _as_number(u):
@@ -163,18 +165,22 @@ def written(series: pd.Series) -> pd.Series:
 # pandas' texts of a time, each as to_csv may write it: a midnight with its time (when
 # another row of the column has one) or without, a fraction of a second padded with
 # zeros (.500, .500000); the whole days of a duration with or without 00:00:00
-_MIDNIGHT = re.compile(r"(\d{4}-\d{2}-\d{2}) 00:00:00(\.0*)?\Z")
-_PADDED = re.compile(r"(\d{2}:\d{2}:\d{2})\.(\d*?)0*(?=\Z|[+-]\d{2}:\d{2}\Z)")
-_WHOLE_DAYS = re.compile(r"(-?\d+ days?) 00:00:00(\.0*)?\Z")
+_MIDNIGHT = re.compile(r"\A(\d{4}-\d{2}-\d{2}) 00:00:00(\.0*)?\Z")
+_WHOLE_DAYS = re.compile(r"\A(-?\d+ days?) 00:00:00(\.0*)?\Z")
+_PADDED = re.compile(r"\A((?:\d{4}-\d{2}-\d{2} |-?\d+ days? \+?)\d{2}:\d{2}:\d{2})\.(\d*?)0*"
+                     r"([+-]\d{2}:\d{2})?\Z")
 
 
 def _time_text(u: str) -> str:
-    """A text of pandas' time or duration as one text, whichever way it was written."""
+    """A text of pandas' time or duration as one text, whichever way it was written: the
+    whole text a date and time, or days and a time, as pandas writes them (``SKU-12:34:56.100``
+    is not one)."""
     if ":" not in u:
         return u
     u = _MIDNIGHT.sub(r"\1", u)
     u = _WHOLE_DAYS.sub(r"\1", u)
-    return _PADDED.sub(lambda m: m.group(1) + ("." + m.group(2) if m.group(2) else ""), u)
+    return _PADDED.sub(lambda m: m.group(1) + ("." + m.group(2) if m.group(2) else "")
+                       + (m.group(3) or ""), u)
 
 
 def _short_float(dtype):
@@ -253,7 +259,7 @@ def category_text(u) -> str:
         if _INTEGER_TEXT.match(u):
             return str(int(u))
         f = float(u)
-        return number_text(f) if math.isfinite(f) else u
+        return number_text(f) if math.isfinite(f) else u.lstrip(" ")
     if isinstance(u, (bool, np.bool_)):
         return str(bool(u))
     if isinstance(u, (int, np.integer)):
@@ -452,7 +458,7 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
         is_num = ~np.isnan(num)
         return Column(name, kind, num, is_num, np.full(n, -1, np.int32), (), ~is_num)
     values = series.to_numpy(dtype=object)
-    if kind == "categorical" and pd.api.types.is_float_dtype(dtype) and dtype.itemsize < 8:
+    if kind == "categorical" and _short_float(dtype) is not None:
         values = series.to_numpy()              # float32 scalars: their own shortest text
     codes, uniques = factorize(values)
     u_num = np.full(len(uniques) + 1, np.nan)
@@ -477,8 +483,8 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
         elif kind == "categorical":
             u_str[i] = check_string(category_text(u), f"value in column {name!r}")
         else:
-            u_str[i] = check_string(_time_text(u.lstrip(" ")) if isinstance(u, str) else str(u),
-                                    f"value in column {name!r}")
+            u_str[i] = check_string(_time_text(u.lstrip(" ")) if isinstance(u, str)
+                                    else category_text(u), f"value in column {name!r}")
     if big is not None:
         _warn_big(name, big, "its numbers compare as float64")
     categories = tuple(sorted({s for s in u_str if s is not None}))
