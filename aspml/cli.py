@@ -587,7 +587,9 @@ def cmd_explain(args) -> int:
     if not 0 <= args.row < len(X):
         raise AspmlError(f"--row {args.row} is not a row of {args.data} "
                          + (f"(0 to {len(X) - 1})" if len(X) else "(it has no rows)"))
-    absent = [f for f in program.columns_used if f not in X.columns]
+    from .data.table import column_sources
+    found = column_sources(program.columns_used, X.columns)
+    absent = [f for f in program.columns_used if f not in found]
     if absent:
         raise AspmlError(f"{args.data} has no column(s) {absent}; the program needs "
                          f"{list(program.columns_used)}")

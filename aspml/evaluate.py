@@ -10,11 +10,13 @@ for numbers only, negated comparisons also for non-numbers and missing.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
 from ._given import as_program
-from .errors import AspmlError
+from .errors import AspmlError, AspmlWarning
 from .data.table import Column, Table, encode
 from .kernels.bitset import pack, unpack
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
@@ -61,8 +63,6 @@ def _warn_unmatchable(program: Program) -> None:
                     if isinstance(v, str) and (category_text(v) != v or not v.strip(" "))},
                    key=repr)
     if stale:
-        import warnings
-        from .errors import AspmlWarning
         shown = ", ".join(f"{f} with {v!r}" + (f" (a value reads as {category_text(v)!r})"
                                                 if v.strip(" ") else " (missing)")
                           for f, v in stale[:3])

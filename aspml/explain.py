@@ -148,9 +148,11 @@ def as_row(program: Program, row) -> pd.DataFrame:
     else:
         raise AspmlError(f"a row is a pandas Series, a dict or a one-row DataFrame, "
                          f"not {type(row).__name__}")
+    from .data.table import column_sources
+    found = column_sources(program.columns_used, frame.columns)   # " Col A" finds "Col A"
     for f in program.columns_used:          # background atoms are derived, not given
         if f not in frame.columns:
-            frame[f] = np.nan
+            frame[f] = frame[found[f]] if f in found else np.nan
     return frame
 
 

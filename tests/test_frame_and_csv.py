@@ -301,3 +301,31 @@ def test_a_missing_token_given_with_its_spaces():
     table = aspml.data.table.encode(X, schema, missing=(" ?",))
     assert table["workclass"].missing.tolist() == [False, True, False, True]
     assert table["workclass"].categories == ("Private", "State-gov")
+
+
+def test_a_third_reviews_cases(tmp_path, swipl):
+    """Negative whole days (str: '-1 days +00:00:00', to_csv: '-1 days'); a sparse
+    column (crashed: no itemsize); a float flag written '1.0'; labels mixing texts and
+    numbers whatever comes first; explain finding ' Col A' as 'Col A'."""
+    rng = np.random.default_rng(11)
+    lag = pd.to_timedelta(rng.choice(["-1D", "-2D"], 200))
+    X = pd.DataFrame({"lag": lag})
+    same_everywhere(tmp_path, aspml.FoldSE(positive="yes"), X,
+                    np.where(X["lag"] == pd.Timedelta("-1D"), "yes", "no"))
+    sparse = pd.DataFrame({"s": pd.arrays.SparseArray([0, 1.5, 0, 2] * 10)})
+    model = aspml.FoldSE(positive="yes").fit(sparse, np.where(np.arange(40) % 2, "yes", "no"))
+    assert model.predict(sparse).tolist() == ["no", "yes"] * 20
+    flags = pd.DataFrame({"b": [1.0, 0.0, np.nan] * 20})
+    schema = Schema((Feature("b", "boolean"),))
+    written = pd.read_csv(pd.io.common.StringIO(flags.to_csv(index=False)), dtype=str)
+    assert np.array_equal(aspml.data.table.encode(flags, schema)["b"].num,
+                          aspml.data.table.encode(written, schema)["b"].num, equal_nan=True)
+    X6 = pd.DataFrame({"a": range(6)})
+    for y in (np.array(["no", 1, "a", 1, "no", "a"], dtype=object),
+              np.array([1, "no", "a", 1, "no", "a"], dtype=object)):
+        with pytest.raises(ValueError, match="mixes texts and other values"):
+            aspml.FoldSE().fit(X6, y)
+    p = aspml.parse('IF " Col A" > 1 THEN label = "yes"\nELSE label = "no"', "text")
+    row = pd.DataFrame({"Col A": [7]})
+    e = aspml.explain(p, row)
+    assert e.prediction is True and e.row == {" Col A": 7} and p.predict(row).tolist() == [True]

@@ -18,11 +18,14 @@ Booleans are not numbers: ``True`` and ``1`` are two values (pandas'
 ``factorize`` would make them one, see :func:`factorize`).
 
 Missing values are NaN / None / pd.NaT / pd.NA, empty texts (or spaces only: a CSV
-file's empty cell) and the ``missing`` tokens (``"?"`` by default).  A text's
-leading spaces are not part of it (a CSV file's ``a, b`` is ``"b"``), and dates,
-times and durations read as the text ``to_csv`` writes.  A :class:`Table` holds, per feature, plain numpy arrays (float
-values, category codes, masks) built with vectorised pandas/numpy calls and a
-Python step per *distinct* value only, never per row.
+file's empty cell) and the ``missing`` tokens (``"?"`` by default).  A DataFrame
+reads as the CSV file its ``to_csv`` writes: a text's leading spaces are not part of
+it (a CSV file's ``a, b`` is ``"b"``), a float32 is its shortest text, a date or
+duration its text (a midnight its date), a Decimal a number, and a whole number
+float64 cannot hold keeps its digits (docs, Data).  A :class:`Table` holds, per
+feature, plain numpy arrays (float values, category codes, masks) built with
+vectorised pandas/numpy calls and a Python step per *distinct* value only, never
+per row.
 """
 
 from __future__ import annotations
@@ -125,7 +128,6 @@ def _loses_digits(u) -> bool:
     if isinstance(u, Decimal):
         if not u.is_finite() or u != u.to_integral_value():
             return False
-        u = int(u)
     elif not isinstance(u, (int, np.integer)):
         return False
     u = int(u)
@@ -166,7 +168,7 @@ def written(series: pd.Series) -> pd.Series:
 # another row of the column has one) or without, a fraction of a second padded with
 # zeros (.500, .500000); the whole days of a duration with or without 00:00:00
 _MIDNIGHT = re.compile(r"\A(\d{4}-\d{2}-\d{2}) 00:00:00(\.0*)?\Z")
-_WHOLE_DAYS = re.compile(r"\A(-?\d+ days?) 00:00:00(\.0*)?\Z")
+_WHOLE_DAYS = re.compile(r"\A(-?\d+ days?) \+?00:00:00(\.0*)?\Z")     # str(-1 days): +00:00:00
 _PADDED = re.compile(r"\A((?:\d{4}-\d{2}-\d{2} |-?\d+ days? \+?)\d{2}:\d{2}:\d{2})\.(\d*?)0*"
                      r"([+-]\d{2}:\d{2})?\Z")
 
@@ -189,49 +191,27 @@ def _short_float(dtype):
     writes every float64 digit)."""
     if isinstance(dtype, pd.ArrowDtype):
         return None
-    dtype = getattr(dtype, "numpy_dtype", dtype)
+    dtype = _numpy_dtype(dtype)
     return dtype.type if dtype.kind == "f" and dtype.itemsize < 8 else None
+
+
+def _numpy_dtype(dtype) -> np.dtype:
+    """The numpy dtype of a column's values: a sparse column's subtype, a nullable or
+    pyarrow column's numpy type."""
+    dtype = getattr(dtype, "subtype", dtype)             # pd.SparseDtype
+    dtype = getattr(dtype, "numpy_dtype", dtype)
+    return dtype if isinstance(dtype, np.dtype) else np.dtype(object)   # text, categories
 
 
 def shortest(values: np.ndarray) -> np.ndarray:
     """Each float32 (or float16) value as float64 of its shortest text (``str``): 0.7,
-    not 0.699999988079071.  float32: :func:`~aspml.kernels.scale.shortest_float32`;
-    float16 the same, vectorised: the value rounded to 1, 2, ... significant
-    digits (to the nearest, else the other neighbour), the first that reads back as the
-    same value; the division or product by an exact power of ten (up to 10**22) is
-    correctly rounded, so each is the float64 of that text.  Values whose digits need a
-    larger power of ten (below 1e-13 or above 1e22) go through ``str``."""
-    if values.dtype == np.float32:
-        out = np.empty(len(values), dtype=np.float64)
-        slow = np.zeros(len(values), dtype=bool)
-        shortest_float32(np.ascontiguousarray(values), out, slow)
-        if slow.any():
-            out[slow] = values[slow].astype(str).astype(np.float64)
-        return out
-    out = values.astype(np.float64)
-    digits = np.finfo(values.dtype).precision + 3               # 6 for float16
-    with np.errstate(divide="ignore"):
-        e = np.floor(np.log10(np.abs(out)))
-    todo = np.isfinite(out) & (out != 0)
-    fast = todo & (e >= -13) & (e <= 22)
-    v, e = out[fast], e[fast].astype(np.int64)
-    found = np.full(v.shape, np.nan)
-    for d in range(1, digits + 1):
-        left = np.flatnonzero(np.isnan(found))
-        if not len(left):
-            break
-        m = d - 1 - e[left]                                     # decimals to keep
-        x = v[left]
-        power = 10.0 ** np.abs(m)                               # exact: |m| <= 22
-        scaled = np.where(m >= 0, x * power, x / power)
-        for pick in (np.rint(scaled), np.where(np.rint(scaled) == np.floor(scaled),
-                                               np.ceil(scaled), np.floor(scaled))):
-            back = np.where(m >= 0, pick / power, pick * power)
-            with np.errstate(over="ignore"):
-                ok = np.isnan(found[left]) & (back.astype(values.dtype) == x.astype(values.dtype))
-            found[left[ok]] = back[ok]
-    out[fast] = np.where(np.isnan(found), v, found)
-    slow = todo & ~fast
+    not 0.699999988079071.  float32 by :func:`~aspml.kernels.scale.shortest_float32`
+    (its values beyond its exact powers of ten, and float16, through ``str``)."""
+    if values.dtype != np.float32:
+        return values.astype(str).astype(np.float64)
+    out = np.empty(len(values), dtype=np.float64)
+    slow = np.zeros(len(values), dtype=bool)
+    shortest_float32(np.ascontiguousarray(values), out, slow)
     if slow.any():
         out[slow] = values[slow].astype(str).astype(np.float64)
     return out
@@ -373,10 +353,10 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
 
 def _integers(series: pd.Series) -> np.ndarray:
     """A numeric column's known values as its numpy dtype (empty unless integers)."""
-    dtype = getattr(series.dtype, "numpy_dtype", series.dtype)
+    dtype = _numpy_dtype(series.dtype)
     if dtype.kind not in "iu":
         return np.zeros(0, dtype=np.int64)
-    return series.dropna().to_numpy().astype(dtype, copy=False)
+    return np.asarray(series.dropna().to_numpy(), dtype=dtype)
 
 
 def _warn_big(name, example, what: str) -> None:
@@ -525,6 +505,8 @@ def _as_flag(u, name: str) -> float:
         return float(u)
     if isinstance(u, str) and u.strip().lower() in _TRUE | _FALSE:
         return 1.0 if u.strip().lower() in _TRUE else 0.0
+    if isinstance(u, str) and _as_number(u) in (0.0, 1.0):     # "1.0": to_csv of a float flag
+        return _as_number(u)
     raise AspmlError(f"column {name!r} is boolean but holds {u!r}")
 
 

@@ -205,14 +205,14 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if y.dtype.kind == "O" and any(v is None or v is pd.NA or v is pd.NaT
                                        or (isinstance(v, float) and np.isnan(v)) for v in y):
             raise ValueError("y holds missing labels: every training row needs a label")
-        kind = type_of_target(y)
-        if kind in ("continuous", "continuous-multioutput"):
-            raise ValueError(f"Unknown label type: {kind}; {type(self).__name__} is a classifier "
-                             "and needs class labels")
         if y.dtype.kind == "O" and len({isinstance(v, str) for v in y}) > 1:
             kinds = sorted({type(v).__name__ for v in y})
             raise ValueError(f"y mixes texts and other values ({', '.join(kinds)}): the classes "
                              "cannot be ordered; make them one type (y.astype(str))")
+        kind = type_of_target(y)
+        if kind in ("continuous", "continuous-multioutput"):
+            raise ValueError(f"Unknown label type: {kind}; {type(self).__name__} is a classifier "
+                             "and needs class labels")
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(f"y has only one class ({self.classes_.tolist()[0]!r}); a classifier needs "
