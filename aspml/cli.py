@@ -580,6 +580,7 @@ def cmd_explain(args) -> int:
     import json
 
     from .asp.explain import counterfactual
+    from .data.table import column_sources
     from .explain import explain
     from .logic.printers import text_value
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
@@ -587,7 +588,6 @@ def cmd_explain(args) -> int:
     if not 0 <= args.row < len(X):
         raise AspmlError(f"--row {args.row} is not a row of {args.data} "
                          + (f"(0 to {len(X) - 1})" if len(X) else "(it has no rows)"))
-    from .data.table import column_sources
     found = column_sources(program.columns_used, X.columns)
     absent = [f for f in program.columns_used if f not in found]
     if absent:

@@ -106,7 +106,9 @@ def _bracket(value) -> tuple[float, float]:
     f = float(value)                        # a Program's numbers are within +-1.8e308
     if f == value:                          # Python compares int and float exactly
         return f, f
-    return (f, float(np.nextafter(f, np.inf))) if f < value else (float(np.nextafter(f, -np.inf)), f)
+    if f < value:
+        return f, float(np.nextafter(f, np.inf))
+    return float(np.nextafter(f, -np.inf)), f
 
 
 def _order(op: str, num: np.ndarray, value) -> np.ndarray:

@@ -151,8 +151,8 @@ def as_row(program: Program, row) -> pd.DataFrame:
     from .data.table import column_sources
     found = column_sources(program.columns_used, frame.columns)   # " Col A" finds "Col A"
     for f in program.columns_used:          # background atoms are derived, not given
-        if f not in frame.columns:
-            frame[f] = frame[found[f]] if f in found else np.nan
+        if f not in found:
+            frame[f] = np.nan
     return frame
 
 

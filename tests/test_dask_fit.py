@@ -266,8 +266,8 @@ def test_times_read_alike_in_every_partition():
     is now read on its own, and the fit through the partitions is the one in memory."""
     rng = np.random.default_rng(0)
     days = pd.to_datetime(["2021-01-02", "2021-01-03"])
-    when = np.concatenate([days[rng.integers(0, 2, 200)],
-                           pd.to_datetime(["2021-01-02", "2021-01-04 10:30"], format="ISO8601")[rng.integers(0, 2, 200)]])
+    later = pd.to_datetime(["2021-01-02", "2021-01-04 10:30"], format="ISO8601")
+    when = np.concatenate([days[rng.integers(0, 2, 200)], later[rng.integers(0, 2, 200)]])
     X = pd.DataFrame({"when": when, "z": rng.normal(size=400)})
     y = np.where(X["when"] == days[0], "yes", "no")
     ddf = dd.from_pandas(X.assign(label=y), npartitions=2, sort=False)

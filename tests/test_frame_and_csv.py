@@ -28,9 +28,9 @@ from aspml.errors import AspmlWarning
 from conftest import run_aspml
 
 
-def cli_answers(tmp_path, program, frame):
-    """``aspml predict`` on ``frame.to_csv`` with the saved ``program``."""
-    model, data = tmp_path / "model.lp", tmp_path / "data.csv"
+def cli_answers(tmp_path, program, frame, suffix=".lp"):
+    """``aspml predict`` on ``frame.to_csv`` with the ``program`` saved as ``suffix``."""
+    model, data = tmp_path / f"model{suffix}", tmp_path / "data.csv"
     program.save(model)
     frame.to_csv(data, index=False)
     out = run_aspml("predict", model, data)
@@ -49,8 +49,10 @@ def same_everywhere(tmp_path, learner, X, y):
         labels = model.predict(X)
         assert np.array_equal(labels == "yes", fast)
         assert np.array_equal(aspml.asp.predict(p, X), fast)
-        assert np.array_equal(aspml.prolog.predict(p, X), fast)
-        assert list(cli_answers(tmp_path, p, X)) == list(labels)
+        for query in ("open", "rows"):
+            assert np.array_equal(aspml.prolog.predict(p, X, query=query), fast), query
+        for suffix in (".lp", ".pl"):
+            assert list(cli_answers(tmp_path, p, X, suffix)) == list(labels), suffix
     return p
 
 
@@ -254,11 +256,13 @@ def test_whole_number_texts_read_alike():
 
 
 def test_the_command_prints_a_data_warning_as_one_note(tmp_path):
-    p = Program((Rule(None, (Compare("acct", ">", 5),)),), schema=Schema((Feature("acct", "numeric"),)))
+    """A warning of the data, met again in every chunk, is one note."""
+    p = Program((Rule(None, (Compare("acct", ">", 5),)),),
+                schema=Schema((Feature("acct", "numeric"),)))
     model, data = tmp_path / "m.lp", tmp_path / "d.csv"
     p.save(model)
-    pd.DataFrame({"acct": [2**60 + 1, 3]}).to_csv(data, index=False)
-    out = run_aspml("predict", model, data, "--chunksize", "1")
+    pd.DataFrame({"acct": [2**60 + 1, 2**60 + 1, 3]}).to_csv(data, index=False)
+    out = run_aspml("predict", model, data, "--chunksize", "1")      # two chunks warn alike
     assert out.returncode == 0
     notes = [line for line in out.stderr.splitlines() if line]
     assert len(notes) == 1 and notes[0].startswith("aspml predict: note: column 'acct'"), out.stderr
@@ -284,7 +288,8 @@ def test_times_in_a_mixed_column_and_texts_that_only_look_like_times(tmp_path, s
 
 def test_pyarrow_float32_as_categories_reads_as_its_csv():
     pytest.importorskip("pyarrow")
-    X = pd.DataFrame({"x": pd.array(np.array([0.1, 0.7], dtype=np.float32), dtype="float32[pyarrow]")})
+    x = np.array([0.1, 0.7], dtype=np.float32)
+    X = pd.DataFrame({"x": pd.array(x, dtype="float32[pyarrow]")})
     schema = Schema((Feature("x", "categorical"),))
     here = aspml.data.table.encode(X, schema)["x"].categories
     written = pd.read_csv(pd.io.common.StringIO(X.to_csv(index=False)), dtype=str)

@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import AspmlError, ScaleError
 from ..logic.names import DOMAIN, clingo_string, prolog_atom, text_string
 from ..logic.values import INT32_MAX, SCALED_MAX, format_number
-from .table import Column, Table, _is_missing_scalar, category_text
+from .table import Column, Table, _is_missing_scalar, _missing_texts, category_text
 
 _PLAIN_INTEGER = re.compile(r"(0|-?[1-9][0-9]*)\Z")
 
@@ -50,6 +50,7 @@ def entity_keys(values, dialect: str, missing=(), column: str = "key") -> list[s
         raise AspmlError(f"facts are written for asp or prolog, not {dialect!r}")
     quote = clingo_string if dialect == "asp" else prolog_atom
     terms, seen = [], {}
+    missing = _missing_texts(missing)           # once, not a token set per row
     for i, u in enumerate(values):
         if _is_missing_scalar(u, missing) or (isinstance(u, str) and not u.strip()):
             raise AspmlError(f"key column {column!r} has no value in row {i} (0 is the first "

@@ -83,7 +83,18 @@ class Table:
         return self.columns[name]
 
 
+def _missing_texts(missing) -> frozenset:
+    """The ``missing`` tokens (one, or several) as the texts a value is compared with:
+    without leading spaces, as values are read (``" ?"`` given is ``"?"``)."""
+    if isinstance(missing, frozenset):
+        return missing
+    return frozenset(t.lstrip(" ") for t in ([missing] if isinstance(missing, str) else missing))
+
+
 def _is_missing_scalar(u, missing) -> bool:
+    """Whether a value is missing: NaN, None, NaT, NA, an empty text (or spaces only)
+    or one of the ``missing`` tokens (a whole token, not a substring; pass
+    :func:`_missing_texts` of them when asking of many values)."""
     if u is None or u is pd.NA or u is pd.NaT:
         return True
     if isinstance(u, float) and math.isnan(u):
@@ -91,15 +102,19 @@ def _is_missing_scalar(u, missing) -> bool:
     if not isinstance(u, str):
         return False
     u = u.lstrip(" ")               # as the CSV file to_csv writes reads it: " ?" is "?"
-    if not u:                       # an empty cell
-        return True
-    if isinstance(missing, str):    # one token, not a substring; " ?" given is "?" too
-        return u == missing.lstrip(" ")
-    return any(u == m.lstrip(" ") for m in missing)
+    return not u or u in _missing_texts(missing)
 
 
 def _as_number(u):
     """The number a scalar denotes, or None (bools are not numbers)."""
+    if isinstance(u, str):
+        if not _NUMBER_TEXT.match(u):
+            return None
+        try:
+            f = float(u)
+        except ValueError:
+            return None
+        return f if math.isfinite(f) else None
     if isinstance(u, (bool, np.bool_)):
         return None
     if isinstance(u, np.floating) and u.dtype.itemsize < 8:
@@ -107,19 +122,15 @@ def _as_number(u):
     if isinstance(u, (int, float, np.integer, np.floating, Decimal)):
         f = float(u)
         return f if math.isfinite(f) else None
-    if isinstance(u, str) and _NUMBER_TEXT.match(u):
-        try:
-            f = float(u)
-        except ValueError:
-            return None
-        return f if math.isfinite(f) else None
     return None
 
 
-def _loses_digits(u) -> bool:
+def _loses_digits(u, number: float) -> bool:
     """Whether ``u`` is a whole number (an int, an integer text, a whole Decimal) that
-    float64 cannot hold: beyond 2**53, 9007199254740993 reads as 9007199254740992."""
-    if isinstance(u, (bool, np.bool_)):
+    float64 cannot hold: beyond 2**53, 9007199254740993 reads as 9007199254740992.
+    ``number``: ``u`` as float64 (:func:`_as_number`), which settles every value below
+    2**53 without a closer look."""
+    if abs(number) < 2**53 or isinstance(u, (bool, np.bool_)):
         return False
     if isinstance(u, str):
         if not _NUMBER_TEXT.match(u):
@@ -328,9 +339,10 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     if pd.api.types.is_numeric_dtype(series.dtype):
         big = _big_integers(_integers(series))
         if big.size:
-            _warn_big(series.name, big[0], "read as categorical, every digit kept")
+            _warn_big(series.name, big[0], categorical=True)
             return "categorical"
         return "numeric"
+    missing = _missing_texts(missing)
     uniques = [u for u in factorize(series.to_numpy(dtype=object))[1]
                if not _is_missing_scalar(u, missing)]
     if uniques and all(isinstance(u, (bool, np.bool_)) for u in uniques):
@@ -339,9 +351,9 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     for u in uniques:
         if isinstance(u, (bool, np.bool_)):
             has_str = True
-        elif _as_number(u) is not None:
-            if _loses_digits(u):
-                _warn_big(series.name, u, "read as categorical, every digit kept")
+        elif (number := _as_number(u)) is not None:
+            if _loses_digits(u, number):
+                _warn_big(series.name, u, categorical=True)
                 return "categorical"
             has_num = True
         else:
@@ -359,15 +371,19 @@ def _integers(series: pd.Series) -> np.ndarray:
     return np.asarray(series.dropna().to_numpy(), dtype=dtype)
 
 
-def _warn_big(name, example, what: str) -> None:
-    warnings.warn(f"column {name!r} holds whole numbers that float64 cannot hold ({example} would "
-                  f"read as {int(float(example))}): {what}; "
-                  + ("kinds={" + repr(name) + ": 'numeric'} compares them as float64 numbers"
-                     if what.startswith("read as categorical") else
-                     "a model learned with the column categorical (kinds={" + repr(name)
-                     + ": 'categorical'}, aspml learn --kind " + str(name)
-                     + "=categorical) keeps every digit"),
-                  AspmlWarning, stacklevel=4)
+def _warn_big(name, example, categorical: bool) -> None:
+    """Say that a column holds whole numbers float64 cannot hold, and how it is read:
+    ``categorical`` (inferred so) or as float64 numbers (its kind is numeric)."""
+    said = (f"column {name!r} holds whole numbers that float64 cannot hold ({example} would "
+            f"read as {int(float(example))}): ")
+    if categorical:
+        said += ("read as categorical, every digit kept; kinds={" + repr(name) + ": 'numeric'} "
+                 "compares them as float64 numbers")
+    else:
+        said += ("its numbers compare as float64; a model learned with the column categorical "
+                 f"(kinds={{{name!r}: 'categorical'}}, aspml learn --kind {name}=categorical) "
+                 "keeps every digit")
+    warnings.warn(said, AspmlWarning, stacklevel=4)
 
 
 def data_scale(values: np.ndarray) -> int | None:
@@ -402,7 +418,7 @@ def schema_and_table(X: pd.DataFrame, kinds: dict | None = None, missing=DEFAULT
         if not isinstance(name, str):
             raise AspmlError(f"column names must be strings, got {name!r}; "
                              "rename them (X.columns = X.columns.astype(str))")
-        series = X[name]
+        series = written(X[name])       # once: infer_kind and encode_column find it done
         kind = kinds.get(name) or infer_kind(series, missing)
         if kind not in KINDS:
             raise AspmlError(f"column {name!r}: kind {kind!r} is not one of {KINDS}")
@@ -430,7 +446,7 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
         else:
             big = _big_integers(_integers(series))
             if big.size:
-                _warn_big(name, big[0], "its numbers compare as float64")
+                _warn_big(name, big[0], categorical=False)
             num = series.to_numpy(dtype=np.float64, na_value=np.nan)
         bad = np.isinf(num)
         if bad.any():
@@ -444,6 +460,7 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
     u_num = np.full(len(uniques) + 1, np.nan)
     u_str: list = [None] * (len(uniques) + 1)      # the last slot serves code -1 (missing)
     big = None                                      # a whole number float64 rounds
+    missing = _missing_texts(missing)
     for i, u in enumerate(uniques):
         if _is_missing_scalar(u, missing):
             continue
@@ -453,20 +470,17 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
         number = _as_number(u) if kind != "categorical" else None
         if number is not None:
             u_num[i] = number
-            if big is None and _loses_digits(u):
+            if big is None and _loses_digits(u, number):
                 big = u
         elif kind == "numeric":
             raise AspmlError(f"column {name!r} is numeric but holds {u!r}; declare it "
                              "'mixed' or 'categorical' (kinds=, aspml --kind "
                              f"{name}=mixed), or list the token as missing "
                              "(missing=, aspml --missing)")
-        elif kind == "categorical":
+        else:               # categorical, or a mixed column's non-number: its one text
             u_str[i] = check_string(category_text(u), f"value in column {name!r}")
-        else:
-            u_str[i] = check_string(_time_text(u.lstrip(" ")) if isinstance(u, str)
-                                    else category_text(u), f"value in column {name!r}")
     if big is not None:
-        _warn_big(name, big, "its numbers compare as float64")
+        _warn_big(name, big, categorical=False)
     categories = tuple(sorted({s for s in u_str if s is not None}))
     cat_index = {c: k for k, c in enumerate(categories)}
     u_code = np.array([cat_index[s] if s is not None else -1 for s in u_str], dtype=np.int32)

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import AspmlError
-from ..kernels import generalize as K
 from ..evaluate import equal_rows
+from ..kernels import generalize as K
 from ..logic.model import Feature, InSet, Interval
 from ..logic.values import is_number
 from .rules import BoxRule, is_numeric_prediction, prediction_interval

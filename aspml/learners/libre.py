@@ -1032,10 +1032,10 @@ def _score(table, one_se=True, printed=None) -> np.ndarray:
     rules), and "the smallest cover as good as the best" then still means hundreds.
     Priced, the best is the step where a further 100 printed rules would gain less
     than 0.01, and past :data:`FREE_RULES` rules where one more would gain less than its
-    rising price (:func:`_price`) (rain: 35.6 printed rules with each step priced, 29.2 with each printed
-    rule; heloc@Good: one fold's 30 steps printed 145 rules, its gap exceptions, for
-    0.005 of F1).  A small table's cover of a few steps pays a few thousandths at
-    most; ``"cv-best"`` pays nothing."""
+    rising price (:func:`_price`).  (Rain: 35.6 printed rules with each step priced,
+    29.2 with each printed rule; heloc@Good: one fold's 30 steps printed 145 rules,
+    its gap exceptions, for 0.005 of F1.)  A small table's cover of a few steps pays a
+    few thousandths at most; ``"cv-best"`` pays nothing."""
     mean = table.mean(axis=0)
     if not one_se:
         return mean
