@@ -282,7 +282,13 @@ def test_a_fit_beside_a_busy_process_takes_the_serial_kernels(monkeypatch):
             raise AssertionError("a parallel kernel ran beside a busy process")
         for name in ("build_view", "best_literal_parallel", "filter_sorted_parallel"):
             monkeypatch.setattr(F, name, refuse)
+        # the numba loop picks its kernels' forms itself, from the threads it is given
+        threads = []
+        loop_args = F._Search._loop_args
+        monkeypatch.setattr(F._Search, "_loop_args", lambda self: threads.append(
+            self.threads) or loop_args(self))
         assert FoldSE(positive=True).fit(X, y).program_ == alone
+        assert threads == [1]
     finally:
         busy.kill()
         busy.wait()

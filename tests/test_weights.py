@@ -197,7 +197,7 @@ def slow_weighted_best(num, is_num, codes, state, w, kind, negated, min_tp):
             if tp < min_tp or not (~m & (state == 2)).any():
                 continue
             score = slow_heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-            if score > best[0]:
+            if score > best[0] + (1e-12 * abs(best[0]) if best[0] != -np.inf else 0.0):
                 best = (score, f, op, v)
     return best
 

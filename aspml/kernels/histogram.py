@@ -18,7 +18,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .literals import NEG_INF, _banned, _pick, category_literals, heuristic, threshold_counts
+from .literals import (NEG_INF, _banned, _pick, better, category_literals, heuristic,
+                       threshold_counts)
 
 
 @numba.njit(cache=True)
@@ -95,7 +96,7 @@ def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, 
                 if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
                 score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-                if score > best and not _banned(f, op, v, banned_features, banned_ops,
+                if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
                                                 banned_values):
                     best = score
                     best_op = op

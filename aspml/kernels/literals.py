@@ -15,7 +15,7 @@ Literal codes: 0 ``x <= v``, 1 ``x > v``, 2 ``not (x <= v)``, 3 ``not (x > v)``,
 4 ``x == c``, 5 ``x != c``.  Heuristic codes: 0 information gain (FOLD-R++),
 1 Magic Gini Impurity (FOLD-SE).  A literal is valid when it covers at least
 ``min_tp`` positives, excludes at least one negative and its heuristic is not
-``-inf`` (``tp + tn < fp + fn``).  Ties go to the first feature, then the
+``-inf`` (``tp + tn < fp + fn``, by more than rounding).  Ties go to the first feature, then the
 smallest value, then the lowest literal code.
 
 Each kernel has a serial and a ``parallel`` form (numba ``prange`` over the
@@ -34,6 +34,7 @@ from .sort import argsort_float, argsort_scaled
 LE, GT, NOT_LE, NOT_GT, EQ, NE = 0, 1, 2, 3, 4, 5
 IG, MGI = 0, 1
 NEG_INF = -np.inf
+VALID_TIE = 1e-9
 
 
 @numba.njit(cache=True)
@@ -51,8 +52,12 @@ def heuristic(tp, fn, tn, fp, kind):
     entropy of the two sides of the split); ``kind`` 1, Magic Gini Impurity:
     ``-(tp*fp/(tp+fp) + tn*fn/(tn+fn)) / (tp+fn)``, which reproduces the
     FOLD-SE paper's example MGI(3, 4, 8, 0) = -0.38.
+
+    Invalid when the literal is wrong on more of the rows than right, by more than
+    rounding (``VALID_TIE``, relative: weighted counts added in another order, or
+    scaled, must not part at an exact tie; whole counts never come that close).
     """
-    if tp + tn < fp + fn:
+    if tp + tn < (fp + fn) * (1.0 - VALID_TIE):
         return NEG_INF
     tp = float(tp)
     fn = float(fn)
@@ -74,6 +79,22 @@ def heuristic(tp, fn, tn, fp, kind):
     if tn + fn > 0.0:
         g += tn * fn / (tn + fn)
     return -g / pos
+
+
+# Two scores within this much (relative) of each other are a tie, which goes to the first
+# literal met (feature, value, code order): with weights, the same counts added in another
+# order, or scaled (weights normalised to sum to 1), may round a score by a few ulps, and
+# rounding must not choose between literals that score the same.  Unweighted scores come
+# from whole counts, whose distinct values lie much further apart than this.
+SCORE_TIE = 1e-12
+
+
+@numba.njit(cache=True, inline="always")
+def better(score, best):
+    """``score`` beats ``best`` by more than rounding (``best`` may be ``-inf``)."""
+    if best == NEG_INF:
+        return score > best
+    return score > best + SCORE_TIE * abs(best)
 
 
 @numba.njit(cache=True)
@@ -142,7 +163,7 @@ def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, ki
         if tp < min_tp or fp_rows >= n_neg_rows:
             continue
         score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-        if score > best and not _banned(f, op, float(c), banned_features, banned_ops,
+        if better(score, best) and not _banned(f, op, float(c), banned_features, banned_ops,
                                         banned_values):
             best = score
             best_op = op
@@ -208,7 +229,7 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                 if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
                 score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-                if score > best and not _banned(f, op, v, banned_features, banned_ops,
+                if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
                                                 banned_values):
                     best = score
                     best_op = op
@@ -249,7 +270,7 @@ def _pick(scores, ops, values):
     best = NEG_INF
     best_f = -1
     for f in range(scores.shape[0]):
-        if scores[f] > best:
+        if better(scores[f], best):
             best = scores[f]
             best_f = f
     if best_f < 0:

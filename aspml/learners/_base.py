@@ -202,18 +202,28 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has {len(frame)} rows but y has {len(y)} labels")
         if y.dtype.kind == "f" and np.isnan(y).any():
             raise ValueError("y holds NaN: every training row needs a label")
-        if y.dtype.kind == "O" and any(v is None or v is pd.NA or v is pd.NaT
-                                       or (isinstance(v, float) and np.isnan(v)) for v in y):
-            raise ValueError("y holds missing labels: every training row needs a label")
-        if y.dtype.kind == "O" and len({isinstance(v, str) for v in y}) > 1:
-            kinds = sorted({type(v).__name__ for v in y})
-            raise ValueError(f"y mixes texts and other values ({', '.join(kinds)}): the classes "
-                             "cannot be ordered; make them one type (y.astype(str))")
-        kind = type_of_target(y)
+        codes = None
+        if y.dtype.kind == "O":
+            # the labels' distinct values once (hashed: any mix of types), then every check
+            # on those alone (a sort or a type_of_target of every row's object was most of
+            # the cost of reading a few thousand labels)
+            codes, uniques = pd.factorize(y)
+            if (codes < 0).any():
+                raise ValueError("y holds missing labels: every training row needs a label")
+            uniques = np.asarray(uniques, dtype=object)
+            if len({isinstance(v, str) for v in uniques}) > 1:
+                kinds = sorted({type(v).__name__ for v in uniques})
+                raise ValueError(f"y mixes texts and other values ({', '.join(kinds)}): the "
+                                 "classes cannot be ordered; make them one type (y.astype(str))")
+        kind = type_of_target(y if codes is None else uniques)
         if kind in ("continuous", "continuous-multioutput"):
             raise ValueError(f"Unknown label type: {kind}; {type(self).__name__} is a classifier "
                              "and needs class labels")
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if codes is None:
+            self.classes_, y_idx = np.unique(y, return_inverse=True)
+        else:
+            self.classes_, rank = np.unique(uniques, return_inverse=True)
+            y_idx = rank.reshape(-1)[codes]
         if len(self.classes_) < 2:
             raise ValueError(f"y has only one class ({self.classes_.tolist()[0]!r}); a classifier needs "
                              "examples of two classes")

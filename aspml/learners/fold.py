@@ -27,6 +27,8 @@ from functools import partial
 import numba
 import numpy as np
 
+from ..kernels import fold_loop
+from ..kernels.fold_loop import fewer, more
 from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_literal,
                                best_literal_parallel, build_view, build_view_serial,
                                filter_sorted, filter_sorted_parallel)
@@ -141,6 +143,7 @@ class _Search:
         for j, col in enumerate(self.cols):
             num[j] = col.num
             is_num[j] = col.is_num
+        self._num, self._is_num = num, is_num          # (read by the numba loop)
         scales = np.array([_sort_scale(table.schema[n].scale, c) for n, c in zip(names, self.cols)])
         # the parallel kernels on the cores other processes leave free (free_threads; not
         # asked when no kernel could take its parallel form)
@@ -158,6 +161,66 @@ class _Search:
         self.codes = (np.stack([c.code for c in self.cols]) if any_category
                       else np.zeros((n_f, 0), dtype=np.int32))
         self.n_codes = np.array([len(c.categories) for c in self.cols], dtype=np.int64)
+
+    # -- the numba loop -------------------------------------------------
+    # "numba": fits without a trace run FOLD's loop in aspml.kernels.fold_loop, which
+    # gives the rules the Python loop below gives (tests/test_fold_loop.py); "python":
+    # always the Python loop (the tests' slow version; traced fits and the Dask search
+    # take it whatever this says)
+    loop = "numba"
+
+    def fast(self) -> bool:
+        """Whether this search runs FOLD's loop in numba (:mod:`aspml.kernels.fold_loop`)."""
+        return self.loop == "numba" and self.trace is None and type(self) is _Search
+
+    def _loop_args(self):
+        cfg = np.array([self.ratio, self.min_tp, self.min_rule,
+                        -1.0 if self.max_depth is None else float(self.max_depth),
+                        float(self.majority), float(self.heuristic), float(self.negated),
+                        float(self.any_category), float(self.threads),
+                        PARALLEL_CELLS["best_literal"], PARALLEL_CELLS["filter_sorted"]])
+        data = (self.distinct, self.distinct_offsets, self.codes, self.n_codes, self._num,
+                self._is_num, self.weights)
+        return self.view, data, cfg
+
+    def _rules(self, rules, lits, values, ids) -> list:
+        """The ``_Rule`` trees of the store's rules ``ids`` (:mod:`aspml.kernels.fold_loop`)."""
+        def rule(i):
+            literals = [_Lit(int(lits[0, k]), int(lits[1, k]), float(values[k]))
+                        for k in range(rules[0, i], rules[1, i])]
+            exceptions, c = [], i + 1
+            while c < rules[3, i]:
+                exceptions.append(rule(c))
+                c = rules[3, c]
+            return _Rule(literals, exceptions)
+        return [rule(int(i)) for i in ids]
+
+    def fast_rule_set(self, pos: np.ndarray, neg: np.ndarray) -> list:
+        """``learn_rule_set(pos, neg, [], 0)`` in numba (same rules, same ``refused``)."""
+        view, data, cfg = self._loop_args()
+        rules, lits, values, refused = _in_threads(
+            self.threads, fold_loop.rule_set, view, data, np.flatnonzero(pos),
+            np.flatnonzero(neg), cfg)
+        if refused[0] == 0:
+            self.refused = None
+        elif refused[0] == 1:
+            if self.weights is None:
+                self.refused = (int(refused[1]), int(refused[2]))
+            else:
+                self.refused = (float(refused[1]), float(refused[2]))
+        tops = np.flatnonzero(rules[2] == -1)
+        return self._rules(rules, lits, values, tops)
+
+    def fast_multiclass(self, y_idx: np.ndarray, k: int):
+        """FOLD-RM's loop (``FoldSE._multiclass_loop``) in numba: (rules, their classes,
+        the rows some rule covers)."""
+        view, data, cfg = self._loop_args()
+        rules, lits, values, tops, classes, decided = _in_threads(
+            self.threads, fold_loop.multiclass, view, data, np.ascontiguousarray(y_idx,
+                                                                                dtype=np.int64),
+            k, cfg)
+        return (self._rules(rules, lits, values, tops), [int(c) for c in classes],
+                decided.view(bool))
 
     # -- literals -------------------------------------------------------
     def mask(self, lit: _Lit) -> np.ndarray:
@@ -229,8 +292,12 @@ class _Search:
 
     def total(self, rows: np.ndarray):
         """How many rows of the mask: their number, or their weight when weighted."""
-        # count_nonzero: a bool array's sum() converts it to integers first (5-10x slower)
-        return np.count_nonzero(rows) if self.weights is None else float(self.weights[rows].sum())
+        # count_nonzero: a bool array's sum() converts it to integers first (5-10x slower);
+        # weights added row by row in row order, as the numba loop adds them (numpy's sum
+        # adds pairwise, and the loops must not part on a total's last bit)
+        if self.weights is None:
+            return np.count_nonzero(rows)
+        return float(fold_loop.total(np.flatnonzero(rows), self.weights))
 
     def enough(self, rows: np.ndarray) -> bool:
         """Whether a rule covering these rows is large enough to keep (``tail``): at
@@ -269,7 +336,7 @@ class _Search:
                 # what this rule adds: the positives it covers that no earlier rule of the
                 # set does, against the negatives it newly covers
                 wrong = holds & neg if taken is None else holds & neg & ~taken
-                kept = not self.total(wrong) > self.total(covered)
+                kept = not more(self.total(wrong), self.total(covered))
                 taken = holds if taken is None else taken | holds
             if self.trace:
                 self._step("covered", depth, tp=int(covered.sum()), kept=kept)
@@ -304,7 +371,7 @@ class _Search:
             if self.trace:
                 self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
                            fp=int(neg.sum()))
-            if self.total(neg) < self.ratio * self.total(pos):
+            if fewer(self.total(neg), self.ratio * self.total(pos)):
                 break
             view = self.narrow(view, pos | neg)     # cut only for a search that reads it
         rule = _Rule(literals)
@@ -632,7 +699,8 @@ class FoldSE(LogicClassifier):
         given = getattr(self, "_fixed", None)
         if given is not None:
             fixed, found = self._learn_exceptions_to_fixed(given, search, table, pos, ~y)
-        learned = search.learn_rule_set(pos, ~y, [], 0)
+        learned = (search.fast_rule_set(pos, ~y) if search.fast()
+                   else search.learn_rule_set(pos, ~y, [], 0))
         if not fixed and not learned:
             self._warn_no_rules(search, y)
         program = self._program(fixed + learned, table, names)
@@ -682,6 +750,37 @@ class FoldSE(LogicClassifier):
         search.min_tp = max(search.least, search.min_rule)
         search.majority = True
         k = len(self.classes_)
+        if search.fast():
+            learned, labels, decided = search.fast_multiclass(y_idx, k)
+        else:
+            learned, labels, decided = self._multiclass_loop(search, y_idx, k)
+        undecided = ~decided
+        left = search.total(undecided)
+        totals = search.class_totals(y_idx, undecided if left and left >= search.min_rule
+                                     else None, k)
+        default = _most(totals)
+        kept = len(learned)
+        while labels and labels[-1] == default:
+            learned.pop()
+            labels.pop()
+        if not learned:
+            least = max(search.least, search.min_rule)
+            why = ("its only rules concluded the class every row gets without them" if kept
+                   else "no rule told a class's rows from the others' well enough to keep (it "
+                   f"must cover at least {least:g} row{'s' if least != 1 else ''} of its class "
+                   "and be right on more of the rows it decides than wrong)")
+            warnings.warn(f"{type(self).__name__} learned no rules: {why}. The program "
+                          f'answers "{as_label(self.classes_[default])}" for every row.',
+                          AspmlWarning, stacklevel=4)
+        self.expert_report_ = []        # no expert rules in a multi-class program
+        return self._program(learned, table, names,
+                             labels=[as_label(self.classes_[c]) for c in labels],
+                             default=default)
+
+    @staticmethod
+    def _multiclass_loop(search, y_idx, k: int):
+        """FOLD-RM's loop in Python (see :meth:`_learn_multiclass`): (the kept rules,
+        their classes, the rows some rule covers)."""
         remaining = search.ones()
         view = search.view          # cut down as rows leave (a superset of the remaining rows)
         decided = search.zeros()                            # rows some learned rule covers
@@ -710,7 +809,7 @@ class FoldSE(LogicClassifier):
             # same held-out F1 on 150 small random tables, avila's FoldSE macro-F1 0.927 ->
             # 0.905: docs, multi-class benchmarks.)
             kept = (search.enough(covered & pos) and (decides & pos).any()
-                    and search.total(decides & neg) <= search.total(decides & pos))
+                    and not more(search.total(decides & neg), search.total(decides & pos)))
             if search.trace and rule is not None:
                 search._step("covered", 0, tp=int((covered & pos).sum()), kept=kept)
             if not kept:
@@ -721,28 +820,7 @@ class FoldSE(LogicClassifier):
             labels.append(c)
             remaining &= ~(covered & pos)
             decided |= covered
-        undecided = ~decided
-        left = search.total(undecided)
-        totals = search.class_totals(y_idx, undecided if left and left >= search.min_rule
-                                     else None, k)
-        default = _most(totals)
-        kept = len(learned)
-        while labels and labels[-1] == default:
-            learned.pop()
-            labels.pop()
-        if not learned:
-            least = max(search.least, search.min_rule)
-            why = ("its only rules concluded the class every row gets without them" if kept
-                   else "no rule told a class's rows from the others' well enough to keep (it "
-                   f"must cover at least {least:g} row{'s' if least != 1 else ''} of its class "
-                   "and be right on more of the rows it decides than wrong)")
-            warnings.warn(f"{type(self).__name__} learned no rules: {why}. The program "
-                          f'answers "{as_label(self.classes_[default])}" for every row.',
-                          AspmlWarning, stacklevel=4)
-        self.expert_report_ = []        # no expert rules in a multi-class program
-        return self._program(learned, table, names,
-                             labels=[as_label(self.classes_[c]) for c in labels],
-                             default=default)
+        return learned, labels, decided
 
     def _warn_no_rules(self, search: "_Search", pos, stacklevel: int = 5) -> None:
         """Say that a binary fit learned no rule, why, and what might give one: an empty

@@ -1,0 +1,574 @@
+"""The whole FOLD loop in numba: rules, their exceptions and FOLD-RM's multi-class list.
+
+:class:`aspml.learners.fold._Search` runs FOLD's recursion in Python over boolean masks
+of every row, calling :func:`aspml.kernels.literals.best_literal` for each literal.
+On a table where FOLD learns hundreds of rules (avila: 1,358 literal searches a fit)
+the Python around those calls cost about as much as a third of the fit.  This module
+runs the same recursion over lists of row numbers (each step costs the rows still
+active, never the whole table) and gives the same rules, bit for bit: the Python loop
+stays, for traced fits (and so the command's progress bar), expert rules and Dask, and
+as the slow, obvious version the tests compare this one with
+(``tests/test_fold_loop.py``).  Weighted totals are added row by row in row order in
+both.
+
+Rules go to a store of arrays, in the order they are made: rule ``i`` has the
+literals ``lo[i]:hi[i]``, its parent rule ``parent[i]`` (-1: a top-level rule), and
+its descendants are the rules ``i + 1 .. end[i] - 1`` (an exception's rules are
+learned right after the rule they belong to).  A rule that is not kept is cut from
+the end of the store with everything learned for it.  The recursion runs on a stack
+of rule sets: numba's cache cannot hold a recursive function (numba issue 6061: a
+segfault when it is loaded).
+
+Settings (``cfg``, float64): ratio, fewest positives a literal must cover (``min_tp``),
+fewest rows a rule must cover (``min_rule``), max depth (-1: none), majority refusal
+(1.0 or 0.0), heuristic code, negated comparisons (1.0 or 0.0), any category (1.0 or
+0.0), threads allowed for the parallel kernels, and the cells (rows x features) of a
+view from which the literal search and the filter take their parallel forms (when
+more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .literals import (EQ, GT, LE, NE, NOT_LE, best_literal, best_literal_parallel,
+                       filter_sorted, filter_sorted_parallel)
+
+(RATIO, MIN_TP, MIN_RULE, MAX_DEPTH, MAJORITY, KIND, NEGATED, ANY_CATEGORY, THREADS,
+ SEARCH_CELLS, FILTER_CELLS) = range(11)
+
+
+# Weighted totals are sums of floats: two totals equal in exact arithmetic may differ in
+# their last bits once the weights are scaled (weights normalised to sum to 1).  FOLD's
+# comparisons of two totals call them equal within this much (relative), so that a tie
+# goes the same way at any scale.  Whole counts (unweighted) never come this close.
+ROUNDING = 1e-9
+
+
+@numba.njit(cache=True)
+def fewer(a, b):
+    """``a < b`` by more than rounding (a, b >= 0)."""
+    return a < b * (1.0 - ROUNDING)
+
+
+@numba.njit(cache=True)
+def more(a, b):
+    """``a > b`` by more than rounding (a, b >= 0)."""
+    return a > b * (1.0 + ROUNDING)
+
+
+@numba.njit(cache=True)
+def total(rows, weights):
+    """The rows' number, or their weight when weighted."""
+    if weights is None:
+        return float(rows.shape[0])
+    s = 0.0
+    for r in rows:
+        s += weights[r]
+    return s
+
+
+@numba.njit(cache=True)
+def _enough(rows, weights, min_rule):
+    """A rule covering ``rows`` is large enough: at least one row, and ``min_rule``."""
+    if rows.shape[0] == 0:
+        return False
+    return total(rows, weights) >= min_rule
+
+
+@numba.njit(cache=True)
+def _and_lit(rows, f, op, v, num, is_num, codes, out):
+    """``out[i] &= literal (f, op, v) holds on rows[i]``, as ``_Search._mask`` reads it
+    (one loop per comparison: no branch on the literal inside the loop)."""
+    n = rows.shape[0]
+    if op == EQ or op == NE:
+        c = np.int64(v)
+        want = op == EQ
+        for i in range(n):
+            out[i] &= (codes[f, rows[i]] == c) == want
+        return
+    plain = op == LE or op == GT
+    if op == LE or op == NOT_LE:
+        for i in range(n):
+            r = rows[i]
+            out[i] &= (is_num[f, r] and num[f, r] <= v) == plain
+    else:
+        for i in range(n):
+            r = rows[i]
+            out[i] &= (is_num[f, r] and num[f, r] > v) == plain
+
+
+@numba.njit(cache=True)
+def _where_lit(rows, f, op, v, num, is_num, codes):
+    keep = np.ones(rows.shape[0], dtype=np.bool_)
+    _and_lit(rows, f, op, v, num, is_num, codes, keep)
+    return _select(rows, keep, True)
+
+
+@numba.njit(cache=True)
+def _select(rows, keep, want):
+    """``rows[keep == want]``."""
+    k = 0
+    for i in range(rows.shape[0]):
+        k += keep[i] == want
+    out = np.empty(k, dtype=np.int64)
+    k = 0
+    for i in range(rows.shape[0]):
+        if keep[i] == want:
+            out[k] = rows[i]
+            k += 1
+    return out
+
+
+@numba.njit(cache=True)
+def _merge(a, b):
+    """Two ascending row lists as one (the active rows in row order)."""
+    out = np.empty(a.shape[0] + b.shape[0], dtype=np.int64)
+    i = 0
+    j = 0
+    k = 0
+    while i < a.shape[0] or j < b.shape[0]:
+        if j >= b.shape[0] or (i < a.shape[0] and a[i] < b[j]):
+            out[k] = a[i]
+            i += 1
+        else:
+            out[k] = b[j]
+            j += 1
+        k += 1
+    return out
+
+
+@numba.njit(cache=True)
+def _narrow(view, pos, neg, active, cfg):
+    """The view cut to the rows of ``pos`` and ``neg`` once they are at most half of it
+    (as ``aspml.learners.fold._narrow``); ``active`` is all False, and is again after."""
+    groups, rows, offsets, n_view = view
+    count = pos.shape[0] + neg.shape[0]
+    if count > 0.5 * n_view:
+        return view
+    for r in pos:
+        active[r] = True
+    for r in neg:
+        active[r] = True
+    n_features = offsets.shape[0] - 1
+    if cfg[THREADS] > 1 and n_view * n_features >= cfg[FILTER_CELLS]:
+        g, rr, off = filter_sorted_parallel(groups, rows, offsets, active, n_view, count)
+    else:
+        g, rr, off = filter_sorted(groups, rows, offsets, active, n_view, count)
+    for r in pos:
+        active[r] = False
+    for r in neg:
+        active[r] = False
+    return (g, rr, off, np.int64(count))
+
+
+@numba.njit(cache=True)
+def _search(view, data, state, pos, neg, bf, bo, bv, cfg):
+    """The best literal for these positives and negatives (``_Search.best_literal``):
+    (score, feature, op, value); ``state`` is all 0, and is again after."""
+    groups, rows, offsets, n_view = view
+    distinct, distinct_offsets, codes, n_codes, num, is_num, weights = data
+    for r in pos:
+        state[r] = 1
+    for r in neg:
+        state[r] = 2
+    if cfg[ANY_CATEGORY] > 0:
+        active_rows = _merge(pos, neg)
+    else:
+        active_rows = np.zeros(0, dtype=np.int64)
+    n_features = offsets.shape[0] - 1
+    args_pos = total(pos, weights)
+    args_neg = total(neg, weights)
+    if cfg[THREADS] > 1 and n_view * n_features >= cfg[SEARCH_CELLS]:
+        out = best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes,
+                                    n_codes, state, active_rows, weights, args_pos, args_neg,
+                                    neg.shape[0], np.int64(cfg[KIND]), cfg[NEGATED] > 0,
+                                    cfg[MIN_TP], bf, bo, bv, n_view)
+    else:
+        out = best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes,
+                           state, active_rows, weights, args_pos, args_neg, neg.shape[0],
+                           np.int64(cfg[KIND]), cfg[NEGATED] > 0, cfg[MIN_TP], bf, bo, bv,
+                           n_view)
+    for r in pos:
+        state[r] = 0
+    for r in neg:
+        state[r] = 0
+    return out
+
+
+@numba.njit(cache=True)
+def _and_rule(store, c, rows, num, is_num, codes, out):
+    """``out[i] &= rule c's literals hold on rows[i]`` (none of its exceptions)."""
+    lit_f, lit_o, lit_v, rules = store[0], store[1], store[2], store[3]
+    for k in range(rules[0, c], rules[1, c]):
+        _and_lit(rows, lit_f[k], lit_o[k], lit_v[k], num, is_num, codes, out)
+
+
+@numba.njit(cache=True)
+def holds_rows(store, rid, rows, num, is_num, codes):
+    """Where rule ``rid`` holds on ``rows`` (its literals, none of its exceptions): a
+    bool a row.  Its descendants are read only on the rows where its own literals
+    hold, from the last one back: each one's value goes to its parent's exceptions."""
+    rules = store[3]
+    out = np.ones(rows.shape[0], dtype=np.bool_)
+    _and_rule(store, rid, rows, num, is_num, codes, out)
+    size = rules[3, rid] - rid
+    if size == 1:
+        return out
+    at = np.flatnonzero(out)                # the rows where rid's literals hold
+    if at.shape[0] == 0:
+        return out
+    sub = rows[at]
+    # excepted[j, i]: some exception of rule rid + j holds on sub[i]
+    excepted = np.zeros((size, sub.shape[0]), dtype=np.bool_)
+    cur = np.empty(sub.shape[0], dtype=np.bool_)
+    for j in range(size - 1, 0, -1):
+        c = rid + j
+        for i in range(sub.shape[0]):
+            cur[i] = not excepted[j, i]
+        _and_rule(store, c, sub, num, is_num, codes, cur)
+        up = rules[2, c] - rid
+        for i in range(sub.shape[0]):
+            excepted[up, i] |= cur[i]
+    for i in range(sub.shape[0]):
+        if excepted[0, i]:
+            out[at[i]] = False
+    return out
+
+
+@numba.njit(cache=True)
+def _new_store():
+    """(lit_f, lit_o, lit_v, rules, counts): literal features, ops and values, rules
+    int64[4, R] (literal range lo, hi, parent, end), counts [rules, literals]; grown by
+    :func:`_grown` when full."""
+    return (np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64), np.empty(64),
+            np.empty((4, 16), dtype=np.int64), np.zeros(2, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _grown(store):
+    """The store with room for one more rule and literal."""
+    lit_f, lit_o, lit_v, rules, counts = store
+    if counts[1] == lit_f.shape[0]:
+        m = 2 * lit_f.shape[0]
+        f = np.empty(m, dtype=np.int64)
+        o = np.empty(m, dtype=np.int64)
+        v = np.empty(m)
+        f[:counts[1]] = lit_f[:counts[1]]
+        o[:counts[1]] = lit_o[:counts[1]]
+        v[:counts[1]] = lit_v[:counts[1]]
+        lit_f, lit_o, lit_v = f, o, v
+    if counts[0] == rules.shape[1]:
+        r = np.empty((4, 2 * rules.shape[1]), dtype=np.int64)
+        r[:, :counts[0]] = rules[:, :counts[0]]
+        rules = r
+    return (lit_f, lit_o, lit_v, rules, counts)
+
+
+@numba.njit(cache=True)
+def _banned_plus(bf, bo, bv, store, lo, hi):
+    """The banned literals and the store's literals ``lo:hi`` (``used + literals``)."""
+    lit_f, lit_o, lit_v = store[0], store[1], store[2]
+    n = bf.shape[0] + hi - lo
+    f = np.empty(n, dtype=np.int64)
+    o = np.empty(n, dtype=np.int64)
+    v = np.empty(n, dtype=np.float64)
+    f[:bf.shape[0]] = bf
+    o[:bf.shape[0]] = bo
+    v[:bf.shape[0]] = bv
+    for k in range(lo, hi):
+        j = bf.shape[0] + k - lo
+        f[j] = lit_f[k]
+        o[j] = lit_o[k]
+        v[j] = lit_v[k]
+    return f, o, v
+
+
+@numba.njit(cache=True)
+def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, parent, cfg):
+    """The literal loop of FOLD's ``learn_rule``: the rule's literals, written to the
+    store as rule ``rid`` (its ``end`` still ``rid + 1``).  Returns ``(store, rid, pos,
+    neg, view)``: the positives and negatives its exceptions are learned from (no
+    negatives: no exceptions) and the view they start from; ``rid`` -1 when no rule
+    was found (nothing written)."""
+    num, is_num, codes, weights = data[4], data[5], data[2], data[6]
+    view = _narrow(view, pos, neg, active, cfg)
+    counts = store[4]
+    start = counts[1]
+    n_lits = 0
+    while True:
+        f = -1
+        op = 0
+        v = 0.0
+        if neg.shape[0] > 0:
+            fb, ob, vb = _banned_plus(bf, bo, bv, store, start, start + n_lits)
+            score, f, op, v = _search(view, data, state, pos, neg, fb, ob, vb, cfg)
+        if f < 0:
+            if n_lits == 0 and neg.shape[0] > 0:
+                return store, -1, pos, neg, view
+            # no literal improves the rule: it stays a default rule without exceptions
+            # (no negatives given back, none to learn exceptions for)
+            neg = neg[:0]
+            break
+        store = _grown(store)
+        store[0][counts[1]] = f
+        store[1][counts[1]] = op
+        store[2][counts[1]] = v
+        counts[1] += 1
+        n_lits += 1
+        pos = _where_lit(pos, f, op, v, num, is_num, codes)
+        neg = _where_lit(neg, f, op, v, num, is_num, codes)
+        if fewer(total(neg, weights), cfg[RATIO] * total(pos, weights)):
+            break
+        view = _narrow(view, pos, neg, active, cfg)
+    store = _grown(store)
+    rid = counts[0]
+    rules = store[3]
+    rules[0, rid] = start
+    rules[1, rid] = counts[1]
+    rules[2, rid] = parent
+    rules[3, rid] = rid + 1
+    counts[0] += 1
+    return store, rid, pos, neg, view
+
+
+@numba.njit(cache=True)
+def _cut(store, n_rules, n_lits):
+    """The store back to ``n_rules`` rules and ``n_lits`` literals."""
+    store[4][0] = n_rules
+    store[4][1] = n_lits
+
+
+@numba.njit(cache=True)
+def _judge(store, rid, pos, neg, taken, data, cfg):
+    """Whether a rule set keeps rule ``rid`` (``learn_rule_set``'s test): it covers
+    enough positives and, with majority refusal, is not wrong on more new negatives
+    than it covers positives (``taken``: negatives covered by the set's earlier rules,
+    updated).  Returns (kept, the positives it leaves, its positives' total, its
+    negatives' total)."""
+    num, is_num, codes, weights = data[4], data[5], data[2], data[6]
+    on_pos = holds_rows(store, rid, pos, num, is_num, codes)
+    covered = _select(pos, on_pos, True)
+    kept = _enough(covered, weights, cfg[MIN_RULE])
+    on_neg = holds_rows(store, rid, neg, num, is_num, codes)
+    if kept and cfg[MAJORITY] > 0:
+        new = np.empty(neg.shape[0], dtype=np.bool_)
+        for i in range(neg.shape[0]):
+            new[i] = on_neg[i] and not taken[i]
+            taken[i] |= on_neg[i]
+        kept = not more(total(_select(neg, new, True), weights), total(covered, weights))
+    return (kept, _select(pos, on_pos, False), total(covered, weights),
+            total(_select(neg, on_neg, True), weights))
+
+
+@numba.njit(cache=True)
+def _frame(pos, neg, bf, bo, bv, depth, parent, view, active, cfg):
+    """A rule set to learn (``learn_rule_set``), its view cut to its rows."""
+    g, rr, off, nv = _narrow(view, pos, neg, active, cfg)
+    # (pos, neg, banned f/o/v, depth, parent, view, taken, [kept rules, rule awaiting
+    # its exceptions or -1])
+    return (pos, neg, bf, bo, bv, depth, parent, g, rr, off, nv,
+            np.zeros(neg.shape[0], dtype=np.bool_), np.array([0, -1], dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent, cfg, refused,
+          as_set):
+    """FOLD's ``learn_rule`` (``as_set`` False) or ``learn_rule_set`` (``as_set`` True),
+    with a stack of rule sets instead of recursion (numba's cache cannot hold a
+    recursive function).
+
+    ``learn_rule``: one rule for ``pos`` against ``neg`` under ``parent``, its exceptions
+    learned with it; returns ``(store, rid)``, ``rid`` its number in the store, or -1
+    (no rule).  ``learn_rule_set``: rules for ``pos`` against ``neg`` until too few
+    positives are left or a rule is not kept; returns ``(store, -1)``.  At depth 0,
+    ``refused`` says why the first rule was not kept: [1, positives, negatives it
+    covered], or [0, ...] when no rule was found.
+    """
+    weights = data[6]
+    if as_set:
+        stack = [_frame(pos, neg, bf, bo, bv, depth, parent, view, active, cfg)]
+        top = -1
+    else:
+        store, top, p, n, v = _rule_literals(store, view, data, state, active, pos, neg, bf,
+                                            bo, bv, parent, cfg)
+        if top < 0:
+            return store, -1
+        if n.shape[0] == 0 or (cfg[MAX_DEPTH] >= 0 and depth >= cfg[MAX_DEPTH]):
+            return store, top
+        fb, ob, vb = _banned_plus(bf, bo, bv, store, store[3][0, top], store[3][1, top])
+        stack = [_frame(n, p, fb, ob, vb, depth + 1, top, v, active, cfg)]
+    while len(stack) > 0:
+        fr = stack.pop()
+        s_pos, s_neg, s_bf, s_bo, s_bv, s_depth, s_parent, g, rr, off, nv, taken, status = fr
+        s_view = (g, rr, off, nv)
+        rid = status[1]
+        if rid >= 0:
+            # the rule's exceptions are learned: is it kept?
+            store[3][3, rid] = store[4][0]
+            status[1] = -1
+            kept, left, n_cov, n_wrong = _judge(store, rid, s_pos, s_neg, taken, data, cfg)
+            if not kept:
+                if s_depth == 0 and status[0] == 0:
+                    refused[0] = 1.0
+                    refused[1] = n_cov
+                    refused[2] = n_wrong
+                _cut(store, rid, store[3][0, rid])
+                continue
+            s_pos = left
+            status[0] += 1
+        if not _enough(s_pos, weights, cfg[MIN_RULE]):
+            continue
+        store, rid, p, n, v = _rule_literals(store, s_view, data, state, active, s_pos, s_neg,
+                                            s_bf, s_bo, s_bv, s_parent, cfg)
+        if rid < 0:
+            if s_depth == 0 and status[0] == 0:
+                refused[0] = 0.0
+            continue
+        status[1] = rid
+        stack.append((s_pos, s_neg, s_bf, s_bo, s_bv, s_depth, s_parent, g, rr, off, nv, taken,
+                      status))
+        if n.shape[0] > 0 and (cfg[MAX_DEPTH] < 0 or s_depth < cfg[MAX_DEPTH]):
+            fb, ob, vb = _banned_plus(s_bf, s_bo, s_bv, store, store[3][0, rid],
+                                      store[3][1, rid])
+            stack.append(_frame(n, p, fb, ob, vb, s_depth + 1, rid, v, active, cfg))
+    if not as_set:
+        store[3][3, top] = store[4][0]
+    return store, top
+
+
+@numba.njit(cache=True)
+def _as_arrays(store):
+    lit_f, lit_o, lit_v, rules, counts = store
+    lits = np.empty((2, counts[1]), dtype=np.int64)
+    lits[0] = lit_f[:counts[1]]
+    lits[1] = lit_o[:counts[1]]
+    return rules[:, :counts[0]].copy(), lits, lit_v[:counts[1]].copy()
+
+
+@numba.njit(cache=True)
+def rule_set(view, data, pos, neg, cfg):
+    """FOLD's binary rule set (``_Search.learn_rule_set(pos, neg, [], 0)``) over the
+    ascending row lists ``pos`` and ``neg``.
+
+    Returns ``(rules, lits, values, refused)``: ``rules`` int64[4, R] (literal range
+    lo, hi, parent, end), ``lits`` int64[2, L] (feature, op), ``values`` float64[L],
+    ``refused`` as :func:`learn` leaves it (its first entry -1: no rule was refused).
+    """
+    n = data[4].shape[1]
+    store = _new_store()
+    state = np.zeros(n, dtype=np.int8)
+    active = np.zeros(n, dtype=np.bool_)
+    refused = np.full(3, -1.0)
+    none = np.zeros(0, dtype=np.int64)
+    store, _ = learn(store, view, data, state, active, pos, neg, none, none, np.zeros(0), 0, -1,
+                     cfg, refused, True)
+    rules, lits, values = _as_arrays(store)
+    return rules, lits, values, refused
+
+
+@numba.njit(cache=True)
+def _class_totals(y_idx, rows, weights, k):
+    totals = np.zeros(k)
+    if weights is None:
+        for r in rows:
+            totals[y_idx[r]] += 1.0
+    else:
+        for r in rows:
+            totals[y_idx[r]] += weights[r]
+    return totals
+
+
+@numba.njit(cache=True)
+def _most(totals):
+    """As ``aspml.learners.fold._most``: the first class within rounding of the largest."""
+    top = totals.max() * (1 - 1e-9)
+    for c in range(totals.shape[0]):
+        if totals[c] >= top:
+            return c
+    return 0
+
+
+@numba.njit(cache=True)
+def multiclass(view, data, y_idx, k, cfg):
+    """FOLD-RM's decision list (``FoldSE._learn_multiclass``'s loop) over all rows.
+
+    Returns ``(rules, lits, values, tops, classes, decided)``: the store as
+    :func:`rule_set` returns it, the kept top-level rules' numbers in list order and
+    their classes, and which rows some kept rule covers (uint8)."""
+    n = y_idx.shape[0]
+    weights = data[6]
+    num, is_num, codes = data[4], data[5], data[2]
+    store = _new_store()
+    state = np.zeros(n, dtype=np.int8)
+    active = np.zeros(n, dtype=np.bool_)
+    refused = np.full(3, -1.0)
+    none = np.zeros(0, dtype=np.int64)
+    no_values = np.zeros(0)
+    remaining = np.arange(n)
+    decided = np.zeros(n, dtype=np.uint8)
+    waiting = np.zeros(k, dtype=np.bool_)
+    tops = [np.int64(0)]
+    classes = [np.int64(0)]
+    tops.pop()
+    classes.pop()
+    of_class = np.empty(n, dtype=np.bool_)
+    while remaining.shape[0] > 0:
+        totals = _class_totals(y_idx, remaining, weights, k)
+        if np.count_nonzero(totals > 0) < 2:
+            break
+        for c in range(k):
+            if waiting[c]:
+                totals[c] = 0.0
+        if not totals.any():
+            break
+        c = _most(totals)
+        for i in range(remaining.shape[0]):
+            of_class[i] = y_idx[remaining[i]] == c
+        pos = _select(remaining, of_class, True)
+        neg = _select(remaining, of_class, False)
+        if not _enough(pos, weights, cfg[MIN_RULE]):
+            break
+        view = _narrow(view, remaining, none, active, cfg)
+        n_rules = store[4][0]
+        n_lits = store[4][1]
+        store, rid = learn(store, view, data, state, active, pos, neg, none, none, no_values, 0,
+                           -1, cfg, refused, False)
+        kept = False
+        on = np.zeros(0, dtype=np.bool_)
+        if rid >= 0:
+            on = holds_rows(store, rid, remaining, num, is_num, codes)
+            cov_pos = np.empty(remaining.shape[0], dtype=np.bool_)
+            dec_pos = np.empty(remaining.shape[0], dtype=np.bool_)
+            dec_neg = np.empty(remaining.shape[0], dtype=np.bool_)
+            for i in range(remaining.shape[0]):
+                fresh = on[i] and not decided[remaining[i]]
+                cov_pos[i] = on[i] and of_class[i]
+                dec_pos[i] = fresh and of_class[i]
+                dec_neg[i] = fresh and not of_class[i]
+            covered = _select(remaining, cov_pos, True)
+            decides_pos = _select(remaining, dec_pos, True)
+            kept = (_enough(covered, weights, cfg[MIN_RULE]) and decides_pos.shape[0] > 0
+                    and not more(total(_select(remaining, dec_neg, True), weights),
+                                 total(decides_pos, weights)))
+        if not kept:
+            _cut(store, n_rules, n_lits)
+            waiting[c] = True
+            continue
+        waiting[:] = False
+        tops.append(rid)
+        classes.append(c)
+        leave = np.zeros(remaining.shape[0], dtype=np.bool_)
+        for i in range(remaining.shape[0]):
+            if on[i]:
+                decided[remaining[i]] = 1
+                leave[i] = of_class[i]
+        remaining = _select(remaining, leave, False)
+    rules, lits, values = _as_arrays(store)
+    t = np.empty(len(tops), dtype=np.int64)
+    cl = np.empty(len(classes), dtype=np.int64)
+    for i in range(len(tops)):
+        t[i] = tops[i]
+        cl[i] = classes[i]
+    return rules, lits, values, t, cl, decided

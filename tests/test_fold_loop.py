@@ -1,0 +1,127 @@
+"""FOLD's loop in numba (aspml.kernels.fold_loop) against the Python loop it replaces:
+the same programs, the same "learned no rules" reasons, on random tables (numbers with
+gaps and ties, categories, flags, missing values), binary and multi-class, weighted and
+not, at every setting that changes the search, and on the shared multi-class tables."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import aspml
+from aspml.learners.fold import _Search
+
+@st.composite
+def tables(draw, max_classes=4):
+    n = draw(st.integers(4, 60))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    cols = {}
+    for j in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["int", "float", "category", "flag", "mixed"]))
+        if kind == "int":
+            v = rng.integers(0, draw(st.integers(1, 8)), n).astype(float)
+        elif kind == "float":
+            v = np.round(rng.normal(size=n), draw(st.integers(0, 2)))
+        elif kind == "category":
+            v = rng.choice(["a", "b", "c", "d"][:draw(st.integers(1, 4))], n).astype(object)
+        elif kind == "flag":
+            v = rng.random(n) < 0.5
+        else:
+            v = np.where(rng.random(n) < 0.5, rng.integers(0, 5, n).astype(object),
+                         rng.choice(["x", "y"], n).astype(object))
+        if kind != "flag" and draw(st.booleans()):
+            v = v.astype(object)
+            v[rng.random(n) < 0.2] = None
+        cols[f"c{j}"] = v
+    k = draw(st.integers(2, max_classes))
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)                    # every class present
+    # labels that follow the first column a little, so that rules are found
+    first = pd.to_numeric(pd.Series(cols["c0"]), errors="coerce").fillna(0).to_numpy()
+    if draw(st.booleans()):
+        y = np.where(rng.random(n) < 0.6, (first > np.median(first)).astype(int) % k, y)
+        y[:k] = np.arange(k)
+    weights = draw(st.sampled_from([None, "dyadic", "any"]))
+    if weights == "dyadic":             # every sum exact, in whatever order it is added
+        weights = rng.integers(1, 9, n) / 4.0
+    elif weights == "any":              # sums the two loops round differently
+        weights = rng.uniform(0.05, 3.0, n) / n
+    return pd.DataFrame(cols), np.array([f"k{c}" for c in y]), weights
+
+
+def _fit(loop, make, X, y, w):
+    _Search.loop = loop
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            clf = make().fit(X, y, sample_weight=w)
+        return clf.program_, sorted(str(c.message) for c in caught)
+    finally:
+        _Search.loop = "numba"
+
+
+SETTINGS = st.fixed_dictionaries({
+    "learner": st.sampled_from(["FoldSE", "FoldRpp"]),
+    "ratio": st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    "max_depth": st.sampled_from([None, 0, 1, 2]),
+    "tail": st.sampled_from([0.0, 0.005, 0.1]),
+    "heuristic": st.sampled_from(["mgi", "ig"]),
+    "negated_comparisons": st.booleans(),
+    "max_bins": st.sampled_from([None, 3]),
+    "binary": st.booleans(),
+})
+
+
+def _learner(s):
+    if s["learner"] == "FoldRpp":
+        kw = {k: s[k] for k in ("ratio", "max_depth", "max_bins")}
+        return lambda: aspml.FoldRpp(**kw)
+    kw = {k: s[k] for k in ("ratio", "max_depth", "tail", "heuristic", "negated_comparisons",
+                            "max_bins")}
+    return lambda: aspml.FoldSE(**kw)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), SETTINGS)
+def test_the_numba_loop_learns_the_python_loops_program(table, s):
+    X, y, w = table
+    if s["binary"]:
+        y = np.where(y == "k0", "yes", "no")
+    make = _learner(s)
+    slow = _fit("python", make, X, y, w)
+    fast = _fit("numba", make, X, y, w)
+    assert fast[0] == slow[0], (str(slow[0]), str(fast[0]))
+    assert fast[1] == slow[1]                # the same warnings: "learned no rules" and why
+
+
+def test_a_traced_fit_takes_the_python_loop_and_learns_the_same(monkeypatch):
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.integers(0, 20, 300), "b": rng.choice(["p", "q", "r"], 300)})
+    y = np.where((X.a > 7) & (X.b != "q") | (X.a < 2), "s", "t")
+    calls = []
+    real = _Search.fast_rule_set
+    monkeypatch.setattr(_Search, "fast_rule_set", lambda self, *a: calls.append(1) or
+                        real(self, *a))
+    plain = aspml.FoldSE().fit(X, y).program_
+    assert calls == [1]
+    steps = []
+    traced = aspml.FoldSE().fit(X, y, trace=steps.append).program_
+    assert calls == [1] and steps                   # the trace's steps come from Python
+    assert traced == plain
+
+
+@pytest.mark.parametrize("name", ["cardiotocography", "ecoli", "balance", "anneal"])
+def test_shared_multiclass_tables_learn_the_same_programs(data_dir, name):
+    from aspml.bench import load_dataset, read_manifest
+    d = load_dataset(data_dir, read_manifest(data_dir)[name], multiclass=True)
+    assert len(set(d.y)) > 2
+    for make in (aspml.FoldSE, aspml.FoldRpp):
+        learner = lambda: make(kinds=d.kinds)                   # noqa: E731
+        slow = _fit("python", learner, d.X, d.y, None)
+        fast = _fit("numba", learner, d.X, d.y, None)
+        assert fast[0] == slow[0]
