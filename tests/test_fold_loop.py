@@ -5,6 +5,7 @@ not, at every setting that changes the search, and on the shared multi-class tab
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 import aspml
 from aspml.learners.fold import _Search
+
 
 @st.composite
 def tables(draw, max_classes=4):
@@ -121,7 +123,7 @@ def test_shared_multiclass_tables_learn_the_same_programs(data_dir, name):
     d = load_dataset(data_dir, read_manifest(data_dir)[name], multiclass=True)
     assert len(set(d.y)) > 2
     for make in (aspml.FoldSE, aspml.FoldRpp):
-        learner = lambda: make(kinds=d.kinds)                   # noqa: E731
+        learner = functools.partial(make, kinds=d.kinds)
         slow = _fit("python", learner, d.X, d.y, None)
         fast = _fit("numba", learner, d.X, d.y, None)
         assert fast[0] == slow[0]

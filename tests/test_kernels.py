@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from aspml.kernels.literals import (EQ, GT, LE, NE, NOT_GT, NOT_LE, best_literal,
                                     best_literal_parallel, build_view, build_view_serial,
-                                    filter_sorted, filter_sorted_parallel, heuristic)
+                                    filter_sorted, filter_sorted_parallel, heuristic,
+                                    row_groups_of)
 from aspml.kernels.scale import min_decimals
 from aspml.kernels.sort import argsort_float, argsort_scaled
 from conftest import examples
@@ -134,10 +135,13 @@ def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned)
             np.ascontiguousarray(b[:, 2]))      # (the learner's layout: one compiled kernel)
     expected = slow_best(num, is_num, codes, state, kind, negated, min_tp, set(map(tuple, banned)))
     # the whole view, counting; the whole view told its rows; the view cut to the active
-    # rows and told their number (what the learner does)
+    # rows and told their number (what the learner does); each feature with no more value
+    # groups than active rows counted by group, over the whole view and over the cut one
     cut = filter_sorted(groups, rows, offsets, state != 0)
+    by_group = row_groups_of(groups, rows, offsets, num.shape[1])
     views = [((groups, rows, offsets), ()), ((groups, rows, offsets), (num.shape[1],)),
-             (cut, (len(active),))]
+             (cut, (len(active),)), ((groups, rows, offsets), (num.shape[1], by_group)),
+             (cut, (len(active), by_group))]
     for search, (view, told) in itertools.product((best_literal, best_literal_parallel), views):
         score, f, op, value = search(*view, distinct, d_off, *args, *told)
         if expected[0] == -math.inf:
@@ -176,7 +180,13 @@ def test_view_and_filter_match_python(inputs, data):
 
 @pytest.mark.parametrize("values, scale", [
     (np.array([]), 1.0), (np.array([5.0]), 1.0), (np.array([2.5, -1.25, 0.0, -0.0, 7.0]), 4.0),
-    (np.random.default_rng(1).integers(-10**6, 10**6, 3000) / 100, 100.0)])
+    (np.random.default_rng(1).integers(-10**6, 10**6, 3000) / 100, 100.0),
+    # a small range: the counting sort, either side of its bound (span < 2n + 256) and of
+    # RADIX_MIN
+    *[(np.random.default_rng(n).integers(-3, span - 3, n).astype(float), 1.0)
+      for n, span in ((2, 2), (7, 259), (7, 261), (2999, 40), (3000, 6255), (3000, 6257),
+                      (50_000, 1000))],
+    (np.random.default_rng(5).integers(0, 400, 2000) / 4, 4.0)])
 def test_argsort_scaled_is_a_stable_argsort(values, scale):
     assert np.array_equal(argsort_scaled(values, scale), np.argsort(values, kind="stable"))
 

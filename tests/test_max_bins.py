@@ -136,7 +136,7 @@ def test_counts_summed_over_partitions_pick_the_literal_the_sorted_search_picks(
                  for a, z in zip([0, *cuts], [*cuts, n]))
     got = histogram.best_from_counts(counts, distinct, d_off,
                                      np.concatenate([[0], np.cumsum(n_codes)]), kind, negated,
-                                     min_tp, bf, bo, bv)
+                                     min_tp, bf, bo, bv, weights is not None)
     assert got[1:] == want[1:]
     assert got[0] == want[0] or (np.isinf(got[0]) and np.isinf(want[0]))
     assert active.sum() == counts[-4] + counts[-3]

@@ -147,8 +147,10 @@ def _loses_digits(u, number: float) -> bool:
 
 def _big_integers(values: np.ndarray) -> np.ndarray:
     """The values of an integer array that float64 cannot hold (:func:`_loses_digits`)."""
-    if values.dtype.kind not in "iu":
+    if values.dtype.kind not in "iu" or not values.size:
         return values[:0]
+    if values.max() <= 2**53 and (values.dtype.kind == "u" or values.min() >= -2**53):
+        return values[:0]                   # (every fit reads each integer column so)
     far = values > 2**53 if values.dtype.kind == "u" else (values > 2**53) | (values < -2**53)
     return np.array([v for v in np.unique(values[far]).tolist() if float(v) != v],
                     dtype=values.dtype)
@@ -368,6 +370,8 @@ def _integers(series: pd.Series) -> np.ndarray:
     dtype = _numpy_dtype(series.dtype)
     if dtype.kind not in "iu":
         return np.zeros(0, dtype=np.int64)
+    if isinstance(series.dtype, np.dtype):
+        return series.to_numpy()            # a numpy integer column has no missing value
     return np.asarray(series.dropna().to_numpy(), dtype=dtype)
 
 

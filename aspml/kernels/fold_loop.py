@@ -32,8 +32,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .literals import (EQ, GT, LE, NE, NOT_LE, best_literal, best_literal_parallel,
-                       filter_sorted, filter_sorted_parallel)
+from .literals import (
+    EQ,
+    GT,
+    LE,
+    NE,
+    NOT_LE,
+    best_literal,
+    best_literal_parallel,
+    filter_sorted,
+    filter_sorted_parallel,
+)
 
 (RATIO, MIN_TP, MIN_RULE, MAX_DEPTH, MAJORITY, KIND, NEGATED, ANY_CATEGORY, THREADS,
  SEARCH_CELLS, FILTER_CELLS) = range(11)
@@ -168,12 +177,12 @@ def _search(view, data, state, pos, neg, bf, bo, bv, cfg):
     """The best literal for these positives and negatives (``_Search.best_literal``):
     (score, feature, op, value); ``state`` is all 0, and is again after."""
     groups, rows, offsets, n_view = view
-    distinct, distinct_offsets, codes, n_codes, num, is_num, weights = data
+    distinct, distinct_offsets, codes, n_codes, _, _, weights, row_groups = data
     for r in pos:
         state[r] = 1
     for r in neg:
         state[r] = 2
-    if cfg[ANY_CATEGORY] > 0:
+    if cfg[ANY_CATEGORY] > 0 or row_groups.size > 0:
         active_rows = _merge(pos, neg)
     else:
         active_rows = np.zeros(0, dtype=np.int64)
@@ -184,12 +193,12 @@ def _search(view, data, state, pos, neg, bf, bo, bv, cfg):
         out = best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes,
                                     n_codes, state, active_rows, weights, args_pos, args_neg,
                                     neg.shape[0], np.int64(cfg[KIND]), cfg[NEGATED] > 0,
-                                    cfg[MIN_TP], bf, bo, bv, n_view)
+                                    cfg[MIN_TP], bf, bo, bv, n_view, row_groups)
     else:
         out = best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes,
                            state, active_rows, weights, args_pos, args_neg, neg.shape[0],
                            np.int64(cfg[KIND]), cfg[NEGATED] > 0, cfg[MIN_TP], bf, bo, bv,
-                           n_view)
+                           n_view, row_groups)
     for r in pos:
         state[r] = 0
     for r in neg:
@@ -303,7 +312,7 @@ def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, paren
         v = 0.0
         if neg.shape[0] > 0:
             fb, ob, vb = _banned_plus(bf, bo, bv, store, start, start + n_lits)
-            score, f, op, v = _search(view, data, state, pos, neg, fb, ob, vb, cfg)
+            _, f, op, v = _search(view, data, state, pos, neg, fb, ob, vb, cfg)
         if f < 0:
             if n_lits == 0 and neg.shape[0] > 0:
                 return store, -1, pos, neg, view

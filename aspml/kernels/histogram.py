@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .literals import (NEG_INF, _banned, _pick, better, category_literals, heuristic,
+from .literals import (NEG_INF, _banned, _logs, _pick, better, category_literals, score_of,
                        threshold_counts)
 
 
@@ -59,7 +59,7 @@ def count_partition(bins, codes, state, weights, bin_offsets, code_offsets):
 @numba.njit(cache=True)
 def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, n_neg,
                     n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
-                    banned_values):
+                    banned_values, logs):
     best = NEG_INF
     best_op = -1
     best_value = 0.0
@@ -95,7 +95,7 @@ def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, 
                                                    w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
                 if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
-                score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+                score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
                 if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
                                                 banned_values):
                     best = score
@@ -109,18 +109,21 @@ def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, 
             continue
         best, best_op, best_value = category_literals(
             f, c, counts[i + 2], counts[i + 3], neg_rows, n_pos, n_neg, n_neg_rows, kind,
-            min_tp, best, best_op, best_value, banned_features, banned_ops, banned_values)
+            min_tp, best, best_op, best_value, banned_features, banned_ops, banned_values,
+            logs)
     return best, best_op, best_value
 
 
 @numba.njit(cache=True)
 def best_from_counts(counts, edges, bin_offsets, code_offsets, kind, negated, min_tp,
-                     banned_features, banned_ops, banned_values):
+                     banned_features, banned_ops, banned_values, weighted=True):
     """The best valid literal from summed counts: ``(score, feature, op, value)`` as
     :func:`aspml.kernels.literals.best_literal` returns it (``value``: the bin's edge, or
     the category code); ``edges[bin_offsets[f] + b]`` is the edge of bin ``b`` of
     feature ``f``.  ``n_pos``, ``n_neg`` (weights) and the negative rows are the counts'
-    totals."""
+    totals.  ``weighted`` False: the counts are whole rows, and information gain is
+    scored as :func:`aspml.kernels.literals.best_literal` scores it, from a table of
+    logarithms (the same literal, the same score to the last bit)."""
     n_features = bin_offsets.shape[0] - 1
     n_bins = bin_offsets[n_features]
     total = 4 * (n_bins + code_offsets[n_features])
@@ -130,8 +133,9 @@ def best_from_counts(counts, edges, bin_offsets, code_offsets, kind, negated, mi
     scores = np.empty(n_features)
     ops = np.empty(n_features, dtype=np.int64)
     values = np.empty(n_features)
+    logs = _logs(n_pos, n_neg, kind, weighted)
     for f in range(n_features):
         scores[f], ops[f], values[f] = _best_on_counts(
             f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, n_neg, n_neg_rows,
-            kind, negated, min_tp, banned_features, banned_ops, banned_values)
+            kind, negated, min_tp, banned_features, banned_ops, banned_values, logs)
     return _pick(scores, ops, values)

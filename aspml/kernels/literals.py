@@ -32,6 +32,10 @@ import numpy as np
 from .sort import argsort_float, argsort_scaled
 
 LE, GT, NOT_LE, NOT_GT, EQ, NE = 0, 1, 2, 3, 4, 5
+NO_GROUPS = np.zeros((0, 0), dtype=np.int32)
+# a feature is counted by value group when it has at most one group a this many active
+# rows (measured: docs, multi-class benchmarks)
+GROUPS_PER_ROW = 1
 IG, MGI = 0, 1
 NEG_INF = -np.inf
 VALID_TIE = 1e-9
@@ -97,6 +101,50 @@ def better(score, best):
     return score > best + SCORE_TIE * abs(best)
 
 
+@numba.njit(cache=True, inline="always")
+def score_of(tp, fn, tn, fp, kind, logs):
+    """:func:`heuristic`; with ``logs`` (``log2`` of 0 .. the active rows, unweighted
+    counts), information gain from the table instead of four logarithms a candidate
+    (the same value but for the last bits, which :func:`better` calls a tie)."""
+    if kind != 0 or logs.shape[0] == 0:
+        return heuristic(tp, fn, tn, fp, kind)
+    if tp + tn < (fp + fn) * (1.0 - VALID_TIE):
+        return NEG_INF
+    total = tp + fn + tn + fp
+    if total == 0.0:
+        return NEG_INF
+    a = np.int64(tp)
+    b = np.int64(fp)
+    c = np.int64(tn)
+    d = np.int64(fn)
+    lc = logs[a + b]
+    lu = logs[c + d]
+    g = 0.0
+    if a > 0:
+        g += tp * (logs[a] - lc)
+    if b > 0:
+        g += fp * (logs[b] - lc)
+    if c > 0:
+        g += tn * (logs[c] - lu)
+    if d > 0:
+        g += fn * (logs[d] - lu)
+    return g / total
+
+
+@numba.njit(cache=True)
+def _logs(n_pos, n_neg, kind, weighted):
+    """``log2(k)`` for k = 0 .. the active rows when information gain scores whole counts
+    (:func:`score_of`), else an empty table."""
+    if kind != 0 or weighted:
+        return np.zeros(0)
+    n = np.int64(n_pos + n_neg)
+    out = np.empty(n + 1)
+    out[0] = 0.0
+    for k in range(1, n + 1):
+        out[k] = math.log2(k)
+    return out
+
+
 @numba.njit(cache=True)
 def _banned(f, op, value, banned_features, banned_ops, banned_values):
     for k in range(banned_ops.shape[0]):
@@ -148,7 +196,8 @@ def threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, nu
 
 @numba.njit(cache=True, inline="always")
 def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, kind, min_tp,
-                      best, best_op, best_value, banned_features, banned_ops, banned_values):
+                      best, best_op, best_value, banned_features, banned_ops, banned_values,
+                      logs):
     """``f == c`` then ``f != c`` scored from the category's active rows (``pos_c``,
     ``neg_c``: weights; ``neg_rows``: negative rows), kept when better than ``best``."""
     for op in (EQ, NE):
@@ -162,7 +211,7 @@ def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, ki
             fp_rows = n_neg_rows - neg_rows
         if tp < min_tp or fp_rows >= n_neg_rows:
             continue
-        score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+        score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
         if better(score, best) and not _banned(f, op, float(c), banned_features, banned_ops,
                                         banned_values):
             best = score
@@ -172,15 +221,77 @@ def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, ki
 
 
 @numba.njit(cache=True)
+def _thresholds_by_group(f, row_groups, n_groups, distinct, distinct_offsets, state, active_rows,
+                         n_pos, n_neg, n_neg_rows, kind, negated, min_tp, banned_features,
+                         banned_ops, banned_values, logs):
+    """The threshold literals of feature ``f`` from its active rows' counts per value
+    group (unweighted): what the scan of its sorted rows finds, at the same thresholds
+    in the same order with the same counts, in O(active rows + groups) reading the
+    active rows in row order (no row's state read through its sorted position)."""
+    best = NEG_INF
+    best_op = -1
+    best_value = 0.0
+    pos_g = np.zeros(n_groups, dtype=np.int64)
+    neg_g = np.zeros(n_groups, dtype=np.int64)
+    rg = row_groups[f]
+    for k in range(active_rows.shape[0]):
+        r = active_rows[k]
+        g = rg[r]
+        if g >= 0:
+            s = state[r]
+            pos_g[g] += s == 1
+            neg_g[g] += s == 2
+    num_pos = np.int64(0)
+    num_neg = np.int64(0)
+    for g in range(n_groups):
+        num_pos += pos_g[g]
+        num_neg += neg_g[g]
+    twins = (num_pos + num_neg == n_pos + n_neg
+             and not _plain_banned(f, banned_features, banned_ops))
+    n_ops = 4 if negated and not twins else 2
+    cum_pos = 0
+    cum_neg = 0
+    w_num_pos = float(num_pos)
+    w_num_neg = float(num_neg)
+    for g in range(n_groups):
+        if pos_g[g] + neg_g[g] == 0:
+            continue
+        cum_pos += pos_g[g]
+        cum_neg += neg_g[g]
+        v = distinct[distinct_offsets[f] + g]
+        for op in range(n_ops):
+            tp, fp, fp_rows = threshold_counts(op, float(cum_pos), float(cum_neg), cum_neg,
+                                               w_num_pos, w_num_neg, num_neg, n_pos, n_neg,
+                                               n_neg_rows)
+            if tp < min_tp or fp_rows >= n_neg_rows:
+                continue
+            score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
+            if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
+                                                   banned_values):
+                best = score
+                best_op = op
+                best_value = v
+    return best, best_op, best_value
+
+
+@numba.njit(cache=True)
 def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                      active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-                     banned_features, banned_ops, banned_values, n_view):
+                     banned_features, banned_ops, banned_values, n_view, row_groups, logs):
     best = NEG_INF
     best_op = -1
     best_value = 0.0
     lo = offsets[f]
     hi = offsets[f + 1]
-    if hi > lo:
+    n_groups = distinct_offsets[f + 1] - distinct_offsets[f]
+    if (weights is None and row_groups.shape[1] > 0 and hi > lo
+            and n_groups * GROUPS_PER_ROW <= active_rows.shape[0]):
+        # fewer value groups than active rows: count by group (the same literal)
+        best, best_op, best_value = _thresholds_by_group(
+            f, row_groups, n_groups, distinct, distinct_offsets, state, active_rows, n_pos,
+            n_neg, n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
+            banned_values, logs)
+    elif hi > lo:
         # row counts always (integers: cheap, and "excludes at least one negative" must
         # not hang on rounding); the weights' sums only when weighted
         num_pos = 0
@@ -228,7 +339,7 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                                                    w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
                 if tp < min_tp or fp_rows >= n_neg_rows:
                     continue
-                score = heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
+                score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
                 if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
                                                 banned_values):
                     best = score
@@ -261,7 +372,7 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
             neg_c = float(neg[c]) if weights is None else w_neg[c]
             best, best_op, best_value = category_literals(
                 f, c, pos_c, neg_c, neg[c], n_pos, n_neg, n_neg_rows, kind, min_tp, best,
-                best_op, best_value, banned_features, banned_ops, banned_values)
+                best_op, best_value, banned_features, banned_ops, banned_values, logs)
     return best, best_op, best_value
 
 
@@ -281,7 +392,7 @@ def _pick(scores, ops, values):
 @numba.njit(cache=True)
 def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                  active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-                 banned_features, banned_ops, banned_values, n_view=-1):
+                 banned_features, banned_ops, banned_values, n_view=-1, row_groups=NO_GROUPS):
     """Best valid literal over every feature in one call.
 
     Parameters
@@ -319,6 +430,14 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
         The rows of the view (every active row must be one of them); unweighted, a
         feature numeric on all of them then takes its active rows' counts from
         ``n_pos`` and ``n_neg_rows`` instead of counting them.  -1: count.
+    row_groups : int32[F, M], optional
+        Each row's value group of each feature (-1: not a number), as ``groups``
+        gives them (:func:`row_groups_of`).  Given, and unweighted, a feature with
+        at most one value group a ``GROUPS_PER_ROW`` active rows is counted by
+        group over ``active_rows`` (which must then list every active row) instead
+        of by scanning its sorted rows: the same literal, without reading each row's
+        state through its sorted position.  Not given (a [F, 0] array): always
+        the scan.
 
     Only value groups holding an active row are candidate thresholds (the
     thresholds FOLD draws from the current examples), so the heuristic is
@@ -333,28 +452,31 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
     scores = np.empty(n_features)
     ops = np.empty(n_features, dtype=np.int64)
     values = np.empty(n_features)
+    logs = _logs(n_pos, n_neg, kind, weights is not None)
     for f in range(n_features):
         scores[f], ops[f], values[f] = _best_on_feature(
             np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
             active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-            banned_features, banned_ops, banned_values, n_view)
+            banned_features, banned_ops, banned_values, n_view, row_groups, logs)
     return _pick(scores, ops, values)
 
 
 @numba.njit(cache=True, parallel=True)
 def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                           active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-                          banned_features, banned_ops, banned_values, n_view=-1):
+                          banned_features, banned_ops, banned_values, n_view=-1,
+                          row_groups=NO_GROUPS):
     """:func:`best_literal` with the features searched in parallel (same answer)."""
     n_features = offsets.shape[0] - 1
     scores = np.empty(n_features)
     ops = np.empty(n_features, dtype=np.int64)
     values = np.empty(n_features)
+    logs = _logs(n_pos, n_neg, kind, weights is not None)
     for f in numba.prange(n_features):
         scores[f], ops[f], values[f] = _best_on_feature(
             np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
             active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-            banned_features, banned_ops, banned_values, n_view)
+            banned_features, banned_ops, banned_values, n_view, row_groups, logs)
     return _pick(scores, ops, values)
 
 
@@ -528,3 +650,15 @@ def build_view(num, is_num, scales):
         for g in range(n_distinct[f]):
             distinct[distinct_offsets[f] + g] = scratch[offsets[f] + g]
     return groups, rows, offsets, distinct, distinct_offsets
+
+
+@numba.njit(cache=True)
+def row_groups_of(groups, rows, offsets, n):
+    """Each row's value group of each feature (-1 where it is not a number): int32[F, n],
+    from a view (:func:`build_view`, binned or not) over all ``n`` rows."""
+    n_features = offsets.shape[0] - 1
+    out = np.full((n_features, n), -1, dtype=np.int32)
+    for f in range(n_features):
+        for i in range(offsets[f], offsets[f + 1]):
+            out[f, rows[i]] = groups[i]
+    return out

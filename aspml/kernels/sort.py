@@ -36,11 +36,44 @@ RADIX_MIN = 3_000
 
 @numba.njit(cache=True)
 def _radix(keys):
-    """Stable argsort of uint64 keys: :func:`_radix_passes`, or below ``RADIX_MIN`` keys
-    a stable merge sort (the same order)."""
-    if 1 < keys.shape[0] < RADIX_MIN:
+    """Stable argsort of uint64 keys: a counting sort when they span fewer than about
+    twice as many values as there are keys (:func:`_counting`), else
+    :func:`_radix_passes`, or below ``RADIX_MIN`` keys a stable merge sort (the same
+    order)."""
+    n = keys.shape[0]
+    if n > 1:
+        lo = keys[0]
+        hi = keys[0]
+        for i in range(1, n):
+            if keys[i] < lo:
+                lo = keys[i]
+            if keys[i] > hi:
+                hi = keys[i]
+        if hi - lo < np.uint64(2 * n + 256):
+            return _counting(keys, lo, np.int64(hi - lo) + 1)
+    if 1 < n < RADIX_MIN:
         return np.argsort(keys, kind="mergesort").astype(np.int64)
     return _radix_passes(keys)
+
+
+@numba.njit(cache=True)
+def _counting(keys, lo, span):
+    """Stable argsort of keys in ``lo .. lo + span - 1``: one count a key value.  Whole
+    numbers of a small range (counts, ages, codes: most columns of a table) sort in two
+    passes however few they are (1,700 rows x 21 such columns: 0.9 ms by merge sort
+    in parallel, 0.1 ms so)."""
+    n = keys.shape[0]
+    counts = np.zeros(span + 1, dtype=np.int64)
+    for i in range(n):
+        counts[np.int64(keys[i] - lo) + 1] += 1
+    for d in range(span):
+        counts[d + 1] += counts[d]
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        d = np.int64(keys[i] - lo)
+        order[counts[d]] = i
+        counts[d] += 1
+    return order
 
 
 @numba.njit(cache=True)

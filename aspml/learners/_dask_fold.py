@@ -338,7 +338,7 @@ class _DaskSearch(_Search):
         score, f, op, value = best_from_counts(counts, self.flat_edges, self.bin_offsets,
                                                self.code_offsets, self.heuristic,
                                                self.negated, float(self.min_tp), b_feat,
-                                               b_ops, b_vals)
+                                               b_ops, b_vals, self.weighted)
         if score == -np.inf:
             return None, score
         return _Lit(int(f), int(op), float(value)), float(score)

@@ -29,9 +29,10 @@ import numpy as np
 
 from ..kernels import fold_loop
 from ..kernels.fold_loop import fewer, more
-from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NOT_GT, NOT_LE, best_literal,
-                               best_literal_parallel, build_view, build_view_serial,
-                               filter_sorted, filter_sorted_parallel)
+from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NO_GROUPS, NOT_GT, NOT_LE,
+                               best_literal, best_literal_parallel, build_view,
+                               build_view_serial, filter_sorted, filter_sorted_parallel,
+                               row_groups_of)
 from ..data.table import Column
 from ..errors import AspmlWarning
 from ..evaluate import rule_masks
@@ -157,6 +158,10 @@ class _Search:
                                                            distinct_offsets, max_bins)
         self.distinct, self.distinct_offsets = distinct, distinct_offsets
         self.view = (groups, rows, offsets, self.n)
+        # unweighted, a feature with fewer value groups than active rows is counted by group
+        # (literals.best_literal's row_groups: the same literal)
+        self.row_groups = (row_groups_of(groups, rows, offsets, self.n) if self.weights is None
+                           else NO_GROUPS)
         self.any_category = any_category = any(c.categories for c in self.cols)
         self.codes = (np.stack([c.code for c in self.cols]) if any_category
                       else np.zeros((n_f, 0), dtype=np.int32))
@@ -180,7 +185,7 @@ class _Search:
                         float(self.any_category), float(self.threads),
                         PARALLEL_CELLS["best_literal"], PARALLEL_CELLS["filter_sorted"]])
         data = (self.distinct, self.distinct_offsets, self.codes, self.n_codes, self._num,
-                self._is_num, self.weights)
+                self._is_num, self.weights, self.row_groups)
         return self.view, data, cfg
 
     def _rules(self, rules, lits, values, ids) -> list:
@@ -256,8 +261,9 @@ class _Search:
         of) the active rows, so the scan costs O(active rows).
         """
         state = pos.view(np.int8) + 2 * neg.view(np.int8)
-        # (read only for the categories' counts)
-        active_rows = np.flatnonzero(state) if self.any_category else _NO_ROWS
+        # (read for the categories' counts and the counts by value group)
+        active_rows = (np.flatnonzero(state) if self.any_category or self.row_groups.size
+                       else _NO_ROWS)
         b_feat = np.array([u.feature for u in used], dtype=np.int64)
         b_ops = np.array([u.op for u in used], dtype=np.int64)
         b_vals = np.array([u.value for u in used], dtype=np.float64)
@@ -268,7 +274,7 @@ class _Search:
                                      self.weights, float(self.total(pos)),
                                      float(self.total(neg)), np.count_nonzero(neg), self.heuristic,
                                      self.negated, float(self.min_tp), b_feat, b_ops, b_vals,
-                                     view[3])
+                                     view[3], self.row_groups)
         if score == -np.inf:
             return None, score
         return _Lit(int(f), int(op), float(value)), float(score)
