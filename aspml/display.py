@@ -117,11 +117,12 @@ def _figures(program: Program, X, known: np.ndarray, actual: np.ndarray,
                  "precision": None if r["precision"] is None else float(r["precision"])}
                 for r in rule_rows(program, X, known, actual, cov)]
     _, decider, cov = _decisions(program, X, cov)
-    given = np.full(len(decider), -1)          # the index of the class each row is given
+    # the index of the class each row is given (-1: no rule decides it)
+    class_of = np.full(len(program.rules) + 1, -1)
     for i, rule in enumerate(program.rules):
         if rule.head is None:
-            given[decider == i] = next(j for j, c in enumerate(program.classes)
-                                       if _is(c, rule.label))
+            class_of[i] = next(j for j, c in enumerate(program.classes) if _is(c, rule.label))
+    given = class_of[decider]                  # (decider -1 reads the last slot: -1)
     hit = known & (given >= 0) & (actual == given)
     out = []
     for rule, fig in zip(program.rules, rule_decisions(program, decider, cov, known, hit)):

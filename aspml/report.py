@@ -203,14 +203,17 @@ def rule_decisions(program: Program, decider, cov, known, hit) -> list[dict]:
     rows it decides (``decider``: each row's deciding rule, as :func:`_decisions` gives
     it), the labelled ones among them, and those of them that are right (``hit``: the
     row is labelled with the class it is given)."""
+    n = len(program.rules)
+    slot = np.where(decider >= 0, decider, n)          # rows no rule decides: slot n
+    decides = np.bincount(slot, minlength=n + 1)
+    labelled = np.bincount(slot[known], minlength=n + 1)
+    right = np.bincount(slot[known & hit], minlength=n + 1)
+    covers = np.count_nonzero(cov, axis=0) if n else np.zeros(0, dtype=np.int64)
     out = []
-    for i in range(len(program.rules)):
-        decides = decider == i
-        labelled = decides & known
-        right = int((labelled & hit).sum())
-        out.append({"covers": int(cov[:, i].sum()), "decides": int(decides.sum()),
-                    "labelled": int(labelled.sum()), "right": right,
-                    "precision": right / labelled.sum() if labelled.any() else None})
+    for i in range(n):
+        out.append({"covers": int(covers[i]), "decides": int(decides[i]),
+                    "labelled": int(labelled[i]), "right": int(right[i]),
+                    "precision": right[i] / labelled[i] if labelled[i] else None})
     return out
 
 

@@ -69,7 +69,7 @@ def _fit(loop, make, X, y, w):
 
 SETTINGS = st.fixed_dictionaries({
     "learner": st.sampled_from(["FoldSE", "FoldRpp"]),
-    "ratio": st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    "ratio": st.sampled_from([0.0, 0.25, 0.5, 1.0, float("inf")]),
     "max_depth": st.sampled_from([None, 0, 1, 2]),
     "tail": st.sampled_from([0.0, 0.005, 0.1]),
     "heuristic": st.sampled_from(["mgi", "ig"]),
@@ -127,3 +127,39 @@ def test_shared_multiclass_tables_learn_the_same_programs(data_dir, name):
         slow = _fit("python", learner, d.X, d.y, None)
         fast = _fit("numba", learner, d.X, d.y, None)
         assert fast[0] == slow[0]
+
+
+@pytest.mark.parametrize("loop", ["python", "numba"])
+@pytest.mark.parametrize("make", [aspml.FoldRpp, functools.partial(aspml.FoldSE, tail=0)])
+def test_a_perfect_split_goes_to_the_first_feature_at_any_weight_scale(loop, make):
+    """Two perfect splits both score 0: a tie, whatever the weights' scale rounds them to
+    (a review found the second feature winning at some scales: 0 has no relative
+    tolerance)."""
+    X = pd.DataFrame({"a": [0.0, 1, 2, 3, 4, 5], "b": [0.0, -1, -2, -3, -4, -5]})
+    y = ["yes", "yes", "yes", "no", "no", "no"]
+    w = np.array([0.6, 0.8, 0.4, 1.0, 1.0, 1.0])
+    firsts = {str(_fit(loop, make, X, y, w * s)[0]).splitlines()[0]
+              for s in (1.0, 10.0, 1 / w.sum(), 3.0, 1e-6)}
+    assert firsts == {'IF a <= 2 THEN label = "yes"'}
+
+
+@pytest.mark.parametrize("loop", ["python", "numba"])
+def test_a_multiclass_program_does_not_depend_on_the_weights_scale(loop):
+    """A literal covering exactly the lightest row's weight (a difference of sums, an ulp
+    either side of it) is judged the same at every scale (a review's case)."""
+    X = pd.DataFrame({"x": [0.0, 0, 1, 1, 0, 2, 3]})
+    y = np.array(["a", "c", "b", "c", "a", "c", "a"])
+    w = np.array([1.0, 4, 1, 3, 3, 2, 1])
+    base = _fit(loop, aspml.FoldRpp, X, y, w)[0]
+    for s in (1 / 15, 1 / w.sum(), 1e-6, 1e7, 3.0, 0.1):
+        assert _fit(loop, aspml.FoldRpp, X, y, w * s)[0] == base, s
+
+
+@pytest.mark.parametrize("bad", [-1, "2", 1.5, True])
+def test_max_depth_is_none_or_a_whole_number(bad):
+    """The two loops read a negative depth differently (one as 0, one as no limit): it
+    is refused, as are texts and fractions."""
+    X, y = pd.DataFrame({"a": [1, 2, 3, 4]}), ["p", "p", "n", "n"]
+    for make in (aspml.FoldSE, aspml.FoldRpp):
+        with pytest.raises(ValueError, match="max_depth must be None or a whole number"):
+            make(max_depth=bad).fit(X, y)

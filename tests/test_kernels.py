@@ -75,7 +75,7 @@ def slow_best(num, is_num, codes, state, kind, negated, min_tp, banned):
             if tp < min_tp or fp >= n_neg or (f, op, v) in banned:
                 continue
             score = slow_heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-            if score > best[0] + (1e-12 * abs(best[0]) if best[0] != -np.inf else 0.0):
+            if score > best[0] + (1e-12 * max(abs(best[0]), 1.0) if best[0] != -np.inf else 0.0):
                 best = (score, f, op, v)
     return best
 

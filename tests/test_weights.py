@@ -194,10 +194,10 @@ def slow_weighted_best(num, is_num, codes, state, w, kind, negated, min_tp):
                 cands += [(4, float(c), codes[f] == c), (5, float(c), codes[f] != c)]
         for op, v, m in cands:
             tp, fp = w[m & (state == 1)].sum(), w[m & (state == 2)].sum()
-            if tp < min_tp or not (~m & (state == 2)).any():
+            if tp < min_tp - 1e-9 * max(min_tp, n_pos) or not (~m & (state == 2)).any():
                 continue
             score = slow_heuristic(tp, n_pos - tp, n_neg - fp, fp, kind)
-            if score > best[0] + (1e-12 * abs(best[0]) if best[0] != -np.inf else 0.0):
+            if score > best[0] + (1e-12 * max(abs(best[0]), 1.0) if best[0] != -np.inf else 0.0):
                 best = (score, f, op, v)
     return best
 

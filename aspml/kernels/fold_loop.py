@@ -19,6 +19,11 @@ the end of the store with everything learned for it.  The recursion runs on a st
 of rule sets: numba's cache cannot hold a recursive function (numba issue 6061: a
 segfault when it is loaded).
 
+numba caches each function here with the kernels it calls from
+:mod:`aspml.kernels.literals` compiled in, and checks only this file's date: after
+editing ``literals.py`` in a working copy, delete ``aspml/kernels/__pycache__`` (an
+installed package's files all change together).
+
 Settings (``cfg``, float64): ratio, fewest positives a literal must cover (``min_tp``),
 fewest rows a rule must cover (``min_rule``), max depth (-1: none), majority refusal
 (1.0 or 0.0), heuristic code, negated comparisons (1.0 or 0.0), any category (1.0 or

@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from .literals import (NEG_INF, _banned, _logs, _pick, better, category_literals, score_of,
-                       threshold_counts)
+                       threshold_counts, too_few)
 
 
 @numba.njit(cache=True)
@@ -93,7 +93,7 @@ def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, 
             for op in range(n_ops):
                 tp, fp, fp_rows = threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
                                                    w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
-                if tp < min_tp or fp_rows >= n_neg_rows:
+                if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
                     continue
                 score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
                 if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,

@@ -85,7 +85,8 @@ def heuristic(tp, fn, tn, fp, kind):
     return -g / pos
 
 
-# Two scores within this much (relative) of each other are a tie, which goes to the first
+# Two scores within this much (relative, and absolute near 0: a perfect split scores 0) of
+# each other are a tie, which goes to the first
 # literal met (feature, value, code order): with weights, the same counts added in another
 # order, or scaled (weights normalised to sum to 1), may round a score by a few ulps, and
 # rounding must not choose between literals that score the same.  Unweighted scores come
@@ -98,7 +99,7 @@ def better(score, best):
     """``score`` beats ``best`` by more than rounding (``best`` may be ``-inf``)."""
     if best == NEG_INF:
         return score > best
-    return score > best + SCORE_TIE * abs(best)
+    return score > best + SCORE_TIE * max(abs(best), 1.0)
 
 
 @numba.njit(cache=True, inline="always")
@@ -129,6 +130,14 @@ def score_of(tp, fn, tn, fp, kind, logs):
     if d > 0:
         g += fn * (logs[d] - lu)
     return g / total
+
+
+@numba.njit(cache=True, inline="always")
+def too_few(tp, min_tp, n_pos):
+    """A literal covers fewer positives than ``min_tp``, by more than rounding: weighted,
+    ``tp`` is a difference of sums that may land an ulp below the weight it stands for
+    (or below 0), and the weights' scale must not decide."""
+    return tp < min_tp - VALID_TIE * max(min_tp, n_pos)
 
 
 @numba.njit(cache=True)
@@ -209,7 +218,7 @@ def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, ki
             tp = n_pos - pos_c
             fp = n_neg - neg_c
             fp_rows = n_neg_rows - neg_rows
-        if tp < min_tp or fp_rows >= n_neg_rows:
+        if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
             continue
         score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
         if better(score, best) and not _banned(f, op, float(c), banned_features, banned_ops,
@@ -263,7 +272,7 @@ def _thresholds_by_group(f, row_groups, n_groups, distinct, distinct_offsets, st
             tp, fp, fp_rows = threshold_counts(op, float(cum_pos), float(cum_neg), cum_neg,
                                                w_num_pos, w_num_neg, num_neg, n_pos, n_neg,
                                                n_neg_rows)
-            if tp < min_tp or fp_rows >= n_neg_rows:
+            if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
                 continue
             score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
             if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
@@ -337,7 +346,7 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
             for op in range(n_ops):
                 tp, fp, fp_rows = threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
                                                    w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
-                if tp < min_tp or fp_rows >= n_neg_rows:
+                if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
                     continue
                 score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
                 if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,

@@ -14,7 +14,10 @@ From ``shared/papers/fold-se.txt`` (and FOLD-R++, which it extends):
   ``tail`` x (training rows) examples.
 
 The search runs in numba kernels over arrays sorted once per feature
-(``aspml.kernels.literals``); everything else is numpy masks over the rows.
+(``aspml.kernels.literals``).  The loop around it (rules, exceptions, FOLD-RM's
+list) runs in numba too (``aspml.kernels.fold_loop``), over lists of the active
+rows; the Python loop here, over numpy masks, gives the same rules and runs traced
+fits (the command's progress bar), expert rules and the Dask search.
 """
 
 from __future__ import annotations
@@ -160,8 +163,9 @@ class _Search:
         self.view = (groups, rows, offsets, self.n)
         # unweighted, a feature with fewer value groups than active rows is counted by group
         # (literals.best_literal's row_groups: the same literal)
-        self.row_groups = (row_groups_of(groups, rows, offsets, self.n) if self.weights is None
-                           else NO_GROUPS)
+        # (4 bytes a cell; none when weighted, or when no feature holds a number)
+        self.row_groups = (row_groups_of(groups, rows, offsets, self.n)
+                           if self.weights is None and len(rows) else NO_GROUPS)
         self.any_category = any_category = any(c.categories for c in self.cols)
         self.codes = (np.stack([c.code for c in self.cols]) if any_category
                       else np.zeros((n_f, 0), dtype=np.int32))
@@ -377,7 +381,8 @@ class _Search:
             if self.trace:
                 self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
                            fp=int(neg.sum()))
-            if fewer(self.total(neg), self.ratio * self.total(pos)):
+            # (a float product: ratio inf times no positives is nan, without numpy's warning)
+            if fewer(self.total(neg), self.ratio * float(self.total(pos))):
                 break
             view = self.narrow(view, pos | neg)     # cut only for a search that reads it
         rule = _Rule(literals)
@@ -620,6 +625,7 @@ class FoldSE(LogicClassifier):
     def _settings(self):
         """(heuristic code, negated comparisons, tail), checked."""
         _check_ratio(self.ratio)
+        _check_max_depth(self.max_depth)
         if self.heuristic not in ("mgi", "ig"):
             raise ValueError(f"heuristic must be 'mgi' or 'ig', got {self.heuristic!r}")
         if not (is_real(self.tail) and 0 <= self.tail < 1):
@@ -973,6 +979,7 @@ class FoldRpp(FoldSE):
 
     def _settings(self):
         _check_ratio(self.ratio)
+        _check_max_depth(self.max_depth)
         return IG, False, 0.0
 
 
@@ -1069,6 +1076,12 @@ def _check_max_bins(max_bins):
                                      and not isinstance(max_bins, bool) and max_bins >= 2):
         raise ValueError(f"max_bins must be an integer >= 2 or None, got {max_bins!r}")
     return max_bins
+
+
+def _check_max_depth(max_depth) -> None:
+    if max_depth is not None and not (isinstance(max_depth, (int, np.integer))
+                                      and not isinstance(max_depth, bool) and max_depth >= 0):
+        raise ValueError(f"max_depth must be None or a whole number >= 0, got {max_depth!r}")
 
 
 def _check_ratio(ratio) -> None:
