@@ -24,12 +24,14 @@ numba caches each function here with the kernels it calls from
 editing ``literals.py`` in a working copy, delete ``aspml/kernels/__pycache__`` (an
 installed package's files all change together).
 
-Settings (``cfg``, float64): ratio, fewest positives a literal must cover (``min_tp``),
+Settings (``cfg``, float64): ratio, fewest positives a literal of a default rule must
+cover (``min_tp``),
 fewest rows a rule must cover (``min_rule``), max depth (-1: none), majority refusal
 (1.0 or 0.0), heuristic code, negated comparisons (1.0 or 0.0), any category (1.0 or
 0.0), threads allowed for the parallel kernels, and the cells (rows x features) of a
 view from which the literal search and the filter take their parallel forms (when
-more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``).
+more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``), and the fewest
+positives a literal of an exception must cover.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from .literals import (
 )
 
 (RATIO, MIN_TP, MIN_RULE, MAX_DEPTH, MAJORITY, KIND, NEGATED, ANY_CATEGORY, THREADS,
- SEARCH_CELLS, FILTER_CELLS) = range(11)
+ SEARCH_CELLS, FILTER_CELLS, MIN_TP_DEEP) = range(12)
 
 
 # Weighted totals are sums of floats: two totals equal in exact arithmetic may differ in
@@ -178,7 +180,7 @@ def _narrow(view, pos, neg, active, cfg):
 
 
 @numba.njit(cache=True)
-def _search(view, data, state, pos, neg, bf, bo, bv, cfg):
+def _search(view, data, state, pos, neg, bf, bo, bv, cfg, min_tp):
     """The best literal for these positives and negatives (``_Search.best_literal``):
     (score, feature, op, value); ``state`` is all 0, and is again after."""
     groups, rows, offsets, n_view = view
@@ -198,11 +200,11 @@ def _search(view, data, state, pos, neg, bf, bo, bv, cfg):
         out = best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes,
                                     n_codes, state, active_rows, weights, args_pos, args_neg,
                                     neg.shape[0], np.int64(cfg[KIND]), cfg[NEGATED] > 0,
-                                    cfg[MIN_TP], bf, bo, bv, n_view, row_groups)
+                                    min_tp, bf, bo, bv, n_view, row_groups)
     else:
         out = best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes,
                            state, active_rows, weights, args_pos, args_neg, neg.shape[0],
-                           np.int64(cfg[KIND]), cfg[NEGATED] > 0, cfg[MIN_TP], bf, bo, bv,
+                           np.int64(cfg[KIND]), cfg[NEGATED] > 0, min_tp, bf, bo, bv,
                            n_view, row_groups)
     for r in pos:
         state[r] = 0
@@ -317,7 +319,8 @@ def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, paren
         v = 0.0
         if neg.shape[0] > 0:
             fb, ob, vb = _banned_plus(bf, bo, bv, store, start, start + n_lits)
-            _, f, op, v = _search(view, data, state, pos, neg, fb, ob, vb, cfg)
+            _, f, op, v = _search(view, data, state, pos, neg, fb, ob, vb, cfg,
+                                  cfg[MIN_TP] if parent < 0 else cfg[MIN_TP_DEEP])
         if f < 0:
             if n_lits == 0 and neg.shape[0] > 0:
                 return store, -1, pos, neg, view

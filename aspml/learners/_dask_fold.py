@@ -257,6 +257,7 @@ class _DaskSearch(_Search):
         self.negated = negated
         self.ratio = ratio
         self.min_tp = min_tp
+        self.min_tp_deep = min_tp     # (an exception's literals: _Search)
         self.min_rule = min_rule
         self.max_depth = max_depth
         self.majority = False
@@ -326,7 +327,7 @@ class _DaskSearch(_Search):
     def enough(self, rows: _Rows) -> bool:
         return rows.any() and self.total(rows) >= self.min_rule
 
-    def best_literal(self, pos: _Rows, neg: _Rows, used, view):
+    def best_literal(self, pos: _Rows, neg: _Rows, used, view, min_tp=None):
         import dask
         offsets = (self.bin_offsets, self.code_offsets)
         parts = [dask.delayed(_count)(p, a, b, self.weighted, *offsets)
@@ -337,7 +338,9 @@ class _DaskSearch(_Search):
         b_vals = np.array([u.value for u in used], dtype=np.float64)
         score, f, op, value = best_from_counts(counts, self.flat_edges, self.bin_offsets,
                                                self.code_offsets, self.heuristic,
-                                               self.negated, float(self.min_tp), b_feat,
+                                               self.negated,
+                                               float(self.min_tp if min_tp is None else min_tp),
+                                               b_feat,
                                                b_ops, b_vals, self.weighted)
         if score == -np.inf:
             return None, score

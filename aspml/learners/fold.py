@@ -129,6 +129,7 @@ class _Search:
         self.negated = negated
         self.ratio = ratio
         self.min_tp = min_tp          # fewest positives a literal may cover
+        self.min_tp_deep = min_tp     # ... in an exception (depth 1 and deeper)
         self.min_rule = min_rule      # the rows (or weight) a rule or exception must cover
         # one row's least count: a total of at least this means at least one row
         self.least = 1.0 if weights is None or not len(weights) else float(np.min(weights))
@@ -187,7 +188,8 @@ class _Search:
                         -1.0 if self.max_depth is None else float(self.max_depth),
                         float(self.majority), float(self.heuristic), float(self.negated),
                         float(self.any_category), float(self.threads),
-                        PARALLEL_CELLS["best_literal"], PARALLEL_CELLS["filter_sorted"]])
+                        PARALLEL_CELLS["best_literal"], PARALLEL_CELLS["filter_sorted"],
+                        self.min_tp_deep])
         data = (self.distinct, self.distinct_offsets, self.codes, self.n_codes, self._num,
                 self._is_num, self.weights, self.row_groups)
         return self.view, data, cfg
@@ -256,7 +258,7 @@ class _Search:
                 hit = col.is_num & (col.num > lit.value)
         return hit if lit.op in (LE, GT) else ~hit
 
-    def best_literal(self, pos: np.ndarray, neg: np.ndarray, used: list, view):
+    def best_literal(self, pos: np.ndarray, neg: np.ndarray, used: list, view, min_tp=None):
         """The best valid literal over all features for these active examples, and its score.
 
         ``(None, -inf)`` when no literal is valid.
@@ -277,7 +279,8 @@ class _Search:
                                      self.codes, self.n_codes, state, active_rows,
                                      self.weights, float(self.total(pos)),
                                      float(self.total(neg)), np.count_nonzero(neg), self.heuristic,
-                                     self.negated, float(self.min_tp), b_feat, b_ops, b_vals,
+                                     self.negated, float(self.min_tp if min_tp is None else min_tp),
+                                     b_feat, b_ops, b_vals,
                                      view[3], self.row_groups)
         if score == -np.inf:
             return None, score
@@ -366,7 +369,9 @@ class _Search:
         if self.trace:
             self._step("rule", depth, tp=int(pos.sum()), fp=int(neg.sum()))
         while True:
-            lit, score = (self.best_literal(pos, neg, used + literals, view) if neg.any()
+            lit, score = (self.best_literal(pos, neg, used + literals, view,
+                                            self.min_tp if depth == 0 else self.min_tp_deep)
+                          if neg.any()
                           else (None, None))
             if lit is None:
                 if self.trace:
@@ -551,6 +556,9 @@ def _narrow(view, active: np.ndarray, threads: int):
 
 
 class FoldSE(LogicClassifier):
+    # multi-class: every literal keeps the positives its rule needs (_learn_multiclass)
+    _literals_keep_positives = True
+
     """FOLD-SE: default rules with exceptions, few and short (Wang & Gupta).
 
     Parameters
@@ -758,14 +766,13 @@ class FoldSE(LogicClassifier):
         names = list(self.schema_.names)
         if search is None:      # (the Dask fit brings its own, over the partitions)
             search = self._search(table, names, table.n_rows, others=len(self.classes_) - 1)
-        # the literal search is the binary one, FOLD-R++'s: the best literal by the
-        # heuristic, even one that keeps none of the rule's positives (the rule, or the
-        # exception, then covers none, and its set ends there).  Requiring each literal
-        # to keep one was tried: avila 0.941 / 265 rules (FoldSE) and 0.956 / 549
-        # (FoldRpp) against 0.890 / 159 and 0.866 / 199, but balance 0.782 against the
-        # reference FOLD-RM's 0.803 (FoldRpp), and on tables held out from the project
-        # programs two to six times as long (973 rules against 165 on a five-class table)
-        # at about the same accuracy: docs, multi-class benchmarks
+        # FoldSE: a literal must keep the positives a rule (or an exception) needs to be
+        # kept, at every depth; FoldRpp: FOLD-R++'s and the reference FOLD-RM's literal
+        # search, as in a binary program (the best literal by the heuristic, even one that
+        # keeps none of the rule's rows: the rule then covers none, and its set ends
+        # there).  Measured both ways for both learners: docs, multi-class benchmarks
+        if self._literals_keep_positives:
+            search.min_tp = search.min_tp_deep = max(search.least, search.min_rule)
         search.majority = True
         k = len(self.classes_)
         if search.fast():
@@ -962,6 +969,9 @@ class FoldSE(LogicClassifier):
 
 class FoldRpp(FoldSE):
     """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
+
+    # multi-class: the reference FOLD-RM's literal search (FoldSE._learn_multiclass)
+    _literals_keep_positives = False
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
                  target="label", fixed_rules=None, background=None,
