@@ -18,8 +18,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .literals import (NEG_INF, _banned, _logs, _pick, better, category_literals, score_of,
-                       threshold_counts, too_few)
+from .literals import NEG_INF, _logs, _pick, category_literals, threshold_literals
 
 
 @numba.njit(cache=True)
@@ -90,17 +89,10 @@ def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, 
             w_cum_pos += counts[4 * b + 2]
             w_cum_neg += counts[4 * b + 3]
             v = edges[b]
-            for op in range(n_ops):
-                tp, fp, fp_rows = threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
-                                                   w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
-                if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
-                    continue
-                score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
-                if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
-                                                banned_values):
-                    best = score
-                    best_op = op
-                    best_value = v
+            best, best_op, best_value = threshold_literals(
+                f, v, n_ops, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, num_neg,
+                n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op, best_value,
+                banned_features, banned_ops, banned_values)
     for c in range(code_offsets[f + 1] - code_offsets[f]):
         i = 4 * (n_bins + code_offsets[f] + c)
         pos_rows = int(counts[i])

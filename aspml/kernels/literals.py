@@ -204,6 +204,28 @@ def threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, nu
 
 
 @numba.njit(cache=True, inline="always")
+def threshold_literals(f, v, n_ops, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg,
+                       num_neg, n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op,
+                       best_value, banned_features, banned_ops, banned_values):
+    """The comparisons ``0 .. n_ops - 1`` of feature ``f`` at threshold ``v`` (counts as
+    :func:`threshold_counts` reads them), each kept when valid and better than ``best``:
+    the step every search here (sorted scan, by value group, Dask's summed counts)
+    takes at a threshold."""
+    for op in range(n_ops):
+        tp, fp, fp_rows = threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
+                                           w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
+        if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
+            continue
+        score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
+        if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
+                                               banned_values):
+            best = score
+            best_op = op
+            best_value = v
+    return best, best_op, best_value
+
+
+@numba.njit(cache=True, inline="always")
 def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, kind, min_tp,
                       best, best_op, best_value, banned_features, banned_ops, banned_values,
                       logs):
@@ -268,18 +290,10 @@ def _thresholds_by_group(f, row_groups, n_groups, distinct, distinct_offsets, st
         cum_pos += pos_g[g]
         cum_neg += neg_g[g]
         v = distinct[distinct_offsets[f] + g]
-        for op in range(n_ops):
-            tp, fp, fp_rows = threshold_counts(op, float(cum_pos), float(cum_neg), cum_neg,
-                                               w_num_pos, w_num_neg, num_neg, n_pos, n_neg,
-                                               n_neg_rows)
-            if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
-                continue
-            score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
-            if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
-                                                   banned_values):
-                best = score
-                best_op = op
-                best_value = v
+        best, best_op, best_value = threshold_literals(
+            f, v, n_ops, float(cum_pos), float(cum_neg), cum_neg, w_num_pos, w_num_neg,
+            num_neg, n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op, best_value,
+            banned_features, banned_ops, banned_values)
     return best, best_op, best_value
 
 
@@ -343,17 +357,10 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                 w_cum_neg = float(cum_neg)
                 w_num_pos = float(num_pos)
                 w_num_neg = float(num_neg)
-            for op in range(n_ops):
-                tp, fp, fp_rows = threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
-                                                   w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
-                if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
-                    continue
-                score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
-                if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
-                                                banned_values):
-                    best = score
-                    best_op = op
-                    best_value = v
+            best, best_op, best_value = threshold_literals(
+                f, v, n_ops, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, num_neg,
+                n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op, best_value,
+                banned_features, banned_ops, banned_values)
     nc = n_codes[f]
     if nc > 0:
         pos = np.zeros(nc, dtype=np.int64)

@@ -51,9 +51,10 @@ def _radix(keys):
                 hi = keys[i]
         if hi - lo < np.uint64(2 * n + 256):
             return _counting(keys, lo, np.int64(hi - lo) + 1)
-    if 1 < n < RADIX_MIN:
-        return np.argsort(keys, kind="mergesort").astype(np.int64)
-    return _radix_passes(keys)
+        if n < RADIX_MIN:
+            return np.argsort(keys, kind="mergesort").astype(np.int64)
+        return _radix_passes(keys, lo, hi)
+    return np.arange(n, dtype=np.int64)
 
 
 @numba.njit(cache=True)
@@ -77,20 +78,11 @@ def _counting(keys, lo, span):
 
 
 @numba.njit(cache=True)
-def _radix_passes(keys):
-    """Stable argsort of uint64 keys, 16 bits a pass; passes where a digit is constant are
-    skipped."""
+def _radix_passes(keys, lo, hi):
+    """Stable argsort of uint64 keys (the least ``lo``, the largest ``hi``), 16 bits a
+    pass; passes where a digit is constant are skipped."""
     n = keys.shape[0]
     order = np.arange(n, dtype=np.int64)
-    if n < 2:
-        return order
-    lo = keys[0]
-    hi = keys[0]
-    for i in range(1, n):
-        if keys[i] < lo:
-            lo = keys[i]
-        if keys[i] > hi:
-            hi = keys[i]
     tmp = np.empty(n, dtype=np.int64)
     counts = np.empty(65536, dtype=np.int64)
     for shift in range(0, 64, 16):
