@@ -17,7 +17,11 @@ def free_threads(threads: int) -> int:
     """How many of ``threads`` a fit's parallel kernels use: all of them, or, when other
     processes are running (:func:`others_running`), at most the cores they leave free
     (1: the serial kernels)."""
-    others = others_running()
+    # three looks: /proc/loadavg and this process's threads are read at two instants, and
+    # a thread of ours that stops running between them hides a busy process (a test
+    # beside a busy loop saw it once in many runs)
+    looks = [others_running() for _ in range(3)]
+    others = max((o for o in looks if o is not None), default=None)
     if not others:
         return threads
     return max(1, min(threads, usable_cores() - others))
