@@ -163,3 +163,11 @@ def test_max_depth_is_none_or_a_whole_number(bad):
     for make in (aspml.FoldSE, aspml.FoldRpp):
         with pytest.raises(ValueError, match="max_depth must be None or a whole number"):
             make(max_depth=bad).fit(X, y)
+
+
+@pytest.mark.parametrize("name", ["FoldSE", "FoldRpp", "Libre", "MultiValueRuleSet"])
+def test_every_learner_keeps_its_docstring(name):
+    """A class attribute written above FoldSE's docstring made it a stray string:
+    ``help(FoldSE)`` and the API pages showed nothing."""
+    doc = getattr(aspml, name).__doc__
+    assert doc and "Parameters" in doc or name == "FoldRpp" and doc

@@ -367,16 +367,16 @@ def _judge(store, rid, pos, neg, taken, data, cfg):
     num, is_num, codes, weights = data[4], data[5], data[2], data[6]
     on_pos = holds_rows(store, rid, pos, num, is_num, codes)
     covered = _select(pos, on_pos, True)
-    kept = _enough(covered, weights, cfg[MIN_RULE])
+    n_cov = total(covered, weights)
+    kept = covered.shape[0] > 0 and n_cov >= cfg[MIN_RULE]          # (_enough)
     on_neg = holds_rows(store, rid, neg, num, is_num, codes)
     if kept and cfg[MAJORITY] > 0:
         new = np.empty(neg.shape[0], dtype=np.bool_)
         for i in range(neg.shape[0]):
             new[i] = on_neg[i] and not taken[i]
             taken[i] |= on_neg[i]
-        kept = not more(total(_select(neg, new, True), weights), total(covered, weights))
-    return (kept, _select(pos, on_pos, False), total(covered, weights),
-            total(_select(neg, on_neg, True), weights))
+        kept = not more(total(_select(neg, new, True), weights), n_cov)
+    return kept, _select(pos, on_pos, False), n_cov, total(_select(neg, on_neg, True), weights)
 
 
 @numba.njit(cache=True)
@@ -387,6 +387,21 @@ def _frame(pos, neg, bf, bo, bv, depth, parent, view, active, cfg):
     # its exceptions or -1])
     return (pos, neg, bf, bo, bv, depth, parent, g, rr, off, nv,
             np.zeros(neg.shape[0], dtype=np.bool_), np.array([0, -1], dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _exceptions_due(n, depth, cfg):
+    """A rule at ``depth`` whose negatives ``n`` remain gets its exceptions learned."""
+    return n.shape[0] > 0 and (cfg[MAX_DEPTH] < 0 or depth < cfg[MAX_DEPTH])
+
+
+@numba.njit(cache=True)
+def _exceptions_frame(store, rid, bf, bo, bv, p, n, depth, view, active, cfg):
+    """Rule ``rid``'s exception set (its negatives against its positives, one level
+    deeper, its literals banned with the ones above it)."""
+    rules = store[3]
+    fb, ob, vb = _banned_plus(bf, bo, bv, store, rules[0, rid], rules[1, rid])
+    return _frame(n, p, fb, ob, vb, depth + 1, rid, view, active, cfg)
 
 
 @numba.njit(cache=True)
@@ -412,10 +427,9 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
                                             bo, bv, parent, cfg)
         if top < 0:
             return store, -1
-        if n.shape[0] == 0 or (cfg[MAX_DEPTH] >= 0 and depth >= cfg[MAX_DEPTH]):
+        if not _exceptions_due(n, depth, cfg):
             return store, top
-        fb, ob, vb = _banned_plus(bf, bo, bv, store, store[3][0, top], store[3][1, top])
-        stack = [_frame(n, p, fb, ob, vb, depth + 1, top, v, active, cfg)]
+        stack = [_exceptions_frame(store, top, bf, bo, bv, p, n, depth, v, active, cfg)]
     while len(stack) > 0:
         fr = stack.pop()
         s_pos, s_neg, s_bf, s_bo, s_bv, s_depth, s_parent, g, rr, off, nv, taken, status = fr
@@ -446,10 +460,9 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
         status[1] = rid
         stack.append((s_pos, s_neg, s_bf, s_bo, s_bv, s_depth, s_parent, g, rr, off, nv, taken,
                       status))
-        if n.shape[0] > 0 and (cfg[MAX_DEPTH] < 0 or s_depth < cfg[MAX_DEPTH]):
-            fb, ob, vb = _banned_plus(s_bf, s_bo, s_bv, store, store[3][0, rid],
-                                      store[3][1, rid])
-            stack.append(_frame(n, p, fb, ob, vb, s_depth + 1, rid, v, active, cfg))
+        if _exceptions_due(n, s_depth, cfg):
+            stack.append(_exceptions_frame(store, rid, s_bf, s_bo, s_bv, p, n, s_depth, v,
+                                           active, cfg))
     if not as_set:
         store[3][3, top] = store[4][0]
     return store, top
@@ -498,8 +511,9 @@ def _class_totals(y_idx, rows, weights, k):
 
 
 @numba.njit(cache=True)
-def _most(totals):
-    """As ``aspml.learners.fold._most``: the first class within rounding of the largest."""
+def most(totals):
+    """The first class whose total is within rounding (1e-9, relative) of the largest
+    (``aspml.learners.fold._most`` asks it too)."""
     top = totals.max() * (1 - 1e-9)
     for c in range(totals.shape[0]):
         if totals[c] >= top:
@@ -540,7 +554,7 @@ def multiclass(view, data, y_idx, k, cfg):
                 totals[c] = 0.0
         if not totals.any():
             break
-        c = _most(totals)
+        c = most(totals)
         for i in range(remaining.shape[0]):
             of_class[i] = y_idx[remaining[i]] == c
         pos = _select(remaining, of_class, True)

@@ -556,9 +556,6 @@ def _narrow(view, active: np.ndarray, threads: int):
 
 
 class FoldSE(LogicClassifier):
-    # multi-class: every literal keeps the positives its rule needs (_learn_multiclass)
-    _literals_keep_positives = True
-
     """FOLD-SE: default rules with exceptions, few and short (Wang & Gupta).
 
     Parameters
@@ -609,6 +606,9 @@ class FoldSE(LogicClassifier):
         and a Dask Series of its labels learns where the partitions are, the same
         program (docs: Large tables).
     """
+
+    # multi-class: every literal keeps the positives its rule needs (_learn_multiclass)
+    _literals_keep_positives = True
 
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
 
@@ -737,9 +737,9 @@ class FoldSE(LogicClassifier):
         other classes it covers stay as negatives for the next rules (as in FOLD's
         binary loop and FOLD-RM; measured, README Multi-class).  One rule per step,
         not a class's whole rule set: measured on the shared multi-class sets, one
-        rule per step was as accurate or more on five of the six.  Each rule is
-        learned exactly as in a binary program, literals, exceptions and the end of an
-        exception set where a rule covers none of its rows alike.
+        rule per step was as accurate or more on five of the six.  FoldRpp learns each
+        rule exactly as in a binary program (FOLD-R++'s literal search); FoldSE asks each
+        literal to keep the rows its rule needs (``_literals_keep_positives``).
 
         A rule is refused when no rule is found, when it covers fewer than ``tail`` of
         the rows divided by K - 1 for K classes (FOLD-SE's long-tail pruning: its
@@ -1077,8 +1077,9 @@ def tail_bar(tail: float, rows: float, others: int = 1, weighted: bool = False) 
 def _most(totals: np.ndarray) -> int:
     """The class of the largest total; totals within rounding (1e-9, relative) of it tie,
     and the first of them wins ("balanced" class weights make every class's total the
-    same, and the order of a float sum must not choose among them)."""
-    return int(np.flatnonzero(totals >= totals.max() * (1 - 1e-9))[0])
+    same, and the order of a float sum must not choose among them): the numba loop's
+    own choice (:func:`aspml.kernels.fold_loop.most`)."""
+    return int(fold_loop.most(np.asarray(totals, dtype=np.float64)))
 
 
 def _check_max_bins(max_bins):
