@@ -259,6 +259,10 @@ def resolve_class(program: Program, value, what: str = "class"):
             if label is not None and (_same(value, label) or
                                       (isinstance(value, str) and value == str(label))):
                 return answer
+        for label, answer in ((t.positive, True), (t.negative, False)):
+            if isinstance(label, str) and isinstance(value, str) and \
+                    label.lstrip(" ") == value.lstrip(" "):      # as a CSV reads " yes"
+                return answer
         shown = "".join(f", {v!r}" for v in (t.positive, t.negative) if v is not None)
         raise AspmlError(f"{what}: {value!r} is not an answer of this binary program "
                          f"(True, False{shown})")
@@ -268,6 +272,9 @@ def resolve_class(program: Program, value, what: str = "class"):
         return exact[0]
     if isinstance(value, str):          # the text of a class: "2" for 2, '"b"' or b for "b"
         named = [c for c in choices if value in (str(c), text_value(c))]
+        if not named:       # " hi" fitted in Python is "hi" read from a CSV (data.md)
+            named = [c for c in choices if isinstance(c, str)
+                     and c.lstrip(" ") == value.lstrip(" ")]
         if len(named) == 1:
             return named[0]
         if len(named) > 1:

@@ -51,6 +51,10 @@ def truth_of(labels: pd.Series, positive, missing=("?",)) -> tuple[np.ndarray, n
         low = text.astype(str).str.strip().str.lower()
         return known.to_numpy(), low.isin(["true", "1", "yes"]).to_numpy()
     hit = text == str(positive)
+    if isinstance(positive, str) and positive != positive.lstrip(" "):
+        # a label fitted in Python keeps its leading spaces (" >50K"); read from a CSV it
+        # has none, as every value (data.md): the same label either way
+        hit |= text.map(lambda v: isinstance(v, str) and v.lstrip(" ") == positive.lstrip(" "))
     if isinstance(positive, (int, float)) and not isinstance(positive, bool):
         hit |= pd.to_numeric(text, errors="coerce") == positive
     return known.to_numpy(), hit.to_numpy()
@@ -108,6 +112,9 @@ def class_of_labels(program: Program, labels) -> tuple[np.ndarray, np.ndarray]:
     by_text: dict = {}
     for c in program.classes:
         by_text.setdefault(str(c), c)
+    for c in program.classes:       # " hi" fitted in Python is "hi" read from a CSV
+        if isinstance(c, str):
+            by_text.setdefault(c.lstrip(" "), c)
     out = np.empty(len(text), dtype=object)
     for k, v in enumerate(text):
         if not known[k]:

@@ -334,3 +334,77 @@ def test_a_third_reviews_cases(tmp_path, swipl):
     row = pd.DataFrame({"Col A": [7]})
     e = aspml.explain(p, row)
     assert e.prediction is True and e.row == {" Col A": 7} and p.predict(row).tolist() == [True]
+
+
+def test_labels_with_leading_spaces_match_their_csv_text(tmp_path, swipl):
+    """A model fitted in Python on ``" yes"`` keeps that label (scikit-learn's
+    ``classes_``); its CSV file reads ``yes``.  ``check``, ``report`` and ``explain
+    --why-not`` (and ``aspml.report``'s figures) take one for the other, binary and
+    multi-class, ``.lp`` and ``.pl`` (they scored F1 0 and an empty confusion matrix)."""
+    from aspml.report import confusion
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=300).round(3)})
+    y = np.where(X.a > 0.3, " yes", " no")
+    y3 = np.select([X.a > 0.5, X.a < -0.5], [" hi", " lo"], " mid")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        binary = aspml.FoldSE(positive=" yes").fit(X, y).program_
+        three = aspml.FoldSE().fit(X, y3)
+    assert list(three.classes_) == [" hi", " lo", " mid"]       # y's values, as given
+    data, data3 = tmp_path / "t.csv", tmp_path / "t3.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    X.assign(label=y3).to_csv(data3, index=False)
+    for suffix in (".lp", ".pl"):
+        model = tmp_path / f"m{suffix}"
+        binary.save(model)
+        out = run_aspml("check", model, data)
+        assert out.returncode == 0 and "F1 1.000" in out.stdout, out.stdout + out.stderr
+        assert "never holds" not in out.stderr
+        model3 = tmp_path / f"m3{suffix}"
+        three.program_.save(model3)
+        out = run_aspml("check", model3, data3)
+        assert out.returncode == 0 and "accuracy 1.000, macro-F1 1.000" in out.stdout, out.stdout
+        out = run_aspml("report", model3, data3, "-o", tmp_path / f"r{suffix}.html")
+        assert out.returncode == 0, out.stderr
+        page = (tmp_path / f"r{suffix}.html").read_text()
+        assert "hi" in page and "accuracy" in page.lower()
+    read = pd.read_csv(data3, skipinitialspace=True)["label"]       # "hi", "lo", "mid"
+    assert set(read) == {"hi", "lo", "mid"}
+    figures = confusion(three.program_, X, read)
+    assert figures["accuracy"] == 1.0 and figures["classes"] == [" hi", " lo", " mid"]
+    known, truth = aspml.report.truth_of(pd.read_csv(data, skipinitialspace=True)["label"],
+                                         " yes")
+    assert known.all() and np.array_equal(truth, y == " yes")
+    row = int(np.flatnonzero(X.a.between(-0.4, 0.4))[0])      # class " mid"
+    for asked in ("lo", " lo"):
+        out = run_aspml("explain", tmp_path / "m3.lp", data3, "--row", row, "--why-not", asked)
+        assert out.returncode == 0, out.stderr
+        assert 'label = " lo" does not hold' in out.stdout, out.stdout
+    e = aspml.explain(three.program_, X.iloc[[row]], why_not="lo")
+    assert e.why_not == " lo"
+
+
+def test_a_quoted_number_on_a_column_of_numbers_says_it_never_holds(tmp_path):
+    """A hand-written ``m = "5"`` beside ``m > 6`` (a column of numbers): the data's 5 is
+    the number 5, never the text, in every engine; Python and the command say so once."""
+    text = 'IF m = "5" THEN label = "yes"\nELSE IF m > 6 THEN label = "yes"\nELSE label = "no"\n'
+    p = aspml.parse(text, "text")
+    X = pd.DataFrame({"m": [5, 3, 7]})
+    with pytest.warns(AspmlWarning, match=r"m with the text '5'.*write the number without "
+                                          r"quotes \(m = 5\)"):
+        fast = p.predict(X)
+    assert list(fast) == ["no", "no", "yes"]
+    with pytest.warns(AspmlWarning, match="m with the text '5'"):      # clingo's facts too
+        assert list(aspml.asp.predict(p, X)) == list(fast)
+    model, data = tmp_path / "m.txt", tmp_path / "d.csv"
+    model.write_text(text)
+    X.to_csv(data, index=False)
+    out = run_aspml("predict", model, data)
+    assert out.returncode == 0 and out.stdout.splitlines()[1:] == ["0,no", "1,no", "2,yes"]
+    notes = [line for line in out.stderr.splitlines() if line]
+    assert len(notes) == 1 and "m with the text '5'" in notes[0], out.stderr
+    with warnings.catch_warnings():                     # no note for a number, or a text
+        warnings.simplefilter("error", AspmlWarning)    # on a column of texts
+        aspml.parse('IF m = 5 THEN label = "yes"\nELSE label = "no"\n', "text").predict(X)
+        aspml.parse('IF m = "5" THEN label = "yes"\nELSE label = "no"\n', "text").predict(
+            pd.DataFrame({"m": ["5", "x"]}))
