@@ -200,7 +200,8 @@ def _search(view, data, state, pos, neg, bf, bo, bv, cfg, min_tp):
         out = best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes,
                                     n_codes, state, active_rows, weights, args_pos, args_neg,
                                     neg.shape[0], np.int64(cfg[KIND]), cfg[NEGATED] > 0,
-                                    min_tp, bf, bo, bv, n_view, row_groups)
+                                    min_tp, bf, bo, bv, n_view, row_groups,
+                                    np.int64(cfg[THREADS]))
     else:
         out = best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes,
                            state, active_rows, weights, args_pos, args_neg, neg.shape[0],

@@ -483,19 +483,62 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
 def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                           active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
                           banned_features, banned_ops, banned_values, n_view=-1,
-                          row_groups=NO_GROUPS):
-    """:func:`best_literal` with the features searched in parallel (same answer)."""
+                          row_groups=NO_GROUPS, threads=2):
+    """:func:`best_literal` with the features searched in parallel (same answer), on
+    ``threads`` threads (numba's setting in effect: a cached kernel cannot ask it)."""
     n_features = offsets.shape[0] - 1
     scores = np.empty(n_features)
     ops = np.empty(n_features, dtype=np.int64)
     values = np.empty(n_features)
     logs = _logs(n_pos, n_neg, kind, weights is not None)
-    for f in numba.prange(n_features):
-        scores[f], ops[f], values[f] = _best_on_feature(
-            np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
-            active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-            banned_features, banned_ops, banned_values, n_view, row_groups, logs)
+    # one task a thread, each a set of features of about equal work: prange cuts the
+    # features into contiguous blocks, and a table's costly columns often sit together
+    # (avila's two of ~10,000 values, 7 and 9 of 0-9, took one thread of two)
+    n_tasks = max(1, min(threads, n_features))
+    task_of = _balanced_tasks(offsets, distinct_offsets, n_codes, active_rows.shape[0],
+                              weights is None and row_groups.shape[1] > 0, n_tasks)
+    for t in numba.prange(n_tasks):
+        for f in range(n_features):
+            if task_of[f] != t:
+                continue
+            scores[f], ops[f], values[f] = _best_on_feature(
+                np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes,
+                state, active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
+                banned_features, banned_ops, banned_values, n_view, row_groups, logs)
     return _pick(scores, ops, values)
+
+
+@numba.njit(cache=True)
+def _balanced_tasks(offsets, distinct_offsets, n_codes, n_active, by_group, n_tasks):
+    """Each feature's task, ``0 .. n_tasks - 1``: the costliest first, each to the task of
+    least work so far.  A feature's work as :func:`_best_on_feature` does it: a sorted
+    scan of its rows in the view (a heuristic at about every row: three units a row), or
+    its active rows counted by value group and a pass over the groups; and its
+    categories' counts.  The answer does not depend on it (:func:`_pick` reads the
+    features in order)."""
+    n_features = offsets.shape[0] - 1
+    cost = np.empty(n_features)
+    for f in range(n_features):
+        rows = offsets[f + 1] - offsets[f]
+        n_groups = distinct_offsets[f + 1] - distinct_offsets[f]
+        c = 0.0
+        if rows > 0:
+            if by_group and n_groups * GROUPS_PER_ROW <= n_active:
+                c += n_active + n_groups
+            else:
+                c += 3.0 * rows
+        if n_codes[f] > 0:
+            c += n_active + n_codes[f]
+        cost[f] = c
+    order = np.argsort(-cost, kind="mergesort")
+    load = np.zeros(n_tasks)
+    task_of = np.empty(n_features, dtype=np.int64)
+    for k in range(n_features):
+        f = order[k]
+        t = np.argmin(load)
+        task_of[f] = t
+        load[t] += cost[f]
+    return task_of
 
 
 @numba.njit(cache=True)

@@ -273,8 +273,9 @@ class _Search:
         b_feat = np.array([u.feature for u in used], dtype=np.int64)
         b_ops = np.array([u.op for u in used], dtype=np.int64)
         b_vals = np.array([u.value for u in used], dtype=np.float64)
-        search = _kernel("best_literal", best_literal, best_literal_parallel, view[3],
-                         len(self.cols), self.threads)
+        parallel = partial(best_literal_parallel, threads=self.threads)
+        search = _kernel("best_literal", best_literal, parallel, view[3], len(self.cols),
+                         self.threads)
         score, f, op, value = search(*view[:3], self.distinct, self.distinct_offsets,
                                      self.codes, self.n_codes, state, active_rows,
                                      self.weights, float(self.total(pos)),
