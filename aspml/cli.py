@@ -99,19 +99,6 @@ def _table_chunks(path: str, sep: str | None, chunksize: int):
     return iter_csv(path, sep, chunksize)
 
 
-def _rounded(X: pd.DataFrame, digits: int) -> pd.DataFrame:
-    """The numbers of ``X`` (text cells that read as numbers) rounded to ``digits`` decimals."""
-    X = X.copy()
-    for c in X.columns:
-        numbers = pd.to_numeric(X[c], errors="coerce")
-        is_number = numbers.notna() & np.isfinite(numbers)
-        if is_number.any():
-            X[c] = X[c].astype(object)
-            X.loc[is_number, c] = [np.format_float_positional(v, trim="-")
-                                   for v in numbers[is_number].round(digits)]
-    return X
-
-
 def _kinds(items) -> dict:
     out = {}
     for item in items or ():
@@ -233,10 +220,12 @@ def cmd_learn(args) -> int:
     if len(X) < len(df):                      # learning_data leaves out rows without a label
         print(f"aspml learn: note: left out {_count(len(df) - len(X), 'row')} of {args.data} "
               f"with no value in column {args.target!r}", file=sys.stderr)
+    raw, rounded = X, []
     if args.digits is not None:
         if not 0 <= args.digits <= 9:
             raise AspmlError(f"--digits {args.digits}: give 0 to 9 decimals")
-        X = _rounded(X, args.digits)
+        from .data.rounding import round_numbers
+        X, rounded = round_numbers(X, args.digits, kinds, missing)
     options = {o: getattr(args, o) for o in L.OPTIONS}
     clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
     if args.background is not None:           # a path; the learner reads and checks it in fit
@@ -266,12 +255,26 @@ def cmd_learn(args) -> int:
         if bar is not None:
             bar.close()
     program = clf.program_
+    if rounded:
+        # thresholds between the rounded values: the program answers on the file's own
+        # numbers (predict, check, every engine) as the learner did on the rounded ones
+        from .data.rounding import at_midpoints
+        from .evaluate import predict as program_predict
+        program = at_midpoints(program, args.digits, rounded)
+        answers = program_predict(program, raw)
+        learned = clf.predict(X) if program.is_multiclass else clf.decision(X)
+        differ = int(np.sum(answers != learned))
+        if differ:          # rules the user wrote (expert, background) read the raw numbers
+            print(f"aspml learn: note: {_count(differ, 'row')} of {args.data} get another "
+                  f"answer from the saved program on the file's own numbers than on the numbers "
+                  f"rounded to {args.digits} decimals (rules written by hand are kept as "
+                  "written); the figures below are the saved program's", file=sys.stderr)
     if program.is_multiclass:
         from .bench import macro_scores
-        s = macro_scores(clf.predict(X), y)
+        s = macro_scores(program_predict(program, raw) if rounded else clf.predict(X), y)
         fit = _fit_text(s["acc"], s["f1"], True)
     else:
-        hit = clf.decision(X)
+        hit = program_predict(program, raw) if rounded else clf.decision(X)
         truth = y == positive
         tp = int(np.sum(hit & truth))
         f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
@@ -888,7 +891,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "whose atoms the rules may use as Boolean features; the learned "
                          "program carries them")
     le.add_argument("--digits", type=int, metavar="N",
-                    help="round numbers to N decimals before learning (shorter thresholds; "
+                    help="round numbers to N decimals before learning (shorter thresholds, "
+                         "written halfway between rounded values: the saved program answers "
+                         "on the file's own numbers as it learned on the rounded ones; "
                          "without it, numbers clingo's integers cannot hold are saved as ranks)")
     le.add_argument("--fixed-rules", metavar="RULES",
                     help="expert rules (fold-se, fold-rpp): a file of rules for the positive "
