@@ -5,9 +5,9 @@ nothing heavy, so ``aspml --version`` answers at once instead of loading
 numpy, pandas, numba and scikit-learn first.
 """
 
-import importlib
-import sys
-import types
+import importlib as _importlib
+import sys as _sys
+import types as _types
 
 from .errors import AspmlError, DialectError, EngineError, ParseError, ScaleError
 
@@ -25,7 +25,7 @@ _WHERE = {
     **dict.fromkeys(["Counterfactual", "counterfactual"], ".asp.explain"),
     **dict.fromkeys(["DescriptiveModel", "generalize", "rules_from_sklearn"], ".generalize"),
 }
-_SUBMODULES = ("asp", "dask", "data", "evaluate", "prolog")      # reached as aspml.asp ...
+_SUBMODULES = ("asp", "dask", "data", "evaluate", "prolog", "report")      # reached as aspml.asp ...
 
 __all__ = ["load", "export", "read_csv", "DescriptiveModel", "generalize", "rules_from_sklearn", "Counterfactual",
            "Explanation", "counterfactual", "explain", "FoldRpp", "FoldSE", "Libre",
@@ -37,27 +37,28 @@ __all__ = ["load", "export", "read_csv", "DescriptiveModel", "generalize", "rule
 
 def __getattr__(name: str):
     if name in _SUBMODULES:
-        return importlib.import_module("." + name, __name__)
+        return _importlib.import_module("." + name, __name__)
     if name not in _WHERE:
         raise AttributeError(f"module 'aspml' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+    value = getattr(_importlib.import_module(_WHERE[name], __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_WHERE) | set(_SUBMODULES))
+    return sorted({n for n in globals() if not n.startswith("_")} | {"__version__"}
+                  | set(_WHERE) | set(_SUBMODULES))
 
 
-class _Package(types.ModuleType):
+class _Package(_types.ModuleType):
     """The package's module type: ``aspml.explain`` and ``aspml.generalize`` are functions of
     the submodules of the same names, and importing such a submodule (``from aspml.explain
     import ...``) makes Python bind the submodule on the package; keep the function there."""
 
     def __setattr__(self, name, value):
-        if isinstance(value, types.ModuleType) and _WHERE.get(name) == "." + name:
+        if isinstance(value, _types.ModuleType) and _WHERE.get(name) == "." + name:
             value = getattr(value, name)
         super().__setattr__(name, value)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package

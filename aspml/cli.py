@@ -176,9 +176,8 @@ def _sample_weight(df, args, missing):
                          f"(its columns: {', '.join(map(str, df.columns))})")
     if col == args.target:
         raise AspmlError(f"--sample-weight {col!r} is the --target column")
-    if col in (args.ignore or ()):
-        raise AspmlError(f"--sample-weight {col!r} is also --ignore'd: the weight column is "
-                         "never a feature anyway")
+    if col in (args.ignore or ()):      # the weight column is never a feature anyway
+        args.ignore = [c for c in args.ignore if c != col]
     keep = (L.labelled(df[args.target], missing) if args.target in df.columns
             else np.ones(len(df), dtype=bool))
     raw = df[col][keep]
@@ -553,6 +552,11 @@ def _check_classes(program, X, labels) -> int:
         print(f"  no class: {figures['no_class']} rows (the program has no default class)")
     if labels is not None:
         m = confusion(program, X, labels)
+        # the rows of the matrix for the program's classes: all 0, no label is a class
+        if m["labelled"] and not any(map(sum, m["matrix"][:len(program.classes)])):
+            print(f"note: column {labels.name!r} holds none of the program's classes "
+                  f"({', '.join(show[c] for c in program.classes)}); is it the label column? "
+                  "(--target COLUMN)", file=sys.stderr)
         if m["labelled"]:
             print(f"{m['labelled']} labelled rows ({labels.name}): accuracy {m['accuracy']:.3f}, "
                   f"macro-F1 {m['macro_f1']:.3f}")
@@ -611,15 +615,16 @@ def cmd_explain(args) -> int:
                        steps=steps_of(X, program.columns_used))       # 0 -> 10, not 9.5
         if not program.is_multiclass:
             cf = counterfactual(program, row, target=not e.prediction, **options)
-        elif e.why_not is not None and e.why_not != e.prediction:    # to the class asked about
+        elif e.why_not is not None and e.why_not == e.prediction:    # it has that class
+            cf = "already"
+        else:       # to the class asked about, else the nearest other class
             cf = counterfactual(program, row, target=e.why_not, **options)
-        else:                       # the nearest other class: fewest changes, then distance
-            found = [c for c in (counterfactual(program, row, target=k, **options)
-                                 for k in program.classes if k != e.prediction) if c is not None]
-            cf = min(found, key=lambda c: (len(c.changes), c.distance), default=None)
     if args.json:
         out = e.to_dict()
-        if args.counterfactual:
+        if cf == "already":         # no change: the row has the class asked about
+            out["counterfactual"] = {"changes": {}, "rule": None, "distance": 0.0,
+                                     "class": _json(e.prediction)}
+        elif args.counterfactual:
             out["counterfactual"] = None if cf is None else {
                 "changes": {k: [_json(o), _json(n)] for k, (o, n) in cf.changes.items()},
                 "rule": None if cf.rule is None else cf.rule + 1, "distance": cf.distance,
@@ -627,10 +632,12 @@ def cmd_explain(args) -> int:
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
     sys.stdout.write(e.to_text())
-    if args.counterfactual:
+    if cf == "already":
+        sys.stdout.write(f"No change is needed: the row already gets class "
+                         f"{text_value(e.prediction)}.\n")
+    elif args.counterfactual:
         other = ("the other answer" if not program.is_multiclass else "another class"
-                 if e.why_not is None or e.why_not == e.prediction else
-                 f"class {text_value(e.why_not)}")
+                 if e.why_not is None else f"class {text_value(e.why_not)}")
         sys.stdout.write(f"No change of the mutable features gives {other}.\n" if cf is None
                          else f"To get {other}: " + cf.to_text(program))
     return 0

@@ -305,10 +305,21 @@ class Counterfactual:
             else:
                 text += (f"\nthen no rule fires, and the default class applies: "
                          f"{class_head(program, self.label)}")
-        elif self.rule is not None and program is not None:
-            from ..logic.printers import text_literal
-            body = " AND ".join(text_literal(lit) for lit in program.rules[self.rule].body) or "TRUE"
-            text += f"\nthen rule {self.rule + 1} fires: IF {body}"
+        elif program is not None:
+            from ..logic.model import Rule
+            from ..logic.printers import text_head, text_literal, text_name, text_value
+            if not parts:                   # the row already gets the answer asked for
+                t = program.target
+                name = text_name(t.name)
+                answer = (text_head(program, Rule(None, ())) if self.rule is not None else
+                          f"{name} = {text_value(t.negative)}" if t.negative is not None else
+                          f"{name} != {text_value(t.positive)}" if t.positive is not None else
+                          f"NOT {name}")
+                text = f"no change: the row already gets {answer}"
+            if self.rule is not None:
+                body = (" AND ".join(text_literal(lit) for lit in program.rules[self.rule].body)
+                        or "TRUE")
+                text += f"\n{'then ' if parts else ''}rule {self.rule + 1} fires: IF {body}"
         return text + "\n"
 
 
@@ -321,7 +332,10 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
                    missing=None, steps=None) -> Counterfactual | None:
     """The fewest changes to ``row`` (then the smallest distance) that give ``target``.
 
-    ``target`` is the wanted answer (True: the target holds).  ``immutable``
+    ``target`` is the wanted answer (True: the target holds); for a multi-class
+    program the class the row should get, by default (True or None) the nearest other
+    class: of fewest changes, then of smallest distance (as ``aspml explain
+    --counterfactual``; None when no class can be reached).  ``immutable``
     names features that may not change; ``ranges`` gives ``{feature: (lo, hi)}``
     for the normalised distance (default: the span of the program's thresholds
     and the row's value).  ``steps`` gives ``{feature: step}``: a changed number
@@ -338,9 +352,13 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     frame = as_row(program, row)
     if program.is_multiclass:
         from ..explain import resolve_class
-        if target is True:               # the binary default means nothing here
-            raise AspmlError("counterfactual: name the class the row should get (target=...); "
-                             f"the program's classes: {list(program.classes)}")
+        if target is True or target is None:     # the nearest other class, as the command
+            from ..evaluate import classify
+            own = classify(program, frame, missing)[0]
+            found = [c for c in (counterfactual(program, frame, k, immutable, ranges, missing,
+                                                steps)
+                                 for k in program.classes if k != own) if c is not None]
+            return min(found, key=lambda c: (len(c.changes), c.distance), default=None)
         target = resolve_class(program, target, "target")
         goal = ("is", target)
     else:

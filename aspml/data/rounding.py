@@ -18,11 +18,13 @@ row of the file the answer the learner gave its rounded row.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
+from ..errors import AspmlWarning
 from ..logic.model import Compare, Interval, NotCompare, Program
 from .table import infer_kind
 
@@ -72,7 +74,9 @@ def round_numbers(X: pd.DataFrame, digits: int, kinds: dict | None = None,
     X = X.copy()
     done = []
     for c in X.columns:
-        kind = kinds.get(c) or infer_kind(X[c], missing)
+        with warnings.catch_warnings():         # the fit that follows warns of the data
+            warnings.simplefilter("ignore", AspmlWarning)
+            kind = kinds.get(c) or infer_kind(X[c], missing)
         if kind not in ("numeric", "mixed"):
             continue
         numbers = pd.to_numeric(X[c], errors="coerce")

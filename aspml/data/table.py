@@ -350,6 +350,7 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     if uniques and all(isinstance(u, (bool, np.bool_)) for u in uniques):
         return "boolean"
     has_num = has_str = False
+    code = None             # a number written as a code ("007"), which a mixed column reads as 7
     for u in uniques:
         if isinstance(u, (bool, np.bool_)):
             has_str = True
@@ -358,9 +359,18 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                 _warn_big(series.name, u, categorical=True)
                 return "categorical"
             has_num = True
+            if code is None and isinstance(u, str) and _CODE_TEXT.match(u):
+                code = u
         else:
             has_str = True
     if has_num and has_str:
+        if code is not None:
+            warnings.warn(f"column {series.name!r} holds texts and numbers (a mixed column): "
+                          f"{code.strip()!r} reads there as the number {number_text(_as_number(code))}, "
+                          "as do the column's other numbers; to keep every value a code as "
+                          f"written, declare it categorical (kinds={{{series.name!r}: "
+                          f"'categorical'}}, aspml --kind {series.name}=categorical)",
+                          AspmlWarning, stacklevel=4)
         return "mixed"
     return "numeric" if has_num else "categorical"
 

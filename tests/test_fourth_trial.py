@@ -1,0 +1,98 @@
+"""A new user's trial (a hospital's data scientist and a deployment engineer, 2026-12-03):
+what it found, through the doors it found it.  ``--digits`` has its own file
+(``test_digits.py``)."""
+
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import aspml
+from aspml.errors import AspmlWarning
+from conftest import run_aspml
+
+from test_multiclass_explain import P, ROWS
+
+
+def test_a_binary_counterfactual_that_needs_no_change_says_so():
+    p = aspml.parse('IF age > 50 THEN sick = "yes"\nELSE sick = "no"', dialect="text")
+    assert aspml.counterfactual(p, {"age": 60}).to_text(p) == (
+        'no change: the row already gets sick = "yes"\nrule 1 fires: IF age > 50\n')
+    assert aspml.counterfactual(p, {"age": 40}, target=False).to_text(p) == (
+        'no change: the row already gets sick = "no"\n')
+    assert aspml.counterfactual(p, {"age": 40}).to_text(p) == (
+        "change age: 40 -> 50.5\nthen rule 1 fires: IF age > 50\n")
+
+
+@pytest.fixture
+def triage_files(tmp_path):
+    model, data = tmp_path / "t.lp", tmp_path / "t.csv"
+    P.save(model)
+    pd.DataFrame([ROWS["first_rule"][0], ROWS["no_rule"][0]]).to_csv(data, index=False)
+    return model, data
+
+
+def test_why_not_the_rows_own_class_with_a_counterfactual_needs_no_change(triage_files):
+    model, data = triage_files
+    out = run_aspml("explain", model, data, "--row", 0, "--counterfactual",
+                    "--why-not", "emergency")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.endswith('No change is needed: the row already gets class "emergency".\n')
+    out = run_aspml("explain", model, data, "--row", 0, "--counterfactual",
+                    "--why-not", "emergency", "--json")
+    assert json.loads(out.stdout)["counterfactual"] == {
+        "changes": {}, "rule": None, "distance": 0.0, "class": "emergency"}
+    # no class asked: the nearest other class, as Python's counterfactual(p, row)
+    out = run_aspml("explain", model, data, "--row", 1, "--counterfactual")
+    assert out.returncode == 0
+    cf = aspml.counterfactual(P, ROWS["no_rule"][0])    # (the command steps whole numbers)
+    assert cf.to_text(P).splitlines()[1] == out.stdout.splitlines()[-1]
+
+
+def test_aspml_report_is_reached_from_the_package():
+    import subprocess
+    import sys
+    code = ("import aspml; print(aspml.report.confusion.__name__); "
+            "print(sorted(set(dir(aspml)) & {'sys', 'types', 'importlib'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd="/")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["confusion", "[]"]
+
+
+def test_check_notes_a_label_column_holding_none_of_the_classes(triage_files, tmp_path):
+    model, _ = triage_files
+    data = tmp_path / "s.csv"
+    frame = pd.DataFrame([ROWS[k][0] for k in ROWS])
+    frame.assign(sex=["M", "F"] * 3 + ["M"], triage=[ROWS[k][1] for k in ROWS]).to_csv(
+        data, index=False)
+    out = run_aspml("check", model, data, "--target", "sex")
+    assert out.returncode == 0
+    assert "note: column 'sex' holds none of the program's classes" in out.stderr
+    out = run_aspml("check", model, data)
+    assert out.returncode == 0 and "holds none" not in out.stderr
+
+
+def test_the_weight_column_ignored_as_well_is_no_error(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=60), "w": rng.uniform(1, 2, 60)})
+    frame["y"] = np.where(frame.a > 0, "yes", "no")
+    data = tmp_path / "w.csv"
+    frame.to_csv(data, index=False)
+    base = ["learn", data, "--target", "y", "--positive", "yes", "--quiet", "--sample-weight", "w"]
+    one, two = run_aspml(*base), run_aspml(*base, "--ignore", "w")
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert one.stdout == two.stdout
+
+
+def test_a_code_in_a_mixed_column_that_reads_as_a_number_is_named():
+    X = pd.DataFrame({"ward": ["007", "ICU", "12", "ICU"] * 10, "a": np.arange(40) % 7})
+    y = np.where(X.a > 3, "yes", "no")
+    with pytest.warns(AspmlWarning, match=r"'007' reads there as the number 7.*categorical"):
+        aspml.FoldSE(positive="yes").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)     # declared: no note; codes kept
+        m = aspml.FoldSE(positive="yes", kinds={"ward": "categorical"}).fit(X, y)
+    assert m.schema_["ward"].kind == "categorical"
