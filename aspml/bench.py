@@ -104,14 +104,10 @@ def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
     """The manifest entry of one CSV file: named after the file, kinds inferred, and the
     positive value given or, for a label of two values, the second one sorted (as
     ``aspml learn`` picks it)."""
-    from .data.csvfile import check_packed
-    check_packed(path)
-    try:
-        labels = pd.read_csv(path, dtype=str, keep_default_na=False, usecols=[label])[label]
-    except ValueError:                          # usecols names a column the file lacks
-        raise AspmlError(f"{path} has no column {label!r}") from None
-    except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
-        raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    frame = _read(path)                         # as aspml learn reads it
+    if label not in frame.columns:
+        raise AspmlError(f"{path} has no column {label!r}")
+    labels = frame[label]
     if positive is None:
         from .cli_learners import _numbers_if_all
         values = sorted(set(labels) - {"", "?"})
@@ -143,9 +139,20 @@ def infer_kinds(X: pd.DataFrame) -> dict:
     return kinds
 
 
+def _read(path) -> pd.DataFrame:
+    """A CSV file as ``aspml learn`` reads it (separator found, spaces after it dropped,
+    every cell text), with empty cells as empty texts (missing, as ``?``, here)."""
+    from .data.csvfile import read_csv
+    return read_csv(path).fillna("")
+
+
 def usable(entry: dict, positive: str | None = None, multiclass: bool = False) -> bool:
-    return (positive is not None or multiclass or "(" not in entry["positive_value"]
-            or entry["positive_value"].endswith(MULTICLASS))
+    """Whether a dataset has a class to learn: a positive value given, every class, or a
+    manifest's positive value that is a label (not ``(regression)``; a label may hold
+    brackets, ``default (90d)``, when it is the file's own)."""
+    value = entry["positive_value"]
+    return (positive is not None or multiclass or value.endswith(MULTICLASS)
+            or not (value.startswith("(") and value.endswith(")")))
 
 
 def default_names(manifest: dict, overrides: dict, multiclass: bool = False) -> list[str]:
@@ -164,15 +171,8 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
     """The dataset of a manifest entry: binary (the positive class against the others),
     or with every class when ``multiclass`` or when the entry says ``(multi-class)``
     and no positive value is given."""
-    from .data.csvfile import check_packed
-    frames = []
-    for f in entry["files"].split():
-        check_packed(Path(data_dir) / f)
-        try:
-            frames.append(pd.read_csv(Path(data_dir) / f, dtype=str, keep_default_na=False))
-        except (OSError, pd.errors.ParserError, UnicodeDecodeError) as e:
-            raise AspmlError(f"cannot read {Path(data_dir) / f}: {e}") from None
-    df = pd.concat(frames, ignore_index=True)
+    df = pd.concat([_read(Path(data_dir) / f) for f in entry["files"].split()],
+                   ignore_index=True)
     label = entry["label_column"]
     if positive is None and not multiclass:
         positive = entry["positive_value"]

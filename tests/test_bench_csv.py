@@ -159,3 +159,21 @@ def test_a_csv_named_like_a_shared_dataset_is_one_table_and_ignore_drops_columns
                  "--folds", "3", "--quiet", "--ignore", "nope")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "has no feature column 'nope'" in done.stderr
+
+
+def test_bench_reads_a_csv_file_as_learn_does_and_a_label_may_hold_brackets(tmp_path):
+    """A new user's trial: a ';' file and an 'a, b' file that learn reads were refused
+    ("has no column"), and a positive label 'default (90d)' was taken for a manifest's
+    '(regression)' marker."""
+    df = table().assign(y=lambda d: d.y.replace({"pos": "default (90d)"}))
+    df.to_csv(tmp_path / "comma.csv", index=False)
+    df.to_csv(tmp_path / "semi.csv", index=False, sep=";")
+    (tmp_path / "spaced.csv").write_text(
+        df.to_csv(index=False).replace(",", ", "))
+    found = []
+    for name in ("comma", "semi", "spaced"):
+        out = aspml("bench", tmp_path / f"{name}.csv", "--target", "y", "--positive",
+                    "default (90d)", "--learners", "fold-se", "--folds", "3")
+        assert out.returncode == 0, out.stderr
+        found.append(rows(out.stdout, name)[0].split("|")[3:-2])     # the figures
+    assert found[0] == found[1] == found[2]

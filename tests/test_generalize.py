@@ -644,3 +644,62 @@ def test_a_tree_on_bool_labels_gives_a_program_for_true():
         assert (p.target.positive, p.target.negative) == ("True", "False")
         assert np.array_equal(p.predict(X), tree.predict(X))
         assert np.array_equal(aspml.asp.predict(p, X), tree.predict(X))
+
+
+def test_only_trees_whose_leaves_are_their_predictions():
+    """A new user's trial: gradient boosting's trees fit residuals, an isolation forest's
+    give path lengths, bagging's see a subset of the features; their leaves read as
+    rules were nonsense (fidelity 0).  Refused; forests and single trees are read."""
+    from sklearn.ensemble import (BaggingClassifier, ExtraTreesClassifier,
+                                  GradientBoostingClassifier, IsolationForest,
+                                  RandomForestRegressor)
+    tree, X = _dummies_tree()
+    y = tree.predict(X)
+    for bad in (GradientBoostingClassifier(n_estimators=3).fit(X, y),
+                IsolationForest(n_estimators=3, random_state=0).fit(X),
+                BaggingClassifier(n_estimators=3, max_features=1, random_state=0).fit(X, y)):
+        with pytest.raises(AspmlError, match="its trees' leaves are not its predictions"):
+            aspml.rules_from_sklearn(bad)
+    for good in (ExtraTreesClassifier(n_estimators=3, random_state=0).fit(X, y),
+                 RandomForestRegressor(n_estimators=3, random_state=0).fit(X, X.x * 2)):
+        assert aspml.rules_from_sklearn(good)
+
+
+def test_a_reference_with_missing_values_the_trees_split_on_is_refused():
+    """scikit-learn sends a missing value down one branch of a split; a leaf's intervals
+    do not, so the rows fell out of every rule and the fidelity (1.0) left them out."""
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)})
+    X.loc[::10, "a"] = np.nan
+    y = np.where(X.a.fillna(1) > 0, "yes", "no")
+    tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    with pytest.raises(AspmlError, match="missing .* values in 'a', which the model splits on"):
+        aspml.generalize(tree, rho=0.9, reference=X)
+    kept = X.dropna()
+    m = aspml.generalize(tree, rho=0.9, reference=kept)
+    # an array of the model's columns reads as the frame does (it crashed)
+    same = aspml.generalize(tree, rho=0.9, reference=kept.to_numpy())
+    assert same.fidelity == m.fidelity
+    with pytest.raises(AspmlError, match="2-D array of the model's 2 features"):
+        aspml.generalize(tree, rho=0.9, reference=kept.to_numpy()[:, :1])
+
+
+def test_simplify_reads_its_reference_as_every_command_does(tmp_path):
+    """`--reference` read 'NA' as missing and refused a ';' file: the command's fidelity
+    differed from Python's on the same rows (0.760 against 0.764)."""
+    rng = np.random.default_rng(2)
+    n = 400
+    df = pd.DataFrame({"region": rng.choice(["NA", "EU", "AS"], n), "x": rng.normal(size=n)})
+    df["y"] = np.where((df.region == "NA") | (df.x > 1), "yes", "no")
+    model = tmp_path / "m.lp"
+    p = Program((Rule(None, (Compare("region", "==", "NA"),)), Rule(None, (Compare("x", ">", 1),))),
+                target=Target("y", positive="yes", negative="no"))
+    p.save(model)
+    df.to_csv(tmp_path / "r.csv", index=False)
+    df.to_csv(tmp_path / "s.csv", index=False, sep=";")
+    python = aspml.generalize(p, rho=0.7, reference=aspml.read_csv(tmp_path / "r.csv"))
+    for name in ("r.csv", "s.csv"):
+        out = aspml_cli("simplify", model, "--rho", "0.7", "--reference", tmp_path / name)
+        assert out.returncode == 0, out.stderr
+        assert f"fidelity {python.fidelity:.3f}" in out.stdout.splitlines()[0], out.stdout

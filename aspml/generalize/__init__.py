@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 from .._given import _is_aspml_estimator, as_program
 from ..errors import AspmlError
 from ..logic.model import Program
@@ -102,6 +104,8 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
     elif is_sklearn_model(model):
         rules = rules_from_sklearn(model, feature_names)
         task = task or ("classification" if hasattr(model, "classes_") else "regression")
+        if reference is not None:
+            reference = _sklearn_reference(model, reference, feature_names)
         if reference is not None and reference_predictions is None:
             reference_predictions = _sklearn_predict(model, reference, feature_names)
     elif isinstance(model, (list, tuple)):
@@ -129,6 +133,46 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
     return DescriptiveModel(state, float(rho), float(epsilon), target_name, positive, negative,
                             schema, history,
                             model.classes if isinstance(model, Program) else ())
+
+
+def _sklearn_reference(model, X, feature_names):
+    """The reference rows of a scikit-learn model as a DataFrame (an array: its columns
+    named as the model's features), refused where a feature the trees split on is
+    missing: scikit-learn sends a missing value down one branch of each split
+    (``missing_go_to_left``), which a leaf's intervals do not say, so the rules would
+    leave the row uncovered where the model predicts it (a new user's trial: 145 rows
+    of 3,000, and a fidelity of 1.0 that left them out)."""
+    import pandas as pd
+
+    from .sources import _feature_names, _trees
+    cols = _feature_names(model, feature_names)
+    if not isinstance(X, pd.DataFrame):
+        arr = np.asarray(X, dtype=object) if not hasattr(X, "ndim") else X
+        if getattr(arr, "ndim", 0) != 2 or arr.shape[1] != len(cols):
+            raise AspmlError(f"reference must be a DataFrame, or a 2-D array of the model's "
+                             f"{len(cols)} features, not {type(X).__name__}"
+                             + (f" of shape {arr.shape}" if hasattr(arr, "shape") else ""))
+        X = pd.DataFrame(arr, columns=cols)
+    X = X.copy()
+    for c in cols:              # text read from a file: numbers, and True / False as bools
+        if c in X.columns and not (pd.api.types.is_numeric_dtype(X[c])
+                                   or pd.api.types.is_bool_dtype(X[c])):
+            words = X[c].dropna().astype(str).str.strip().str.lower()
+            if len(words) and words.isin(["true", "false"]).all():
+                X[c] = X[c].map(lambda v: None if pd.isna(v) else
+                                str(v).strip().lower() == "true")
+            else:
+                X[c] = pd.to_numeric(X[c], errors="coerce")
+    split = sorted({int(f) for e in _trees(model) for f in e.tree_.feature if f >= 0})
+    used = [cols[f] for f in split if cols[f] in X.columns]
+    gaps = [c for c in used if X[c].isna().any()]
+    if gaps:
+        raise AspmlError(f"the reference data has missing (or non-numeric) values in "
+                         f"{', '.join(map(repr, gaps[:3]))}{' ...' if len(gaps) > 3 else ''}, "
+                         "which the model splits on: scikit-learn sends a missing value down "
+                         "one branch of each split, which a leaf's intervals do not say; fill "
+                         "or drop those rows")
+    return X
 
 
 def _sklearn_predict(model, X, feature_names):

@@ -122,12 +122,12 @@ def _as_label(text, dm):
 
 
 def read_reference(path: str) -> pd.DataFrame:
-    from ..data.csvfile import check_packed
-    check_packed(path)
-    try:
-        return pd.read_csv(path, na_values=["?"])
-    except (OSError, pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
-        raise AspmlError(f"cannot read {path}: {e}") from None
+    """The reference rows as every command reads a CSV file (:func:`aspml.read_csv`:
+    the separator found, cells as text, only empty cells missing, so that a region
+    ``NA`` is a value); a program reads them with its own missing tokens, a
+    scikit-learn model's columns as numbers."""
+    from ..data.csvfile import read_csv
+    return read_csv(path)
 
 
 PICKLE_SUFFIXES = (".joblib", ".pkl", ".pickle")

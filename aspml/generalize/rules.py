@@ -18,7 +18,7 @@ from numbers import Real
 
 from ..errors import AspmlError
 from ..logic.model import Compare, InSet, Interval, Literal, Rule
-from ..logic.printers import text_literal, text_value
+from ..logic.printers import text_literal, text_name, text_value
 from ..logic.values import is_number
 
 
@@ -229,7 +229,9 @@ class BoxRule:
 
     def to_text(self, target: str = "prediction") -> str:
         cond = " AND ".join(text_literal(_printable(c)) for c in self.conditions) or "TRUE"
-        return f"IF {cond} THEN {target} = {format_prediction(self.prediction)}"
+        # the target's name as the text dialect writes a name (quoted when it is not a
+        # plain word): a hostile name must not change the line's structure
+        return f"IF {cond} THEN {text_name(target)} = {format_prediction(self.prediction)}"
 
 
 def _printable(c):

@@ -60,16 +60,21 @@ def _threshold(t) -> float:
 
 def _trees(model):
     try:
+        from sklearn.ensemble._forest import ForestClassifier, ForestRegressor
         from sklearn.tree import BaseDecisionTree
     except ImportError:                                          # pragma: no cover
         raise AspmlError("reading a scikit-learn model needs scikit-learn") from None
     if isinstance(model, BaseDecisionTree):
         est = [model]
-    elif hasattr(model, "estimators_") and all(isinstance(e, BaseDecisionTree)
-                                               for e in np.ravel(model.estimators_)):
+    elif isinstance(model, (ForestClassifier, ForestRegressor)) and hasattr(model, "estimators_"):
+        # a random forest or extra trees: each tree predicts the class (or the value) on
+        # every feature.  Not gradient boosting (its trees fit residuals), an isolation
+        # forest (path lengths) or bagging (each tree sees a subset of the features)
         est = list(np.ravel(model.estimators_))
     else:
-        raise AspmlError(f"{type(model).__name__} is not a fitted scikit-learn decision tree or forest")
+        raise AspmlError(f"{type(model).__name__} is not a fitted scikit-learn decision tree or "
+                         "forest (DecisionTree*, RandomForest*, ExtraTrees*): its trees' leaves "
+                         "are not its predictions")
     if not all(hasattr(e, "tree_") for e in est):
         raise AspmlError("the scikit-learn model is not fitted")
     for k, e in enumerate(est):

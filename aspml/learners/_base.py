@@ -329,7 +329,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if self._weights_as_copies and total < rows / 10:
             warnings.warn(f"{type(self).__name__} reads a weight as that many copies of a row, "
                           f"and these weights sum to {total:.4g} over {rows} rows: "
-                          f"{self._weights_as_copies} see a table of {total:.4g} rows. Scale "
+                          f"{self._weights_as_copies} see a table of {total:.4g} "
+                          f"row{'' if total == 1 else 's'}. Scale "
                           f"the weights to average 1 (multiply them by {rows / total:.4g}) to "
                           "learn at the table's size", AspmlWarning, stacklevel=4)
         return weight
