@@ -176,8 +176,6 @@ def _sample_weight(df, args, missing):
                          f"(its columns: {', '.join(map(str, df.columns))})")
     if col == args.target:
         raise AspmlError(f"--sample-weight {col!r} is the --target column")
-    if col in (args.ignore or ()):      # the weight column is never a feature anyway
-        args.ignore = [c for c in args.ignore if c != col]
     keep = (L.labelled(df[args.target], missing) if args.target in df.columns
             else np.ones(len(df), dtype=bool))
     raw = df[col][keep]
@@ -214,8 +212,10 @@ def cmd_learn(args) -> int:
     sample_weight = None
     if args.sample_weight is not None:
         df, sample_weight = _sample_weight(df, args, missing)
+    # the weight column is never a feature: --ignore naming it too says nothing more
+    ignore = [c for c in args.ignore or () if c != args.sample_weight]
     X, y, positive, kinds = L.learning_data(df, args.data, args.target, args.positive,
-                                            args.ignore or (), _kinds(args.kind), missing)
+                                            ignore, _kinds(args.kind), missing)
     if len(X) < len(df):                      # learning_data leaves out rows without a label
         print(f"aspml learn: note: left out {_count(len(df) - len(X), 'row')} of {args.data} "
               f"with no value in column {args.target!r}", file=sys.stderr)
@@ -261,8 +261,8 @@ def cmd_learn(args) -> int:
         from .evaluate import predict as program_predict
         program = at_midpoints(program, args.digits, rounded)
         answers = program_predict(program, raw)
-        learned = clf.predict(X) if program.is_multiclass else clf.decision(X)
-        differ = int(np.sum(answers != learned))
+        differ = int(np.sum(answers != (clf.predict(X) if program.is_multiclass
+                                        else clf.decision(X))))
         if differ:          # rules the user wrote (expert, background) read the raw numbers
             print(f"aspml learn: note: {_count(differ, 'row')} of {args.data} get another "
                   f"answer from the saved program on the file's own numbers than on the numbers "
@@ -270,10 +270,10 @@ def cmd_learn(args) -> int:
                   "written); the figures below are the saved program's", file=sys.stderr)
     if program.is_multiclass:
         from .bench import macro_scores
-        s = macro_scores(program_predict(program, raw) if rounded else clf.predict(X), y)
+        s = macro_scores(answers if rounded else clf.predict(X), y)
         fit = _fit_text(s["acc"], s["f1"], True)
     else:
-        hit = program_predict(program, raw) if rounded else clf.decision(X)
+        hit = answers if rounded else clf.decision(X)
         truth = y == positive
         tp = int(np.sum(hit & truth))
         f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
@@ -609,19 +609,20 @@ def cmd_explain(args) -> int:
         resolve_class(program, args.why_not, "--why-not")
     e = explain(program, row, minimal=args.minimal, why_not=args.why_not)
     cf = None
-    if args.counterfactual:
+    # --why-not the row's own class: no change is needed, and none is searched
+    already = (args.counterfactual and program.is_multiclass and e.why_not is not None
+               and e.why_not == e.prediction)
+    if args.counterfactual and not already:
         from .asp.explain import steps_of
         options = dict(immutable=tuple(args.immutable or ()), ranges=_ranges(program, X),
                        steps=steps_of(X, program.columns_used))       # 0 -> 10, not 9.5
         if not program.is_multiclass:
             cf = counterfactual(program, row, target=not e.prediction, **options)
-        elif e.why_not is not None and e.why_not == e.prediction:    # it has that class
-            cf = "already"
         else:       # to the class asked about, else the nearest other class
             cf = counterfactual(program, row, target=e.why_not, **options)
     if args.json:
         out = e.to_dict()
-        if cf == "already":         # no change: the row has the class asked about
+        if already:
             out["counterfactual"] = {"changes": {}, "rule": None, "distance": 0.0,
                                      "class": _json(e.prediction)}
         elif args.counterfactual:
@@ -632,7 +633,7 @@ def cmd_explain(args) -> int:
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
     sys.stdout.write(e.to_text())
-    if cf == "already":
+    if already:
         sys.stdout.write(f"No change is needed: the row already gets class "
                          f"{text_value(e.prediction)}.\n")
     elif args.counterfactual:

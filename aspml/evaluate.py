@@ -58,23 +58,25 @@ def _warn_unmatchable(program: Program) -> None:
     as (a text starting with a space, an empty text, a midnight written with its time:
     values are read without them, so that a DataFrame and its CSV agree; a program
     written by hand, or saved before aspml read values so, holds them)."""
-    from .data.table import _as_number, category_text
-    stale = sorted({(lit.feature, v) for lit in program.literals for v in lit.values()
-                    if isinstance(v, str) and (category_text(v) != v or not v.strip(" "))},
+    from .data.table import _as_number, category_text, number_text
+    texts = {(lit.feature, v) for lit in program.literals for v in lit.values()
+             if isinstance(v, str)}
+    if not texts:                   # (every predict comes here: a program of numbers only)
+        return
+    stale = sorted(((f, v) for f, v in texts if category_text(v) != v or not v.strip(" ")),
                    key=repr)
     kinds = {f.name: f.kind for f in program.schema.features}
     # a column of numbers (or numbers and texts) reads "5" as the number 5: a hand-written
     # m = "5" (quoted) never holds there
-    quoted = sorted({(lit.feature, v) for lit in program.literals for v in lit.values()
-                     if isinstance(v, str) and kinds.get(lit.feature) in ("numeric", "mixed")
-                     and _as_number(v) is not None}, key=repr)
+    quoted = sorted(((f, v) for f, v in texts if kinds.get(f) in ("numeric", "mixed")
+                     and _as_number(v) is not None), key=repr)
     if quoted:
         shown = ", ".join(f"{f} with the text {v!r}" for f, v in quoted[:3])
+        f, v = quoted[0]
         warnings.warn(f"the program compares {shown}{' ...' if len(quoted) > 3 else ''}: the "
                       "column's values read as numbers, never as that text, so the comparison "
                       "never holds; write the number without quotes"
-                      f" ({quoted[0][0]} = {category_text(quoted[0][1])})",
-                      AspmlWarning, stacklevel=3)
+                      f" ({f} = {number_text(_as_number(v))})", AspmlWarning, stacklevel=3)
     if stale:
         shown = ", ".join(f"{f} with {v!r}" + (f" (a value reads as {category_text(v)!r})"
                                                 if v.strip(" ") else " (missing)")

@@ -28,7 +28,7 @@ from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotC
                           Rule)
 from .logic.names import text_name, visible
 from .logic.printers import LogicPrinter, text_head, text_literal, text_value
-from .logic.values import is_number
+from .logic.values import is_number, read_as_csv
 
 MISSING = None
 
@@ -261,7 +261,7 @@ def resolve_class(program: Program, value, what: str = "class"):
                 return answer
         for label, answer in ((t.positive, True), (t.negative, False)):
             if isinstance(label, str) and isinstance(value, str) and \
-                    label.lstrip(" ") == value.lstrip(" "):      # as a CSV reads " yes"
+                    read_as_csv(label) == read_as_csv(value):      # as a CSV reads " yes"
                 return answer
         shown = "".join(f", {v!r}" for v in (t.positive, t.negative) if v is not None)
         raise AspmlError(f"{what}: {value!r} is not an answer of this binary program "
@@ -274,7 +274,7 @@ def resolve_class(program: Program, value, what: str = "class"):
         named = [c for c in choices if value in (str(c), text_value(c))]
         if not named:       # " hi" fitted in Python is "hi" read from a CSV (data.md)
             named = [c for c in choices if isinstance(c, str)
-                     and c.lstrip(" ") == value.lstrip(" ")]
+                     and read_as_csv(c) == read_as_csv(value)]
         if len(named) == 1:
             return named[0]
         if len(named) > 1:

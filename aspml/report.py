@@ -21,6 +21,7 @@ from .evaluate import default_indices, evaluate, first_of_coverage
 from .logic.model import Program
 from .logic.names import text_name
 from .logic.printers import text_head, text_literal, text_value
+from .logic.values import read_as_csv
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf"]
@@ -51,10 +52,10 @@ def truth_of(labels: pd.Series, positive, missing=("?",)) -> tuple[np.ndarray, n
         low = text.astype(str).str.strip().str.lower()
         return known.to_numpy(), low.isin(["true", "1", "yes"]).to_numpy()
     hit = text == str(positive)
-    if isinstance(positive, str) and positive != positive.lstrip(" "):
+    if isinstance(positive, str) and positive != read_as_csv(positive):
         # a label fitted in Python keeps its leading spaces (" >50K"); read from a CSV it
         # has none, as every value (data.md): the same label either way
-        hit |= text.map(lambda v: isinstance(v, str) and v.lstrip(" ") == positive.lstrip(" "))
+        hit |= text.map(read_as_csv) == read_as_csv(positive)
     if isinstance(positive, (int, float)) and not isinstance(positive, bool):
         hit |= pd.to_numeric(text, errors="coerce") == positive
     return known.to_numpy(), hit.to_numpy()
@@ -114,7 +115,7 @@ def class_of_labels(program: Program, labels) -> tuple[np.ndarray, np.ndarray]:
         by_text.setdefault(str(c), c)
     for c in program.classes:       # " hi" fitted in Python is "hi" read from a CSV
         if isinstance(c, str):
-            by_text.setdefault(c.lstrip(" "), c)
+            by_text.setdefault(read_as_csv(c), c)
     out = np.empty(len(text), dtype=object)
     for k, v in enumerate(text):
         if not known[k]:

@@ -137,7 +137,14 @@ def test_the_saved_program_answers_the_file_as_learned(tables, learner, multicla
     p = aspml.load(model)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", AspmlWarning)
-        assert np.array_equal(aspml.evaluate.predict(p, raw), aspml.prolog.predict(p, raw))
+        fast = aspml.evaluate.predict(p, raw)
+        for query in ("open", "rows"):          # SWI-Prolog asked both ways
+            assert np.array_equal(fast, aspml.prolog.predict(p, raw, query=query)), query
+    # the command's predict on the file, from the .lp and from the same program as .pl
+    pl = model.with_suffix(".pl")
+    p.save(pl)
+    answers = [run_aspml("predict", m, data).stdout for m in (model, pl)]
+    assert answers[0] == answers[1] and len(answers[0].splitlines()) == len(raw) + 1
     # every threshold sits halfway between tenths: x.x5
     values = [v for lit in p.literals for v in lit.values() if isinstance(v, float)]
     assert values and all(round(v * 100) % 10 == 5 for v in values), values

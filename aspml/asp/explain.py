@@ -307,14 +307,10 @@ class Counterfactual:
                          f"{class_head(program, self.label)}")
         elif program is not None:
             from ..logic.model import Rule
-            from ..logic.printers import text_head, text_literal, text_name, text_value
+            from ..logic.printers import text_head, text_literal, text_otherwise
             if not parts:                   # the row already gets the answer asked for
-                t = program.target
-                name = text_name(t.name)
-                answer = (text_head(program, Rule(None, ())) if self.rule is not None else
-                          f"{name} = {text_value(t.negative)}" if t.negative is not None else
-                          f"{name} != {text_value(t.positive)}" if t.positive is not None else
-                          f"NOT {name}")
+                answer = (text_head(program, Rule(None, ())) if self.rule is not None
+                          else text_otherwise(program))
                 text = f"no change: the row already gets {answer}"
             if self.rule is not None:
                 body = (" AND ".join(text_literal(lit) for lit in program.rules[self.rule].body)

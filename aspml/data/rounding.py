@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..errors import AspmlWarning
 from ..logic.model import Compare, Interval, NotCompare, Program
-from .table import infer_kind
+from .table import infer_kind, number_text
 
 # beyond this a number times 10**N is no longer an exact float64 integer step: a column
 # holding such a number is left as it is (its thresholds are not shortened by rounding)
@@ -48,17 +48,6 @@ def _round_half_down(x: np.ndarray, digits: int) -> np.ndarray:
     k = np.rint(x * 10.0**digits)
     k = k - (x <= _mid(k - 1, digits)) + (x > _mid(k, digits))
     return k
-
-
-def _text(k: float, digits: int) -> str:
-    """The grid point ``k / 10**digits`` as a decimal text (``13`` and 2 -> ``0.13``)."""
-    n = int(k)
-    if digits == 0:
-        return str(n)
-    sign = "-" if n < 0 else ""
-    whole, frac = divmod(abs(n), 10**digits)
-    frac_text = str(frac).rjust(digits, "0").rstrip("0")
-    return f"{sign}{whole}" + (f".{frac_text}" if frac_text else "")
 
 
 def round_numbers(X: pd.DataFrame, digits: int, kinds: dict | None = None,
@@ -88,7 +77,8 @@ def round_numbers(X: pd.DataFrame, digits: int, kinds: dict | None = None,
             continue
         k = _round_half_down(x, digits)
         uniques, back = np.unique(k, return_inverse=True)
-        texts = np.array([_text(u, digits) for u in uniques], dtype=object)
+        # the grid's floats as texts (their shortest decimals: 0.13), as the file had text
+        texts = np.array([number_text(g) for g in _grid(uniques, digits)], dtype=object)
         column = X[c].astype(object).to_numpy(copy=True)
         column[is_number] = texts[back]
         X[c] = column

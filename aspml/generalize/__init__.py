@@ -153,12 +153,12 @@ def _sklearn_reference(model, X, feature_names):
                              f"{len(cols)} features, not {type(X).__name__}"
                              + (f" of shape {arr.shape}" if hasattr(arr, "shape") else ""))
         X = pd.DataFrame(arr, columns=cols)
+    from ..cli_learners import flag_values, is_flag_column
     X = X.copy()
-    for c in cols:              # text read from a file: numbers, and True / False as bools
+    for c in cols:              # text read from a file: numbers, and true / false as bools
         if c in X.columns and not (pd.api.types.is_numeric_dtype(X[c])
                                    or pd.api.types.is_bool_dtype(X[c])):
-            words = X[c].dropna().astype(str).str.strip().str.lower()
-            if len(words) and words.isin(["true", "false"]).all():
+            if is_flag_column(flag_values(X[c], ())):      # as aspml learn reads a flag
                 X[c] = X[c].map(lambda v: None if pd.isna(v) else
                                 str(v).strip().lower() == "true")
             else:

@@ -299,6 +299,14 @@ def _thresholds_by_group(f, row_groups, n_groups, distinct, distinct_offsets, st
     return best, best_op, best_value
 
 
+@numba.njit(cache=True, inline="always")
+def _by_group(countable, n_groups, n_active):
+    """Whether a feature's thresholds are counted by value group (no more groups than
+    active rows; ``countable``: unweighted, with the rows' groups at hand), not by a
+    scan of its sorted rows: the same literal either way."""
+    return countable and n_groups * GROUPS_PER_ROW <= n_active
+
+
 @numba.njit(cache=True)
 def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                      active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
@@ -309,8 +317,8 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
     lo = offsets[f]
     hi = offsets[f + 1]
     n_groups = distinct_offsets[f + 1] - distinct_offsets[f]
-    if (weights is None and row_groups.shape[1] > 0 and hi > lo
-            and n_groups * GROUPS_PER_ROW <= active_rows.shape[0]):
+    if hi > lo and _by_group(weights is None and row_groups.shape[1] > 0, n_groups,
+                             active_rows.shape[0]):
         # fewer value groups than active rows: count by group (the same literal)
         best, best_op, best_value = _thresholds_by_group(
             f, row_groups, n_groups, distinct, distinct_offsets, state, active_rows, n_pos,
@@ -523,7 +531,7 @@ def _balanced_tasks(offsets, distinct_offsets, n_codes, n_active, by_group, n_ta
         n_groups = distinct_offsets[f + 1] - distinct_offsets[f]
         c = 0.0
         if rows > 0:
-            if by_group and n_groups * GROUPS_PER_ROW <= n_active:
+            if _by_group(by_group, n_groups, n_active):
                 c += n_active + n_groups
             else:
                 c += 3.0 * rows

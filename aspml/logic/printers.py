@@ -610,15 +610,20 @@ def _print_text(program: Program) -> str:
         cond = " AND ".join(text_literal(lit, derived) for lit in rule.body) or "TRUE"
         lines.append(f"IF {cond} THEN {text_head(program, rule)}"
                      + (EXPERT_TEXT if i in expert else ""))
+    lines.append(f"ELSE {text_otherwise(program)}")
+    return "\n".join(lines + _text_background(program)) + "\n"
+
+
+def text_otherwise(program: Program) -> str:
+    """A binary program's answer where no rule holds, in words: ``label = "no"``,
+    ``label != "yes"`` without a negative label, ``NOT flies`` without labels."""
     t = program.target
     name = text_name(t.name)
     if t.negative is not None:
-        lines.append(f"ELSE {name} = {text_value(t.negative)}")
-    elif t.positive is not None:
-        lines.append(f"ELSE {name} != {text_value(t.positive)}")
-    else:
-        lines.append(f"ELSE NOT {name}")
-    return "\n".join(lines + _text_background(program)) + "\n"
+        return f"{name} = {text_value(t.negative)}"
+    if t.positive is not None:
+        return f"{name} != {text_value(t.positive)}"
+    return f"NOT {name}"
 
 
 def _print_decision_list(program: Program) -> str:

@@ -102,6 +102,14 @@ def as_label(value) -> Value:
     return value if isinstance(value, (str, int, float)) else str(value)
 
 
+def read_as_csv(label):
+    """A text label as a CSV file reads it, without its leading spaces (``" >50K"``,
+    fitted in Python, is ``>50K`` in the file ``to_csv`` writes); other labels as
+    they are.  Two labels that read alike are one class to ``check``, ``report`` and
+    ``explain`` (docs, data)."""
+    return label.lstrip(" ") if isinstance(label, str) else label
+
+
 def is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
