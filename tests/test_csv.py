@@ -71,6 +71,37 @@ def test_a_separator_ending_each_row_is_refused_instead_of_shifting_the_columns(
                    "line 4 has 4 fields but the header names 3 columns")
 
 
+def test_a_row_with_fewer_fields_than_the_header_is_refused(tmp_path, loans):
+    """pandas fills a short row with missing values: a row cut short (or a value with an
+    unquoted line break) would be learned from and answered as a row of missing values."""
+    clean = tmp_path / "clean.csv"
+    loans.to_csv(clean, index=False)
+    text = clean.read_text().splitlines()
+    model = tmp_path / "m.lp"
+    assert run_aspml("learn", clean, "--target", "label", "--kind", "code=categorical",
+                     "-o", model).returncode == 0
+    short = tmp_path / "short.csv"
+    cut = text[5].rsplit(",", 1)[0]                    # its label's field left out
+    short.write_text("\n".join(text[:5] + [cut] + text[6:]) + "\n")
+    words = ("line 6 has 2 fields but the header names 3 columns ('code', 'x', 'label'); "
+             "write a missing value as an empty field, its comma kept")
+    for args in (("learn", short, "--target", "label"), ("predict", model, short),
+                 ("predict", model, short, "--chunksize", "7"), ("check", model, short)):
+        one_line_error(run_aspml(*args), *words)
+    with pytest.raises(aspml.AspmlError, match="line 6 has 2 fields"):
+        aspml.read_csv(short)
+    # the empty field written: a missing value, read as before
+    empty = tmp_path / "empty.csv"
+    empty.write_text("\n".join(text[:5] + [cut + ","] + text[6:]) + "\n")
+    assert aspml.read_csv(empty)["label"].isna().sum() == 1
+    assert run_aspml("predict", model, empty).returncode == 0
+    # blank lines, a quoted line break and a last column of empty fields stay readable
+    fine = tmp_path / "fine.csv"
+    fine.write_text('code,x,label\n1,2,"y\nes"\n   \n\n3,4,\n')
+    assert aspml.read_csv(fine)["label"].tolist()[0] == "y\nes"
+    assert len(aspml.read_csv(fine)) == 2
+
+
 # -- item 19: other separators, spaces in the header ----------------------------------------
 
 @pytest.mark.parametrize("sep", [";", "\t", "|", ", "])

@@ -8,7 +8,12 @@
   dropped when it is empty on every row (a separator at the end of each line,
   the header's too).
 - **Rows**: a row with more fields than the header is an error (pandas would
-  silently take the first field as a row label and shift every column).
+  silently take the first field as a row label and shift every column), and so
+  is a row with fewer (pandas would fill the missing fields with missing values,
+  and a row cut short or a value holding an unquoted line break would go
+  unnoticed).  A missing value is an empty field: ``4,5,`` not ``4,5``.  The
+  file is read a second time for this, with Python's csv module, only when the
+  last column holds a missing value (a short row reads as one there).
 - **Compressed files** (gzip, bz2, xz, or a zip of one file; told by their
   first bytes, not their suffix) are unpacked while streaming, and refused once
   they unpack to more than ``MAX_RATIO`` times their size on disk (always
@@ -62,6 +67,7 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
         with _open(path, kind) as raw:
             table = pd.read_csv(raw, **_options(sep, names))
     _check_first_row(table, path, sep, names)
+    _check_short_rows(table, path, kind, sep, names)
     empty = [n for n in names if n.startswith("Unnamed: ") and table[n].isna().all()]
     return table.drop(columns=empty) if empty else table
 
@@ -75,10 +81,13 @@ def iter_csv(path, sep: str | None = None, chunksize: int = 100_000):
     sep, kind, names = _prepare(path, sep)
     with _reading(path, len(names)):
         with _open(path, kind) as raw:
+            checked = False
             for i, table in enumerate(pd.read_csv(raw, chunksize=chunksize,
                                                   **_options(sep, names))):
                 if i == 0:
                     _check_first_row(table, path, sep, names)
+                if not checked:         # (the whole file once, at the first chunk it may be)
+                    checked = _check_short_rows(table, path, kind, sep, names)
                 yield table
 
 
@@ -129,6 +138,27 @@ def _check_first_row(table: pd.DataFrame, path: str, sep: str, names: list) -> N
         raise AspmlError(f"{path}: row 0 has {len(names) + 1} fields but the header names "
                          f"{len(names)} columns ({show_names(names)}); a {_sep_name(sep)} at "
                          f"the end of each line? Remove it, or name the extra column")
+
+
+def _check_short_rows(table: pd.DataFrame, path: str, kind, sep: str, names: list) -> bool:
+    """Refuse a row with fewer fields than the header (see the module's notes); reads the
+    file again only when the last column of ``table`` holds a missing value, which is
+    where a short row shows.  Returns whether it read the file."""
+    if len(names) < 2 or not table[names[-1]].isna().any():
+        return False
+    with _open(path, kind) as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+        records = csv.reader(text, delimiter=sep, skipinitialspace=True)
+        next(records, None)                                 # the header
+        for record in records:
+            if len(record) < len(names) and any(f.strip() for f in record):
+                raise AspmlError(
+                    f"{path}: line {records.line_num} has {len(record)} field"
+                    f"{'s' if len(record) != 1 else ''} but the header names {len(names)} "
+                    f"columns ({show_names(names)}); write a missing value as an empty "
+                    f"field, its {_sep_name(sep)} kept, and quote a value that holds a line "
+                    "break")
+    return True
 
 
 def _separator_option(sep):
