@@ -26,7 +26,7 @@ from .errors import AspmlError
 from .evaluate import as_table, rule_masks, literal_mask
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare, Program,
                           Rule)
-from .logic.names import text_name, visible
+from .logic.names import text_name
 from .logic.printers import LogicPrinter, text_head, text_literal, text_value
 from .logic.values import is_number, read_as_csv
 
@@ -337,7 +337,7 @@ def describe(check: Check) -> str:
     if isinstance(lit, NotAtom):
         return (f"there is no evidence that {lit.name} holds" if ok
                 else f"the exception {lit.name} holds")
-    name = visible(lit.feature)             # "ro\u200bme", not a name that reads "rome"
+    name = text_name(lit.feature)   # quoted as the printed rule quotes it ("ro\u200bme", "a, b")
     if isinstance(lit, Flag):
         if lit.positive:
             return f"{name} holds" if ok else f"there is no evidence that {name} holds"
@@ -395,7 +395,7 @@ class _Words:
                           + (" because" if t.holds else ":"))
         self.atom(t, 1)
         if self.e.minimal is not None:
-            parts = [f"{visible(k)} = {_show(v)}" for k, v in self.e.minimal.items()]
+            parts = [f"{text_name(k)} = {_show(v)}" for k, v in self.e.minimal.items()]
             self.lines.append("These values alone are enough for this answer: "
                               + (", ".join(parts) if parts else "none (the program always answers so)")
                               + ".")
@@ -426,7 +426,7 @@ class _Words:
             self.atom(c.exception, depth + 1)
             return
         if isinstance(c.literal, Flag) and c.exception is not None:     # a background atom
-            name = visible(c.literal.feature)
+            name = text_name(c.literal.feature)
             self.lines.append(f"{pad}{name} holds (background knowledge) because"
                               if c.exception.holds else
                               f"{pad}there is no evidence that {name} holds (background "
@@ -544,7 +544,7 @@ class _ClassWords:
     def minimal(self, what: str) -> None:
         if self.e.minimal is None:
             return
-        parts = [f"{visible(k)} = {_show(v)}" for k, v in self.e.minimal.items()]
+        parts = [f"{text_name(k)} = {_show(v)}" for k, v in self.e.minimal.items()]
         self.lines.append(f"These values alone are enough {what}: "
                           + (", ".join(parts) if parts else "none (the program always answers so)")
                           + ".")

@@ -124,3 +124,27 @@ def test_bad_rows():
         aspml.explain(LOAN, pd.DataFrame([LOAN_ROWS["rich"]] * 2))
     with pytest.raises(aspml.AspmlError, match="immutable names unknown"):
         aspml.counterfactual(LOAN, LOAN_ROWS["rich"], target=False, immutable=["nope"])
+
+
+def test_a_hostile_feature_name_is_quoted_in_every_line_as_in_the_rule(tmp_path):
+    """A name such as ``x = 3 AND y`` read bare in a reason line ("x = 3 AND y = "a b"")
+    says something the rule does not; every line quotes it as the printed rule does."""
+    from conftest import run_aspml
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"age, or not": rng.integers(20, 80, 200),
+                      "x = 3 AND y": rng.choice(["a b", "c,d"], 200)})
+    y = np.where((X["age, or not"] > 50) & (X["x = 3 AND y"] == "a b"), "yes", "no")
+    program = aspml.FoldSE(positive="yes").fit(X, y).program_
+    row = X.iloc[int(np.flatnonzero(y == "yes")[0])]
+    text = aspml.explain(program, row, minimal=True).to_text()
+    assert '\n    "x = 3 AND y" = "a b"\n' in text
+    assert '\n    "age, or not" = ' in text
+    assert 'answer: "x = 3 AND y" = "a b", "age, or not" = ' in text
+    assert 'change "age, or not": ' in aspml.counterfactual(program, row, False).to_text(program)
+    X.assign(label=y).to_csv(tmp_path / "h.csv", index=False)
+    program.save(tmp_path / "h.lp")
+    out = run_aspml("explain", tmp_path / "h.lp", tmp_path / "h.csv", "--row",
+                    str(row.name), "--counterfactual")
+    assert out.returncode == 0, out.stderr
+    assert '    "x = 3 AND y" = "a b"\n' in out.stdout
+    assert 'change "age, or not": ' in out.stdout

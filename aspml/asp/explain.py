@@ -38,7 +38,7 @@ from ..data.facts import clingo_numbers, program_limits
 from ..errors import AspmlError
 from ..evaluate import as_table
 from ..logic.model import Feature, Program, Rule, Schema
-from ..logic.names import clingo_string, visible
+from ..logic.names import clingo_string, text_name
 from ..logic.printers import LogicPrinter, Naming, rank_tables
 from ..logic.values import is_number
 from . import _prepare, encoding
@@ -292,7 +292,7 @@ class Counterfactual:
         return counterfactual_html(self)
 
     def to_text(self, program: Program | None = None) -> str:
-        parts = [f"{visible(f)}: {_show(o)} -> {_show(n)}" for f, (o, n) in self.changes.items()]
+        parts = [f"{text_name(f)}: {_show(o)} -> {_show(n)}" for f, (o, n) in self.changes.items()]
         text = "change " + "; ".join(parts)
         if program is not None and program.is_multiclass:
             from ..explain import _cond, class_head
