@@ -321,7 +321,25 @@ def _show_learned(args, program, n_rows: int, fit: str) -> int:
     sys.stdout.write(program.to_text())
     if args.output:
         print(f"saved to {args.output}")
+    if program.n_rules >= max(LARGE_PROGRAM, 5 * (len(program.classes) - 1)):
+        sys.stdout.flush()
+        print(f"aspml learn: note: {_count(program.n_rules, 'rule')} are more than a person "
+              f"reads through; {_SMALLER.get(args.learner, _SMALLER['fold-rpp'])} (aspml bench "
+              "tells what it costs in accuracy)", file=sys.stderr)
     return 0
+
+
+# a program of this many rules (default and exception rules) gets a note from learn; a
+# multi-class one, when it also has 5 rules for each class but the default (a class a
+# rule is as short as it gets: 125 classes of one number each need 124 rules)
+LARGE_PROGRAM = 100
+_SMALLER = {
+    "fold-se": "a higher --tail (the share of rows a rule must cover, 0.005 by default) "
+               "learns fewer, broader rules",
+    "fold-rpp": "--learner fold-se learns fewer rules, and a higher --tail fewer still",
+    "libre": "--max-rules N keeps at most N rules for each class (their exception rules "
+             "aside)",
+}
 
 
 def _learn_on_cluster(args) -> int:

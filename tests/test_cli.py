@@ -561,3 +561,23 @@ def test_kind_sets_the_kind_of_a_feature_a_text_print_reads(tmp_path):
     pl = tmp_path / "m.pl"
     pl.write_text(aspml("export", text, "--to", "prolog", "--kind", "score=mixed").stdout)
     assert predict_with_every_engine(pl, data, "--from", "prolog")["prolog"] == want["fast"]
+
+
+def test_learn_notes_a_program_too_long_to_read_and_what_gives_a_shorter_one(tmp_path):
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2000, 3000)
+    stripes, bands = tmp_path / "stripes.csv", tmp_path / "bands.csv"
+    # 100 stripes of the positive class: FOLD-R++ learns a rule for each
+    pd.DataFrame({"x": x, "label": np.where((x // 10) % 2 == 0, "a", "b")}).to_csv(
+        stripes, index=False)
+    out = aspml("learn", stripes, "--target", "label", "--positive", "a",
+                    "--learner", "fold-rpp")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("fold-rpp: 100 rules")
+    assert ("aspml learn: note: 100 rules are more than a person reads through; --learner "
+            "fold-se learns fewer rules, and a higher --tail fewer still") in out.stderr
+    # 125 classes of one interval each: 124 rules, one a class, are as short as it gets
+    pd.DataFrame({"x": x, "label": [f"c{v:03d}" for v in x // 16]}).to_csv(bands, index=False)
+    out = aspml("learn", bands, "--target", "label")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("fold-se: 124 rules") and "note" not in out.stderr
