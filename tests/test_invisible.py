@@ -76,7 +76,7 @@ def test_explanations_show_escapes():
     e = aspml.explain(p, ROWS.iloc[[1]].reset_index(drop=True), minimal=True)
     text = e.to_text()
     assert seen(text), text
-    assert "ci\\u202ety = \"ro\\u200bme\"" in text
+    assert "\"ci\\u202ety\" = \"ro\\u200bme\"" in text     # quoted, as the rule quotes it
     assert seen(json.loads(e.to_json())["target"]["rules"][0]["text"])
     cf = aspml.counterfactual(p, ROWS.iloc[[0]].reset_index(drop=True))
     assert cf is not None and seen(cf.to_text(p)) and "ci\\u202ety" in cf.to_text(p)
