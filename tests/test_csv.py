@@ -166,10 +166,40 @@ def test_numbers_read_as_categories_are_the_same_from_every_door(tmp_path, loans
 
 
 def test_category_text_keeps_codes_and_big_integers():
-    col = encode(pd.DataFrame({"c": ["007", 7, "7.0", "1e3", 12345678901234567891, " 2.50"]}),
+    col = encode(pd.DataFrame({"c": ["007", 7, "7.0", "1e3", 12345678901234567891, " 2.50",
+                                     2.5, "1e+20", 1e20]}),
                  Schema((Feature("c", "categorical"),)))["c"]
-    assert col.categories == ("007", "1000", "12345678901234567891", "2.5", "7")
-    assert list(col.code) == [0, 4, 4, 1, 2, 3]
+    assert col.categories == ("007", "100000000000000000000", "12345678901234567891",
+                              "1e3", "2.5", "2.50", "7")
+    assert list(col.code) == [0, 6, 6, 3, 2, 5, 4, 1, 1]
+
+
+def test_codes_that_read_as_numbers_stay_apart_from_every_door(tmp_path, swipl):
+    """Declared categorical, "1.1" and "1.10" (versions, diagnosis codes), "1E3" and
+    "1000" are four values: they were merged ("1.10" read as the number 1.1), and a
+    table they separate learned no rule.  A float column's text (as to_csv writes it)
+    is still its number."""
+    version = np.array(["1.1", "1.10", "1.2", "1E3", "1000"] * 40)
+    y = np.where(np.isin(version, ["1.10", "1E3"]), "good", "bad")
+    X = pd.DataFrame({"version": version})
+    clf = aspml.FoldSE(positive="good", kinds={"version": "categorical"}).fit(X, y)
+    assert (clf.predict(X) == y).all()
+    p = clf.program_
+    data, model = tmp_path / "v.csv", tmp_path / "m.lp"
+    X.assign(label=y).to_csv(data, index=False)
+    p.save(model)
+    for engine in ("fast", "clingo", "prolog"):
+        assert predictions(run_aspml("predict", model, data, "--engine", engine)) == \
+            list(y), engine
+    learned = run_aspml("learn", data, "--target", "label", "--positive", "good", "--kind",
+                        "version=categorical")
+    assert "accuracy 1.000" in learned.stdout, learned.stdout
+    # floats written by to_csv read back as the same categories
+    floats = pd.DataFrame({"c": [7.0, 1.1, 1e20, 2.5]})
+    floats.to_csv(tmp_path / "f.csv", index=False)
+    schema = Schema((Feature("c", "categorical"),))
+    assert encode(floats, schema)["c"].categories == \
+        encode(aspml.read_csv(tmp_path / "f.csv"), schema)["c"].categories
 
 
 # -- item 4: True and 1 are two values -----------------------------------------------------

@@ -4,12 +4,13 @@ Kinds (FOLD-SE's regime, DESIGN §2):
 
 ``numeric``      numbers and missing values; any other string is an error.
 ``categorical``  every value is a category string.  A number, and a text
-                 that reads as one, becomes the number's shortest text
-                 (:func:`category_text`: ``2``, ``2.0``, ``"2.0"``, ``"2"`` ->
-                 ``"2"``), so a DataFrame of floats, of ints, of strings and
-                 the CSV ``DataFrame.to_csv`` writes give the same categories;
-                 a text with a leading zero (``"007"``) is a code and stays as
-                 it is.
+                 that writes a number as ``DataFrame.to_csv`` does, becomes the
+                 number's shortest text (:func:`category_text`: ``2``, ``2.0``,
+                 ``"2.0"``, ``"2"`` -> ``"2"``), so a DataFrame of floats, of
+                 ints, of strings and the CSV ``to_csv`` writes give the same
+                 categories; a text with a leading zero (``"007"``) or a number
+                 written otherwise (``"1.10"``, ``"1E3"``) is a code and stays
+                 as it is.
 ``mixed``        numbers and category strings side by side; numeric
                  comparisons hold only for the numbers.
 ``boolean``      true / false (``True``, ``1``, ``"true"``); a flag ``bird(X)``.
@@ -239,8 +240,10 @@ def category_text(u) -> str:
     """The category a value of a categorical column stands for: one text per number,
     whichever way it came in (``2``, ``2.0``, ``np.float32(2)``, ``"2.0"``, ``" 2"`` -> ``"2"``).
 
-    Integers (and integer texts) keep every digit; a text with a leading zero
-    (``"007"``) or that is not a finite number stays as written, less the spaces it
+    Integers (and integer texts) keep every digit; a float's text is its number when
+    it is written as ``to_csv`` writes a float (``"7.0"``, ``"1e+20"``).  A text with a
+    leading zero (``"007"``), a number written otherwise (``"1.10"``, ``"1E3"``: a
+    code), or a text that is not a finite number stays as written, less the spaces it
     starts with (a CSV file's ``a, b`` reads ``"b"``: ``aspml`` reads a file so, and
     ``to_csv`` writes ``" b"`` without quotes), and a time as one text however pandas
     wrote it (``2021-01-02 00:00:00`` -> ``2021-01-02``, ``10:00:00.500000`` ->
@@ -251,14 +254,20 @@ def category_text(u) -> str:
             return _time_text(u.lstrip(" "))
         if _INTEGER_TEXT.match(u):
             return str(int(u))
-        f = float(u)
-        return number_text(f) if math.isfinite(f) else u.lstrip(" ")
+        text = u.strip(" \t")
+        f = float(text)
+        # a float as pandas writes it ("7.0", "1e+20"; a float32 "1.6777216e+07") is that
+        # number; any other form ("1.10", "1E3", "2.50") is a code as written: version
+        # and diagnosis codes "1.1" and "1.10" are two values
+        if math.isfinite(f) and (text == repr(f) or text == str(np.float32(f))):
+            return number_text(f)
+        return text
     if isinstance(u, (bool, np.bool_)):
         return str(bool(u))
     if isinstance(u, (int, np.integer)):
         return str(int(u))
-    if isinstance(u, Decimal) and u.is_finite():    # Decimal("0.10") is the number 0.1
-        return str(int(u)) if u == u.to_integral_value() else number_text(float(u))
+    if isinstance(u, Decimal) and u.is_finite():    # as its CSV text: Decimal("0.10") "0.10"
+        return category_text(str(u))
     if isinstance(u, np.floating) and u.dtype.itemsize < 8:
         u = float(str(u))                       # float32 0.1 is "0.1", as to_csv writes it
     if isinstance(u, (float, np.floating)) and math.isfinite(u):
