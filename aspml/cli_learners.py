@@ -38,7 +38,9 @@ OPTIONS = {
     "n_estimators": ("n_estimators", int, "LIBRE: number of weak learners"),
     "max_features": ("max_features", int, "LIBRE: features per weak learner"),
     "max_rules": ("max_rules", int, "LIBRE: at most this many rules for the target, exception rules not counted (libre 3: 3)"),
-    "random_state": ("random_state", int, "seed of a randomised learner"),
+    "random_state": ("random_state", int, "seed of a randomised learner (libre, mrs): 0 "
+                                          "unless given, so the same command learns the "
+                                          "same program"),
     "max_bins": ("max_bins", int, "FOLD: each numeric column on at most N quantile bins "
                                   "(256 with --dask); LIBRE: at most N ChiMerge bins"),
 }
@@ -100,8 +102,10 @@ def estimator(name: str, options: dict, params: list[str], positive, target: str
             raise AspmlError(f"--param {key}: {name} has no such parameter "
                              f"(its parameters: {', '.join(sorted(accepted))})")
         chosen[key] = parse_value(value)
+    # a randomised learner's seed is 0 unless given: the same command learns the same
+    # program (in Python, random_state=None draws a new one each fit, as scikit-learn does)
     for key, value in (("positive", positive), ("target", target), ("kinds", kinds),
-                       ("missing", missing)):
+                       ("missing", missing), ("random_state", 0)):
         if key in accepted and key not in chosen:
             chosen[key] = value
     return cls(**chosen)

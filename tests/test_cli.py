@@ -581,3 +581,24 @@ def test_learn_notes_a_program_too_long_to_read_and_what_gives_a_shorter_one(tmp
     out = aspml("learn", bands, "--target", "label")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("fold-se: 124 rules") and "note" not in out.stderr
+
+
+def test_a_randomised_learner_learns_the_same_program_from_the_same_command(tmp_path):
+    """libre and mrs draw their features at random: without --random-state the command
+    seeds them with 0 (in Python, random_state=None draws anew, as scikit-learn does)."""
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({f"x{i}": rng.normal(size=300).round(2) for i in range(8)})
+    X["label"] = np.where(X["x0"] + X["x3"] + rng.normal(scale=0.8, size=300) > 0.5, "y", "n")
+    data = tmp_path / "d.csv"
+    X.to_csv(data, index=False)
+    for learner in ("libre", "mrs"):
+        runs = [aspml("learn", data, "--target", "label", "--positive", "y", "--learner", learner,
+                      "-o", tmp_path / f"{learner}{i}.lp", "--param", "n_iter=200"
+                      if learner == "mrs" else "n_estimators=10") for i in range(2)]
+        assert all(r.returncode == 0 for r in runs), runs[0].stderr
+        assert runs[0].stdout.replace(f"{learner}0", "") == runs[1].stdout.replace(
+            f"{learner}1", "")
+        assert '["random_state", 0]' in (tmp_path / f"{learner}0.lp").read_text()
+        seeded = aspml("learn", data, "--target", "label", "--positive", "y", "--learner",
+                       learner, "--random-state", "3", "-o", tmp_path / "s.lp")
+        assert seeded.returncode == 0 and '["random_state", 3]' in (tmp_path / "s.lp").read_text()
