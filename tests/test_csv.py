@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import aspml
-from aspml import Feature, Schema
+from aspml import Compare, Feature, Program, Rule, Schema, Target
 from aspml.data import encode
 from aspml.errors import AspmlWarning
 from aspml.data.table import infer_kind
@@ -100,6 +100,28 @@ def test_a_row_with_fewer_fields_than_the_header_is_refused(tmp_path, loans):
     fine.write_text('code,x,label\n1,2,"y\nes"\n   \n\n3,4,\n')
     assert aspml.read_csv(fine)["label"].tolist()[0] == "y\nes"
     assert len(aspml.read_csv(fine)) == 2
+
+
+def test_a_blank_line_between_rows_of_a_one_column_file_is_refused(tmp_path):
+    """pandas skips it: the missing value it may stand for was lost and every later row
+    answered under the number of the row before it."""
+    model = tmp_path / "m.lp"
+    Program((Rule(None, (Compare("x", ">", 5),)),), Target("label", positive="y"),
+            Schema((Feature("x", "numeric"),))).save(model)
+    blank = tmp_path / "blank.csv"
+    blank.write_text("x\n1\n\n7\n")
+    words = ("line 3 is blank: in a file of one column a blank line between rows may be a "
+             'missing value or no row at all, and is read as no row; write a missing value as ""')
+    for args in (("predict", model, blank), ("predict", model, blank, "--chunksize", "1"),
+                 ("check", model, blank)):
+        one_line_error(run_aspml(*args), words)
+    with pytest.raises(aspml.AspmlError, match="line 3 is blank"):
+        aspml.read_csv(blank)
+    # what to_csv writes for a missing value, and blank lines at the end, read as before
+    written = tmp_path / "written.csv"
+    pd.DataFrame({"x": [1, None, 7]}).to_csv(written, index=False)
+    written.write_text(written.read_text() + "\n\n")
+    assert predictions(run_aspml("predict", model, written)) == ["not y", "not y", "y"]
 
 
 # -- item 19: other separators, spaces in the header ----------------------------------------

@@ -11,9 +11,12 @@
   silently take the first field as a row label and shift every column), and so
   is a row with fewer (pandas would fill the missing fields with missing values,
   and a row cut short or a value holding an unquoted line break would go
-  unnoticed).  A missing value is an empty field: ``4,5,`` not ``4,5``.  The
-  file is read a second time for this, with Python's csv module, only when the
-  last column holds a missing value (a short row reads as one there).
+  unnoticed).  A missing value is an empty field: ``4,5,`` not ``4,5``.  In a
+  file of one column a blank line between rows is an error too: pandas skips it,
+  and every later row would be answered under the wrong row number (``to_csv``
+  writes a missing value there as ``""``).  The file is read a second time for
+  this, with Python's csv module, only for one column or when the last column
+  holds a missing value (a short row reads as one there).
 - **Compressed files** (gzip, bz2, xz, or a zip of one file; told by their
   first bytes, not their suffix) are unpacked while streaming, and refused once
   they unpack to more than ``MAX_RATIO`` times their size on disk (always
@@ -141,24 +144,50 @@ def _check_first_row(table: pd.DataFrame, path: str, sep: str, names: list) -> N
 
 
 def _check_short_rows(table: pd.DataFrame, path: str, kind, sep: str, names: list) -> bool:
-    """Refuse a row with fewer fields than the header (see the module's notes); reads the
-    file again only when the last column of ``table`` holds a missing value, which is
-    where a short row shows.  Returns whether it read the file."""
-    if len(names) < 2 or not table[names[-1]].isna().any():
+    """Refuse a row with fewer fields than the header, and in a file of one column a blank
+    line between rows (see the module's notes); reads the file again only for one column,
+    or when the last column of ``table`` holds a missing value, which is where a short
+    row shows.  Returns whether it read the file."""
+    one = len(names) == 1
+    if not one and not table[names[-1]].isna().any():
         return False
     with _open(path, kind) as raw:
-        text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
-        records = csv.reader(text, delimiter=sep, skipinitialspace=True)
+        lines = _Lines(io.TextIOWrapper(raw, encoding="utf-8-sig", newline=""))
+        records = csv.reader(lines, delimiter=sep, skipinitialspace=True)
         next(records, None)                                 # the header
+        blank = None                    # (one column) the first blank line since a row
         for record in records:
-            if len(record) < len(names) and any(f.strip() for f in record):
+            # a line of spaces (or nothing) is no row to pandas; '""' is a missing value
+            if not any(f.strip() for f in record) and '"' not in lines.last:
+                blank = blank or records.line_num
+            elif one and blank:
+                raise AspmlError(
+                    f"{path}: line {blank} is blank: in a file of one column a blank line "
+                    "between rows may be a missing value or no row at all, and is read as "
+                    'no row; write a missing value as "" (as pandas\' to_csv does), or '
+                    "remove the line")
+            elif len(record) < len(names):
                 raise AspmlError(
                     f"{path}: line {records.line_num} has {len(record)} field"
                     f"{'s' if len(record) != 1 else ''} but the header names {len(names)} "
                     f"columns ({show_names(names)}); write a missing value as an empty "
                     f"field, its {_sep_name(sep)} kept, and quote a value that holds a line "
                     "break")
+            else:
+                blank = None
     return True
+
+
+class _Lines:
+    """The lines of a text stream, the last one handed out kept (``last``)."""
+
+    def __init__(self, text) -> None:
+        self.text, self.last = text, ""
+
+    def __iter__(self):
+        for line in self.text:
+            self.last = line
+            yield line
 
 
 def _separator_option(sep):
