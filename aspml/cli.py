@@ -494,12 +494,29 @@ def _predict_in_chunks(program, args) -> int:
 
 
 def _labels_of(args, program, X):
-    """The label column for precision (``--target``, else the column named like the target)."""
+    """The label column for precision (``--target``, else the column named like the target;
+    when there is none, a note names the columns that hold the program's labels)."""
     if args.target and args.target not in X.columns:
         raise AspmlError(f"{args.data} has no column {args.target!r} "
                          f"(its columns: {_columns(X.columns)})")
     label = args.target or program.target.name
-    return X[label] if label in X.columns else None
+    if label in X.columns:
+        return X[label]
+    import shlex
+
+    from .logic.values import read_as_csv
+    labels = {str(read_as_csv(c)) for c in (program.classes or (program.target.positive,))
+              if c is not None}
+    used = set(program.columns_used)
+    holding = [c for c in X.columns if c not in used and labels
+               and len(labels & set(X[c].dropna().astype(str))) >= min(2, len(labels))]
+    if holding:             # (a table without labels, new rows, says nothing)
+        named = " or ".join(shlex.quote(c) for c in holding[:3])
+        print(f"aspml {args.command}: note: {args.data} has no column {label!r} (the "
+              f"program's target), so its rows are checked without their labels; --target "
+              f"{named} scores them against the labels there",
+              file=sys.stderr)
+    return None
 
 
 def cmd_check(args) -> int:
@@ -688,10 +705,7 @@ def cmd_report(args) -> int:
     from .report import render
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
-    label = args.target or program.target.name
-    if args.target and args.target not in X.columns:
-        raise AspmlError(f"{args.data} has no column {args.target!r} "
-                         f"(its columns: {_columns(X.columns)})")
+    labels = _labels_of(args, program, X)
     bench = None
     if args.bench:
         try:
@@ -706,7 +720,6 @@ def cmd_report(args) -> int:
         except AspmlError as e:
             raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes: "
                              f"{e}") from None
-    labels = X[label] if label in X.columns else None
     page = render(program, X, labels, Path(args.model).name, Path(args.data).name, bench)
     try:
         Path(args.output).write_text(page, encoding="utf-8")

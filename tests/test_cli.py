@@ -602,3 +602,30 @@ def test_a_randomised_learner_learns_the_same_program_from_the_same_command(tmp_
         seeded = aspml("learn", data, "--target", "label", "--positive", "y", "--learner",
                        learner, "--random-state", "3", "-o", tmp_path / "s.lp")
         assert seeded.returncode == 0 and '["random_state", 3]' in (tmp_path / "s.lp").read_text()
+
+
+def test_check_and_report_name_the_column_that_holds_the_labels(tmp_path):
+    """A program fitted in Python names its target "label" whatever y is called: check
+    scored nothing, silently, on the CSV whose labels are in "cls"."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.integers(0, 10, 120)})
+    df["cls"] = np.where(df.x > 6, "hi", np.where(df.x > 2, "mid", "lo"))
+    data, plain = tmp_path / "t.csv", tmp_path / "plain.csv"
+    df.to_csv(data, index=False)
+    df[["x"]].to_csv(plain, index=False)
+    for positive in ("hi", None):
+        model = tmp_path / f"{positive}.lp"
+        y = df["cls"] if positive is None else df["cls"].where(df["cls"] == "hi", "other")
+        pkg.FoldSE(positive=positive).fit(df[["x"]], y).program_.save(model)
+        for command in ("check", "report"):
+            extra = ("-o", tmp_path / "r.html") if command == "report" else ()
+            out = aspml(command, model, data, *extra)
+            assert out.returncode == 0, out.stderr
+            assert (f"aspml {command}: note: {data} has no column 'label' (the program's "
+                    "target), so its rows are checked without their labels; --target cls "
+                    "scores them against the labels there") in out.stderr
+            quiet = aspml(command, model, plain, *extra)        # new rows: nothing to say
+            assert quiet.returncode == 0 and "note" not in quiet.stderr
+        scored = aspml("check", model, data, "--target", "cls")
+        assert ("accuracy 1.000" if positive is None else "precision 1.000, recall 1.000") \
+            in scored.stdout and "note" not in scored.stderr, scored.stdout
