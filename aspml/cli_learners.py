@@ -232,9 +232,14 @@ QUANTITY_VALUES = 20
 
 
 def _numbers_if_all(labels):
-    """Labels that are all numbers (``0``, ``1``, ``2.5``) as numbers; others unchanged."""
-    from .data.table import _as_number
+    """Labels that are all numbers (``0``, ``1``, ``2.5``) as numbers; others unchanged.
+    A number written as ``to_csv`` writes a float is that number (``"1.0"`` is the class
+    ``1``, as ``pd.read_csv`` reads it); written otherwise (``"01"``, ``"1e0"``) it is a
+    code, as in a categorical column (:func:`aspml.data.table.category_text`)."""
+    from .data.table import _NUMBER_TEXT, _as_number, category_text
     from .logic.values import normalize_value
+    labels = labels.map(lambda v: category_text(v) if isinstance(v, str) and _NUMBER_TEXT.match(v)
+                        else v)
     nums = [_as_number(v) for v in labels]
     if any(n is None for n in nums):
         return labels

@@ -629,3 +629,19 @@ def test_check_and_report_name_the_column_that_holds_the_labels(tmp_path):
         scored = aspml("check", model, data, "--target", "cls")
         assert ("accuracy 1.000" if positive is None else "precision 1.000, recall 1.000") \
             in scored.stdout and "note" not in scored.stderr, scored.stdout
+
+
+def test_a_label_written_as_a_float_is_that_number_as_pandas_reads_it(tmp_path):
+    """"1" and "1.0" in one label column are the class 1 (pd.read_csv reads both as 1.0):
+    learn made them two classes, a binary outcome a three-class program."""
+    data = tmp_path / "lab.csv"
+    data.write_text("x,label\n1,0\n2,1\n3,1.0\n4,0\n5,1\n6,1.0\n")
+    out = aspml("learn", data, "--target", "label")
+    assert out.returncode == 0, out.stderr
+    assert "for 3 classes" not in out.stdout and "THEN label = 1" in out.stdout
+    assert list(pkg.FoldSE().fit(pd.read_csv(data)[["x"]], pd.read_csv(data)["label"])
+                .classes_) == [0, 1]
+    codes = tmp_path / "codes.csv"                      # "01" is a code, not the number 1
+    codes.write_text("x,label\n1,0\n2,01\n3,1\n4,0\n5,1\n6,01\n")
+    out = aspml("learn", codes, "--target", "label")
+    assert out.returncode == 0 and 'CLASSES "0", "01", "1"' in out.stdout, out.stdout
