@@ -470,26 +470,30 @@ def smallest_class(y) -> tuple:
     return str(values[k]), int(counts[k])
 
 
-def macro_scores(pred, truth) -> dict:
+def macro_scores(pred, truth, weights=None) -> dict:
     """A multi-class fold, as scikit-learn scores it: accuracy; F1, precision and recall
     of each class of ``truth`` or ``pred``, averaged with equal weight (``f1_macro``: a
     class given but never seen counts, at F1 0; a 0/0 counts 0, ``zero_division=0``);
     balanced accuracy, the mean recall of the classes of ``truth``.  A row with no class
-    (``None``) counts as wrong, as one more predicted class."""
+    (``None``) counts as wrong, as one more predicted class.  ``weights``: each row
+    counts as that many copies of it (a row of weight 0 as if absent)."""
     pred = np.array([None if p is None else str(p) for p in pred], dtype=object)
     truth = np.asarray(truth, dtype=object).astype(str)
+    w = np.ones(len(truth)) if weights is None else np.asarray(weights, dtype=float)
+    if weights is not None:
+        pred, truth, w = pred[w > 0], truth[w > 0], w[w > 0]
     f1s, precisions, recalls, seen = [], [], [], []
     none = np.equal(pred, None)
     labels = sorted(set(truth.tolist()) | set(pred[~none].tolist()))
     for c in labels + ([None] if none.any() else []):
         hit, real = (pred == c) if c is not None else none, truth == c
-        tp = int(np.sum(hit & real))
-        precisions.append(tp / max(int(hit.sum()), 1))
-        recalls.append(tp / max(int(real.sum()), 1))
+        tp, n_hit, n_real = w[hit & real].sum(), w[hit].sum(), w[real].sum()
+        precisions.append(tp / n_hit if n_hit else 0.0)
+        recalls.append(tp / n_real if n_real else 0.0)
         if real.any():
             seen.append(recalls[-1])
-        f1s.append(0.0 if tp == 0 else 2 * tp / (hit.sum() + real.sum()))
-    return {"acc": float(np.mean(pred == truth)), "f1": float(np.mean(f1s)),
+        f1s.append(0.0 if tp == 0 else 2 * tp / (n_hit + n_real))
+    return {"acc": float(w[pred == truth].sum() / w.sum()), "f1": float(np.mean(f1s)),
             "bal_acc": float(np.mean(seen)), "precision": float(np.mean(precisions)),
             "recall": float(np.mean(recalls))}
 

@@ -268,17 +268,21 @@ def cmd_learn(args) -> int:
                   f"answer from the saved program on the file's own numbers than on the numbers "
                   f"rounded to {args.digits} decimals (rules written by hand are kept as "
                   "written); the figures below are the saved program's", file=sys.stderr)
+    # the figures weigh each row by its --sample-weight, as that many copies of it
     if program.is_multiclass:
         from .bench import macro_scores
-        s = macro_scores(answers if rounded else clf.predict(X), y)
+        s = macro_scores(answers if rounded else clf.predict(X), y, sample_weight)
         fit = _fit_text(s["acc"], s["f1"], True)
     else:
         hit = answers if rounded else clf.decision(X)
-        truth = y == positive
-        tp = int(np.sum(hit & truth))
-        f1 = 0.0 if tp == 0 else 2 * tp / (hit.sum() + truth.sum())
-        fit = _fit_text(np.mean(hit == truth), f1, False)
-    return _show_learned(args, program, len(X), fit)
+        truth = np.asarray(y == positive)
+        w = np.ones(len(truth)) if sample_weight is None else sample_weight
+        tp = w[hit & truth].sum()
+        f1 = 0.0 if tp == 0 else 2 * tp / (w[hit].sum() + w[truth].sum())
+        fit = _fit_text(w[hit == truth].sum() / w.sum(), f1, False)
+    rows = _count(len(X), "row") + ("" if sample_weight is None
+                                    else f" of total weight {sample_weight.sum():g}")
+    return _show_learned(args, program, rows, fit)
 
 
 def _fit(args, clf, X, y, **fit_kw) -> None:
@@ -304,7 +308,7 @@ def _fit_text(accuracy: float, f1: float, multiclass: bool) -> str:
     return f"on them accuracy {accuracy:.3f}, {'macro-F1' if multiclass else 'F1'} {f1:.3f}"
 
 
-def _show_learned(args, program, n_rows: int, fit: str) -> int:
+def _show_learned(args, program, rows: str, fit: str) -> int:
     """The line that sums the learned program up, the program, and the file it is saved to
     (saved first: a reader that stops early, ``| head``, must not cost the file)."""
     if args.output:                           # any learned program saves: clingo ranks big numbers
@@ -313,7 +317,7 @@ def _show_learned(args, program, n_rows: int, fit: str) -> int:
         except OSError as e:
             raise AspmlError(f"cannot write {args.output}: {e.strerror or e}") from None
     print(f"{args.learner}: {_count(program.n_rules, 'rule')}, "
-          f"{_count(program.n_literals, 'literal')} from {_count(n_rows, 'row')}"
+          f"{_count(program.n_literals, 'literal')} from {rows}"
           + (f" (and {_count(len(program.background), 'background rule')})"
              if program.background else "")
           + (f" for {_count(len(program.classes), 'class')}" if program.is_multiclass else "")
@@ -374,7 +378,8 @@ def _learn_on_cluster(args) -> int:
         client.close()
         if cluster is not None:
             cluster.close()
-    return _show_learned(args, clf.program_, n_rows, _fit_text(accuracy, f1, multiclass))
+    return _show_learned(args, clf.program_, _count(n_rows, "row"),
+                         _fit_text(accuracy, f1, multiclass))
 
 
 def cmd_export(args) -> int:

@@ -645,3 +645,30 @@ def test_a_label_written_as_a_float_is_that_number_as_pandas_reads_it(tmp_path):
     codes.write_text("x,label\n1,0\n2,01\n3,1\n4,0\n5,1\n6,01\n")
     out = aspml("learn", codes, "--target", "label")
     assert out.returncode == 0 and 'CLASSES "0", "01", "1"' in out.stdout, out.stdout
+
+
+@pytest.mark.parametrize("positive", ["yes", None])
+def test_learn_figures_weigh_rows_as_the_file_of_their_copies(tmp_path, positive):
+    """--sample-weight: the printed training figures counted every row once (a row of
+    weight 0 too); they are now those of the file with each row repeated its weight."""
+    rng = np.random.default_rng(4)
+    n = 300
+    X = pd.DataFrame({"a": rng.integers(0, 20, n), "b": rng.integers(0, 20, n)})
+    X["label"] = np.where(X.a + rng.integers(-6, 6, n) > 12, "yes",
+                          np.where(X.b > 10, "no", "maybe"))
+    if positive:
+        X["label"] = X["label"].where(X["label"] == "yes", "no")
+    w = rng.integers(0, 4, n)
+    weighted, repeated = tmp_path / "w.csv", tmp_path / "r.csv"
+    X.assign(w=w).to_csv(weighted, index=False)
+    X.loc[X.index.repeat(w)].to_csv(repeated, index=False)
+    extra = ("--positive", positive) if positive else ()
+    one = aspml("learn", weighted, "--target", "label", "--sample-weight", "w",
+                "--learner", "fold-rpp", *extra)
+    two = aspml("learn", repeated, "--target", "label", "--learner", "fold-rpp", *extra)
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    head_one, head_two = one.stdout.splitlines()[0], two.stdout.splitlines()[0]
+    assert f"from {n} rows of total weight {w.sum()}" in head_one
+    assert f"from {w.sum()} rows" in head_two
+    assert head_one.split("; ")[-1] == head_two.split("; ")[-1]        # the figures
+    assert one.stdout.splitlines()[1:] == two.stdout.splitlines()[1:]  # the program
