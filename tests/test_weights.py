@@ -686,3 +686,22 @@ def test_cli_class_weight_names_a_class_with_spaces(tmp_path):
     assert done.returncode == 0, done.stderr
     want = aspml.FoldSE(target="y", class_weight={" b": 5}).fit(pd.DataFrame({"u": u}), y)
     assert aspml.load(model).rules == want.program_.rules
+
+
+@pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp])
+def test_balanced_default_class_is_not_chosen_by_name(learner):
+    """Balanced weights make every class weigh the same: the default class (the rows no
+    rule decides were too few to speak, so all rows vote) was the first class by name,
+    a 3% class; it is the class of the most rows, whatever the names."""
+    rng = np.random.default_rng(0)
+    n = 2000
+    y = rng.choice(["a_rare", "b_mid", "z_big"], n, p=[0.03, 0.17, 0.8])
+    x = np.where(y == "a_rare", rng.normal(0, 1, n),
+                 np.where(y == "b_mid", rng.normal(4, 1, n), rng.normal(8, 1, n)))
+    X = pd.DataFrame({"x": x.round(2), "n": rng.normal(size=n).round(2)})
+    for big in ("z_big", "0_big"):
+        yy = np.where(y == "z_big", big, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", AspmlWarning)
+            program = learner(class_weight="balanced").fit(X, yy).program_
+        assert program.target.default == big

@@ -292,11 +292,12 @@ class _DaskSearch(_Search):
     def zeros(self) -> _Rows:
         return self._rows(_no_rows)
 
-    def class_totals(self, y_idx, rows, n_classes: int) -> np.ndarray:
-        """Each class's rows (their weight when weighted) among ``rows`` (None: all)."""
+    def class_totals(self, y_idx, rows, n_classes: int, unweighted: bool = False) -> np.ndarray:
+        """Each class's rows (their weight when weighted, unless ``unweighted``) among
+        ``rows`` (None: all)."""
         import dask
         rows = self.ones() if rows is None else rows
-        return np.sum(dask.compute(*[dask.delayed(_class_totals)(p, m, n_classes)
+        return np.sum(dask.compute(*[dask.delayed(_class_totals)(p, m, n_classes, unweighted)
                                      for p, m in zip(self.parts, rows.parts)]), axis=0)
 
     def mask(self, lit: _Lit) -> _Rows:
@@ -359,8 +360,8 @@ def _no_rows(part):
     return np.zeros(len(part[2]), dtype=bool)
 
 
-def _class_totals(part, rows, n_classes):
-    return class_totals(part[2], rows, part[3], n_classes)
+def _class_totals(part, rows, n_classes, unweighted=False):
+    return class_totals(part[2], rows, None if unweighted else part[3], n_classes)
 
 
 def _literal_rows(part, f, op, k):

@@ -296,9 +296,11 @@ class _Search:
     def of_class(self, y_idx: np.ndarray, c: int) -> np.ndarray:
         return y_idx == c
 
-    def class_totals(self, y_idx: np.ndarray, rows, n_classes: int) -> np.ndarray:
-        """Each class's rows (their weight when weighted) among ``rows`` (None: all)."""
-        return class_totals(y_idx, rows, self.weights, n_classes)
+    def class_totals(self, y_idx: np.ndarray, rows, n_classes: int,
+                     unweighted: bool = False) -> np.ndarray:
+        """Each class's rows (their weight when weighted, unless ``unweighted``) among
+        ``rows`` (None: all)."""
+        return class_totals(y_idx, rows, None if unweighted else self.weights, n_classes)
 
     def narrow(self, view, active: np.ndarray):
         """The view cut down to the active rows once they are clearly fewer (:func:`_narrow`)."""
@@ -782,9 +784,14 @@ class FoldSE(LogicClassifier):
             learned, labels, decided = self._multiclass_loop(search, y_idx, k)
         undecided = ~decided
         left = search.total(undecided)
-        totals = search.class_totals(y_idx, undecided if left and left >= search.min_rule
-                                     else None, k)
+        rows = undecided if left and left >= search.min_rule else None
+        totals = search.class_totals(y_idx, rows, k)
         default = _most(totals)
+        tied = np.flatnonzero(totals >= totals.max() * (1 - 1e-9))        # (as _most)
+        if len(tied) > 1 and search.weights is not None:
+            # weights that make the classes weigh the same ("balanced") tie them all: the
+            # class of the most rows, not the first by name (a 1% class was the default)
+            default = int(tied[_most(search.class_totals(y_idx, rows, k, True)[tied])])
         kept = len(learned)
         while labels and labels[-1] == default:
             learned.pop()
