@@ -705,3 +705,22 @@ def test_balanced_default_class_is_not_chosen_by_name(learner):
             warnings.simplefilter("ignore", AspmlWarning)
             program = learner(class_weight="balanced").fit(X, yy).program_
         assert program.target.default == big
+
+
+def test_libre_groups_a_many_valued_column_alike_for_weights_and_repeated_rows():
+    """A category seen on one row of weight 3 was grouped as a category of one row (its
+    repeated rows are three): the groups, and the rule's value set, differed."""
+    rng = np.random.default_rng(0)
+    n = 600
+    code = rng.choice([f"C{i:03d}" for i in range(200)], n)
+    y = np.where(np.isin(code, [f"C{i:03d}" for i in range(30)]) ^ (rng.random(n) < 0.05),
+                 "yes", "no")
+    X = pd.DataFrame({"code": code})
+    w = rng.integers(1, 4, n)
+    Xr, yr = X.loc[X.index.repeat(w)].reset_index(drop=True), np.repeat(y, w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        a = aspml.Libre(positive="yes", random_state=0, early_stopping="train").fit(
+            X, y, sample_weight=w)
+        b = aspml.Libre(positive="yes", random_state=0, early_stopping="train").fit(Xr, yr)
+    assert a.program_.to_text() == b.program_.to_text()

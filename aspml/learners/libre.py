@@ -110,7 +110,9 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
     ok = code >= 0
     c, t = code[ok], np.asarray(y, dtype=bool)[ok]
     w = np.ones(len(c)) if weights is None else np.asarray(weights, dtype=np.float64)[ok]
-    single = np.bincount(c, minlength=n_categories) == 1     # the same in every shuffle
+    # the categories of one row (weighted: of a row's weight, so that whole weights are
+    # repeated rows), the same in every shuffle
+    single = np.bincount(c, weights=None if weights is None else w, minlength=n_categories) == 1
 
     def grouped(t, w):
         pos = np.bincount(c, weights=t * w, minlength=n_categories)
