@@ -1,5 +1,7 @@
 """FOLD-SE / FOLD-R++: the scikit-learn contract, bad input, and programs that run everywhere."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -400,3 +402,47 @@ def test_cli_learn_without_rules_says_so_in_one_line(tmp_path):
     notes = [line for line in done.stderr.splitlines() if "learned no rules" in line]
     assert len(notes) == 1 and 'y = "sick"' in notes[0] and "Traceback" not in done.stderr
     assert 'ELSE y = "well"' in done.stdout
+
+
+@pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp, aspml.MultiValueRuleSet])
+def test_rules_that_hold_for_nearly_every_row_are_no_model_and_say_so(learner):
+    """Columns of noise, 95% of the rows positive: FoldSE learned n5 <= 3.14 (every row but
+    one), FoldRpp two rules that cover every row, MRS a value set of every value; each
+    answered "yes" for every row without a word."""
+    rng = np.random.default_rng(0)
+    n = 1000
+    X = pd.DataFrame({f"n{k}": rng.normal(size=n).round(2) for k in range(10)})
+    X["c"] = rng.choice(list("abc"), n)
+    y = np.where(rng.random(n) < 0.95, "yes", "no")
+    kw = {"random_state": 0} if learner is aspml.MultiValueRuleSet else {}
+    with pytest.warns(AspmlWarning, match=r'rules hold for \d+\.\d% of the "no" rows in '
+                      r'training: the program answers "yes" for nearly every row'):
+        learner(positive="yes", **kw).fit(X, y)
+    # a model that finds the other class says nothing
+    y = np.where(X.n0 > -0.85, "yes", "no")      # a fifth of the rows "no"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AspmlWarning)
+        learner(positive="yes", **kw).fit(X, y)
+    assert not [w for w in caught if "nearly every row" in str(w.message)]
+
+
+@pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp,
+                                     lambda **kw: aspml.Libre(random_state=0, **kw)])
+def test_a_column_that_copies_the_label_is_named(learner):
+    """A discharge diagnosis beside the admission group it was derived from: every learner
+    read it alone, accuracy 1.000, and said nothing."""
+    rng = np.random.default_rng(0)
+    n = 400
+    group = rng.choice(["routine", "uro", "surgery"], n, p=[0.6, 0.25, 0.15])
+    code = {"routine": "R", "uro": "U", "surgery": "S"}
+    X = pd.DataFrame({"age": rng.integers(18, 90, n),
+                      "discharge_dx": [code[g] for g in group]})
+    with pytest.warns(AspmlWarning, match=r"each value of column 'discharge_dx' goes with "
+                      r"one class on all 400 training rows"):
+        learner().fit(X, group)
+    # a column that only goes with the label says nothing
+    noisy = X.assign(discharge_dx=np.where(rng.random(n) < 0.1, "R", X.discharge_dx))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AspmlWarning)
+        learner().fit(noisy, group)
+    assert not [w for w in caught if "goes with one class" in str(w.message)]

@@ -1310,3 +1310,18 @@ def test_a_wide_table_warns_that_two_features_seldom_meet_in_a_learner():
         warnings.simplefilter("always", AspmlWarning)
         aspml.Libre(positive="yes", random_state=0).fit(X.iloc[:, :24], y)     # 52%
     assert not [w for w in caught if "weak learners each draw" in str(w.message)]
+
+
+def test_a_note_that_several_classes_give_is_one_note():
+    """One binary fit a class: the same note came once a class (nine lines on a trial's
+    nine-class table); it is one note naming the classes."""
+    rng = np.random.default_rng(0)
+    n = 600
+    X = pd.DataFrame({f"c{i}": rng.normal(size=n).round(2) for i in range(40)})
+    y = np.array(list("abcd"))[np.digitize(X.c0, [-0.6, 0, 0.6])]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AspmlWarning)
+        aspml.Libre(random_state=0).fit(X, y)
+    wide = [str(w.message) for w in caught if "weak learners each draw" in str(w.message)]
+    assert len(wide) == 1, wide
+    assert wide[0].split(": LIBRE's 20 weak")[0].count("'") == 6     # three classes named

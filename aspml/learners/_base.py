@@ -402,8 +402,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             self.training_figures_ = _figures(self.program_, table,
                                               np.ones(table.n_rows, dtype=bool), target, cov)
             self._warn_identifiers(table)
+            self._warn_label_copy(table, target)
             if not self.multiclass_:
                 self._warn_low_recall(target, weight, holds)
+                self._warn_always(target, weight, holds)
         finally:
             self._progress = None
             self._weight = None
@@ -435,6 +437,11 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     # and "balanced" on top of it loses F1: docs, Class weights)
     _suggests_balanced = True
 
+    # whether a binary fit whose rules hold for nearly every row of the other class says
+    # so (LIBRE's stopping has a held-out note of its own: no better than calling every
+    # row positive)
+    _notes_always = True
+
     # what reads weights as copies of rows, so that their scale matters (a note when
     # they sum to less than a tenth of the rows: normalised weights, summing to 1); None:
     # the learner's counts are compared as ratios (FOLD), the scale does not matter
@@ -458,6 +465,52 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                           "in precision", AspmlWarning,
                           # the caller of fit, through a learner's own fit when it has one
                           stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
+
+    def _warn_always(self, target: np.ndarray, weight, holds: np.ndarray) -> None:
+        """An AspmlWarning when the rules hold for nearly every training row of the other
+        class (fewer than a tenth of them left out): the program answers the positive
+        class for nearly every row, which is no description of it (a new-user trial:
+        ``n5 <= 3.14`` on a column of noise, 95% of the rows positive, held for every row
+        but one).  A rule of no condition (LIBRE's ``IF TRUE``) has a note of its own."""
+        rules = self.program_.default_rules
+        if (not self._notes_always or not rules or target.all()
+                or any(not r.body for r in rules)):
+            return
+        other = ~target
+        found = positive_share(~holds[other], None if weight is None else weight[other])
+        if found < 0.1:
+            positive = as_label(self.classes_[self.positive_index_])
+            negative = as_label(self.classes_[1 - self.positive_index_])
+            warnings.warn(f"{type(self).__name__}'s rules hold for {1 - found:.1%} of the "
+                          f'"{negative}" rows in training: the program answers "{positive}" '
+                          "for nearly every row, as it would without them; they do not tell "
+                          "the classes apart (features that describe them, or "
+                          'class_weight="balanced", may)', AspmlWarning,
+                          stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
+
+    def _warn_label_copy(self, table, target: np.ndarray) -> None:
+        """An AspmlWarning for each categorical (or Boolean) column the rules use whose
+        every value goes with one class on every training row (at least 50 rows, each
+        with a value, fewer values than a fifth of the rows: not an id): such a column is
+        most often the label under another name, or known only with it (a discharge
+        diagnosis beside the admission one), and the rules will not carry over to new
+        rows (a new-user trial: accuracy 1.000 from one such column, no word)."""
+        y = np.asarray(target).astype(np.int64)
+        for name in self.program_.features_used:
+            col = table.columns.get(name)
+            if col is None or col.kind not in ("categorical", "boolean") or col.missing.any():
+                continue
+            code = col.code if col.kind == "categorical" else col.num.astype(np.int64)
+            n_values = np.unique(code).size
+            if len(code) < 50 or not 1 < n_values <= len(code) / 5:
+                continue
+            if np.unique(code * (int(y.max()) + 1) + y).size == n_values:
+                warnings.warn(f"each value of column {name!r} goes with one class on all "
+                              f"{len(code)} training rows: if it is the label under another "
+                              "name, or known only with the label (a diagnosis made later), "
+                              "the rules that read it will not carry over to new rows; leave "
+                              "it out (--ignore) unless new rows have it too", AspmlWarning,
+                              stacklevel=5)
 
     def _warn_identifiers(self, table) -> None:
         """An AspmlWarning for each feature the rules use that holds a different value on
@@ -544,11 +597,18 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         """
         totals = self._class_totals(y_idx)
         default = int(np.argmax(totals))
+        tied = np.flatnonzero(totals >= totals.max() * (1 - 1e-9))
+        if len(tied) > 1:
+            # weights that make the classes weigh the same ("balanced") tie them within
+            # rounding: the class of the most rows, not the one rounding favours
+            counts = np.bincount(y_idx, minlength=len(self.classes_))
+            default = int(tied[np.argmax(counts[tied])])
         order = getattr(self, "class_order", "precision")
         if order not in ("precision", "frequency"):
             raise ValueError(f"class_order must be 'precision' or 'frequency', got {order!r}")
         weight = getattr(self, "_weight", None)
         parts = {}
+        notes: dict = {}        # a note's text -> the classes whose fit gave it
         for k in range(len(self.classes_)):
             if k == default:
                 continue
@@ -562,8 +622,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                 self.multiclass_, self.positive_index_ = True, None
             for w in caught:        # a note about one class's rules says which class
                 if issubclass(w.category, AspmlWarning):
-                    warnings.warn(f"class {as_label(self.classes_[k])!r}: {w.message}",
-                                  AspmlWarning, stacklevel=3)
+                    notes.setdefault(str(w.message), []).append(as_label(self.classes_[k]))
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
             covered = fast_predict(binary, table)      # where the class's rules fire
@@ -573,6 +632,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             else:
                 precision = (weight[hit].sum() + 1) / (weight[covered].sum() + 2)
             parts[k] = (binary, precision)
+        for text, classes in notes.items():     # one note for the classes that gave it
+            said = (f"class {classes[0]!r}" if len(classes) == 1 else
+                    "classes " + ", ".join(repr(c) for c in classes))
+            warnings.warn(f"{said}: {text}", AspmlWarning, stacklevel=3)
         if order == "precision":
             ranked = sorted(parts, key=lambda k: (-parts[k][1], k))
         else:

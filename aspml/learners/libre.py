@@ -384,6 +384,7 @@ class Libre(LogicClassifier):
     _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
     _multiclass_only = ("class_order",)
     _suggests_balanced = False
+    _notes_always = False
     _weights_as_copies = "its bins (ChiMerge's chi-square and 3-row smallest bin)"
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha="auto",
