@@ -409,3 +409,27 @@ def test_a_quoted_number_on_a_column_of_numbers_says_it_never_holds(tmp_path):
         aspml.parse('IF m = 5 THEN label = "yes"\nELSE label = "no"\n', "text").predict(X)
         aspml.parse('IF m = "5" THEN label = "yes"\nELSE label = "no"\n', "text").predict(
             pd.DataFrame({"m": ["5", "x"]}))
+
+
+def test_a_word_for_missing_beside_numbers_is_noted(tmp_path):
+    """R writes NA for a missing lab value: read as a value of its own (a mixed column), it
+    went into the rules without a word."""
+    rng = np.random.default_rng(0)
+    temp = rng.normal(37.5, 1, 200).round(1).astype(object)
+    temp[rng.random(200) < 0.1] = "NA"
+    X = pd.DataFrame({"temp": temp})
+    y = np.where(pd.to_numeric(X.temp, errors="coerce") > 38, "yes", "no")
+    with pytest.warns(AspmlWarning, match=r"column 'temp' holds numbers and 'NA', a word other "
+                      r"tools write for a missing value"):
+        assert aspml.data.infer_schema(X)["temp"].kind == "mixed"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        assert aspml.data.infer_schema(X, missing=("NA",))["temp"].kind == "numeric"
+        # a word that is a value (a lab that writes "high") says nothing
+        aspml.data.infer_schema(X.assign(temp=np.where(X.temp == "NA", "high", X.temp)))
+    data = tmp_path / "t.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    out = run_aspml("learn", data, "--target", "label")
+    assert out.returncode == 0 and "aspml --missing NA)" in out.stderr
+    out = run_aspml("learn", data, "--target", "label", "--missing", "NA")
+    assert out.returncode == 0 and "note" not in out.stderr

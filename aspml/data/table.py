@@ -360,9 +360,11 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
         return "boolean"
     has_num = has_str = False
     code = None             # a number written as a code ("007"), which a mixed column reads as 7
+    texts = set()           # the texts beside the numbers, while they look like missing values
     for u in uniques:
         if isinstance(u, (bool, np.bool_)):
             has_str = True
+            texts.add(None)
         elif (number := _as_number(u)) is not None:
             if _loses_digits(u, number):
                 _warn_big(series.name, u, categorical=True)
@@ -372,6 +374,18 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                 code = u
         else:
             has_str = True
+            if len(texts) < 4:
+                texts.add(u.strip() if isinstance(u, str) and
+                          u.strip().lower() in MISSING_WORDS else None)
+    if has_num and has_str and None not in texts:
+        # numbers and words that mean "no value" in other tools (R's NA, pandas' NaN):
+        # read as they are, each word is a value of its own that rules can name
+        shown = ", ".join(repr(t) for t in sorted(texts))
+        flags = " ".join(f"--missing {t}" for t in sorted(texts))
+        warnings.warn(f"column {series.name!r} holds numbers and {shown}, a word other tools "
+                      f"write for a missing value: aspml reads it as a value of its own (a "
+                      f"mixed column); if it means missing, say so (missing=({shown},), aspml "
+                      f"{flags})", AspmlWarning, stacklevel=4)
     if has_num and has_str:
         if code is not None:
             warnings.warn(f"column {series.name!r} holds texts and numbers (a mixed column): "
@@ -382,6 +396,11 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                           AspmlWarning, stacklevel=4)
         return "mixed"
     return "numeric" if has_num else "categorical"
+
+
+# words other tools write for a missing value (read as values unless named as missing)
+MISSING_WORDS = frozenset({"na", "n/a", "nan", "null", "none", "-", "--", ".", "missing",
+                           "#n/a", "nil", "unknown"})
 
 
 def _integers(series: pd.Series) -> np.ndarray:
