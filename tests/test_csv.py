@@ -374,3 +374,35 @@ def test_words_pandas_takes_for_missing_read_as_the_command_reads_them(tmp_path)
     plain = pd.read_csv(data, skipinitialspace=True)
     assert plain["region"].isna().sum() == 50
     assert [str(v) for v in loaded.predict(plain)] != truth
+
+
+@pytest.mark.parametrize("block", [None, 7])
+def test_the_row_checks_read_what_pandas_reads(tmp_path, monkeypatch, block):
+    """The short-row and blank-line checks, through both of their paths (a file without a
+    quote character is counted with numpy, block by block; with one, by the csv module)
+    and across blocks (``block``: bytes a block): files pandas reads are read, a long
+    quoted text included."""
+    if block is not None:
+        monkeypatch.setattr(aspml.data.csvfile, "_CHECK_BLOCK", block)
+    cases = {
+        "x\n1\n\n7\n": "line 3 is blank", "x\n1\n   \n7\n": "line 3 is blank",
+        "x\r\n1\r\n\r\n7\r\n": "line 3 is blank", 'x\n1\n""\n7\n': 3, "x\n1\n7\n\n\n": 2,
+        "\n\nx\n1\n2\n": 2, "x\n\n1\n2\n": 2,
+        "a,b\n1,2\n3\n": "line 3 has 1 field", "a,b\n1,2\n\n3,4\n": 2,
+        "a,b\n1,2\n   \n3,4\n": 2, 'a,b\n1,2\n""\n3,4\n': "line 3 has 1 field",
+        "a,b,c\n1,2,3\n,\n4,5,\n": "line 3 has 2 fields", "a,b,\n1,2\n3,\n": 2,
+        "a;b\n1;2\n3\n": "line 3 has 1 field", "a,b\r\n1,2\r\n3\r\n": "line 3 has 1 field",
+        'a,b\n1,"' + "z" * 200_000 + '"\n2,\n': 2,
+    }
+    for i, (text, want) in enumerate(cases.items()):
+        for quoted in (False, True):        # the same file with a quote: the other path
+            if quoted:
+                text = text.replace("a,b", 'a,"b"', 1).replace("a;b", 'a;"b"', 1)
+                text = '"x"' + text[1:] if text.startswith("x") else text
+            path = tmp_path / f"{i}{quoted}.csv"
+            path.write_bytes(text.encode())
+            if isinstance(want, int):
+                assert len(aspml.read_csv(path)) == want, text[:40]
+            else:
+                with pytest.raises(aspml.AspmlError, match=want):
+                    aspml.read_csv(path)

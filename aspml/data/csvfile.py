@@ -35,6 +35,7 @@ import os
 import re
 import zipfile
 
+import numpy as np
 import pandas as pd
 
 from ..errors import AspmlError
@@ -46,6 +47,7 @@ FLOOR = 64 * 2**20
 _MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"),
           (b"PK\x03\x04", "zip"), (b"\x28\xb5\x2f\xfd", "zstd"))
 _CHUNK = 2**20
+_CHECK_BLOCK = 16 * _CHUNK   # bytes a block of the short-row check reads at a time
 
 
 def read_csv(path, sep: str | None = None) -> pd.DataFrame:
@@ -70,7 +72,8 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
         with _open(path, kind) as raw:
             table = pd.read_csv(raw, **_options(sep, names))
     _check_first_row(table, path, sep, names)
-    _check_short_rows(table, path, kind, sep, names)
+    with _reading(path, len(names)):
+        _check_short_rows(table, path, kind, sep, names)
     empty = [n for n in names if n.startswith("Unnamed: ") and table[n].isna().all()]
     return table.drop(columns=empty) if empty else table
 
@@ -147,35 +150,114 @@ def _check_short_rows(table: pd.DataFrame, path: str, kind, sep: str, names: lis
     """Refuse a row with fewer fields than the header, and in a file of one column a blank
     line between rows (see the module's notes); reads the file again only for one column,
     or when the last column of ``table`` holds a missing value, which is where a short
-    row shows.  Returns whether it read the file."""
+    row shows.  Returns whether it read the file.  Unnamed columns at the end of the
+    header (a separator ending it) may be left out of a row: they are dropped when empty."""
     one = len(names) == 1
     if not one and not table[names[-1]].isna().any():
         return False
+    need = len(names)
+    while need > 1 and names[need - 1].startswith("Unnamed: "):
+        need -= 1
     with _open(path, kind) as raw:
-        lines = _Lines(io.TextIOWrapper(raw, encoding="utf-8-sig", newline=""))
-        records = csv.reader(lines, delimiter=sep, skipinitialspace=True)
-        next(records, None)                                 # the header
-        blank = None                    # (one column) the first blank line since a row
-        for record in records:
-            # a line of spaces (or nothing) is no row to pandas; '""' is a missing value
-            if not any(f.strip() for f in record) and '"' not in lines.last:
-                blank = blank or records.line_num
-            elif one and blank:
-                raise AspmlError(
-                    f"{path}: line {blank} is blank: in a file of one column a blank line "
-                    "between rows may be a missing value or no row at all, and is read as "
-                    'no row; write a missing value as "" (as pandas\' to_csv does), or '
-                    "remove the line")
-            elif len(record) < len(names):
-                raise AspmlError(
-                    f"{path}: line {records.line_num} has {len(record)} field"
-                    f"{'s' if len(record) != 1 else ''} but the header names {len(names)} "
-                    f"columns ({show_names(names)}); write a missing value as an empty "
-                    f"field, its {_sep_name(sep)} kept, and quote a value that holds a line "
-                    "break")
-            else:
-                blank = None
+        found = _short_line_quoteless(raw, sep, need, one)
+    if found == "quoted":
+        with _open(path, kind) as raw:
+            found = _short_line_quoted(raw, sep, need, one)
+    if found is not None:
+        line, fields = found
+        if fields is None:
+            raise AspmlError(
+                f"{path}: line {line} is blank: in a file of one column a blank line between "
+                "rows may be a missing value or no row at all, and is read as no row; write a "
+                'missing value as "" (as pandas\' to_csv does), or remove the line')
+        raise AspmlError(
+            f"{path}: line {line} has {fields} field{'s' if fields != 1 else ''} but the "
+            f"header names {len(names)} columns ({show_names(names)}); write a missing value "
+            f"as an empty field, its {_sep_name(sep)} kept, and quote a value that holds a "
+            "line break")
     return True
+
+
+def _short_line_quoteless(raw, sep: str, need: int, one: bool):
+    """:func:`_short_line_quoted` for a stream without a quote character, where a record
+    is a line: each block's lines and separators counted with numpy, not a Python step a
+    line, one block in memory at a time.  ``"quoted"`` when a quote character shows."""
+    carry, offset = b"", 0          # a line cut at a block's end; the lines before the block
+    header, last_row = False, -1    # (one column) the line of the last row
+    first = True
+    while True:
+        block = raw.read(_CHECK_BLOCK)
+        if first and block.startswith(b"\xef\xbb\xbf"):
+            block = block[3:]
+        first = False
+        if b'"' in block:
+            return "quoted"
+        data = carry + block
+        if not block:
+            if not data:
+                return None
+            data += b"\n"
+        cut = data.rfind(b"\n") + 1
+        data, carry = data[:cut], data[cut:]
+        if not data:
+            continue
+        buf = np.frombuffer(data, dtype=np.uint8)
+        ends = np.flatnonzero(buf == 10)
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        seps = np.flatnonzero(buf == ord(sep))
+        fields = np.searchsorted(seps, ends) - np.searchsorted(seps, starts) + 1
+        # a line of one field is blank when it holds nothing but spaces, tabs and a CR
+        blank = np.zeros(len(ends), dtype=bool)
+        ones = np.flatnonzero(fields == 1)
+        if len(ones) > 1000:                            # a one-column file: vectorised
+            seen = np.flatnonzero(buf > 32)
+            blank[ones] = (np.searchsorted(seen, ends[ones])
+                           - np.searchsorted(seen, starts[ones])) == 0
+        else:
+            blank[ones] = [not data[a:b].strip() for a, b in zip(starts[ones], ends[ones])]
+        rows = np.flatnonzero(~blank)
+        if not header and len(rows):
+            header, rows = True, rows[1:]               # the first line not blank
+        if one and len(rows):
+            lines = np.concatenate(([last_row], rows + offset)) if last_row >= 0 else rows + offset
+            gaps = np.flatnonzero(np.diff(lines) > 1)
+            if len(gaps):
+                return int(lines[gaps[0]] + 2), None
+            last_row = int(lines[-1])
+        elif len(rows):
+            short = rows[fields[rows] < need]
+            if len(short):
+                return int(short[0] + offset + 1), int(fields[short[0]])
+        offset += len(ends)
+        if not block:
+            return None
+
+
+def _short_line_quoted(raw, sep: str, need: int, one: bool):
+    """(line, fields) of the first record with fewer than ``need`` fields, (line, None)
+    for a blank line between rows of a one-column file, or None: with Python's csv
+    module, as pandas splits quoted fields (a line of spaces, or nothing, is no row)."""
+    lines = _Lines(io.TextIOWrapper(raw, encoding="utf-8-sig", newline=""))
+    records = csv.reader(lines, delimiter=sep, skipinitialspace=True)
+    limit = csv.field_size_limit()
+    csv.field_size_limit(2**31 - 1)     # a long text is a field (pandas has no limit)
+    try:
+        header = seen = False
+        blank = None                    # (one column) the first blank line after a row
+        for record in records:
+            if len(record) <= 1 and not "".join(record).strip() and '"' not in lines.last:
+                blank = blank or (records.line_num if seen else None)
+            elif not header:
+                header = True
+            elif one and blank:
+                return blank, None
+            elif len(record) < need:
+                return records.line_num, len(record)
+            else:
+                seen, blank = True, None
+    finally:
+        csv.field_size_limit(limit)
+    return None
 
 
 class _Lines:

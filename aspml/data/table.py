@@ -256,12 +256,10 @@ def category_text(u) -> str:
             return str(int(u))
         text = u.strip(" \t")
         f = float(text)
-        # a float as pandas writes it ("7.0", "1e+20"; a float32 "1.6777216e+07") is that
-        # number; any other form ("1.10", "1E3", "2.50") is a code as written: version
-        # and diagnosis codes "1.1" and "1.10" are two values
-        if math.isfinite(f) and (text == repr(f) or text == str(np.float32(f))):
-            return number_text(f)
-        return text
+        # a float as pandas writes it ("7.0", "1e+20"; a float32 "1.6777216e+07", a float16
+        # "6.55e+04") is that number; any other form ("1.10", "1E3", "2.50") is a code as
+        # written: version and diagnosis codes "1.1" and "1.10" are two values
+        return number_text(f) if _as_pandas_writes(text, f) else text
     if isinstance(u, (bool, np.bool_)):
         return str(bool(u))
     if isinstance(u, (int, np.integer)):
@@ -273,6 +271,18 @@ def category_text(u) -> str:
     if isinstance(u, (float, np.floating)) and math.isfinite(u):
         return number_text(float(u))
     return _time_text(str(u))           # a Timestamp in an object column: as its text
+
+
+def _as_pandas_writes(text: str, f: float) -> bool:
+    """Whether ``text`` is how ``to_csv`` writes the float ``f`` from a float64, float32
+    or float16 column (the narrow ones only within their range: no overflow)."""
+    if not math.isfinite(f):
+        return False
+    if text == repr(f):
+        return True
+    a = abs(f)
+    return ((a <= 3.4028234663852886e38 and text == str(np.float32(f)))
+            or (a <= 65504.0 and text == str(np.float16(f))))
 
 
 def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

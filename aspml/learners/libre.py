@@ -110,9 +110,11 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
     ok = code >= 0
     c, t = code[ok], np.asarray(y, dtype=bool)[ok]
     w = np.ones(len(c)) if weights is None else np.asarray(weights, dtype=np.float64)[ok]
-    # the categories of one row (weighted: of a row's weight, so that whole weights are
-    # repeated rows), the same in every shuffle
-    single = np.bincount(c, weights=None if weights is None else w, minlength=n_categories) == 1
+    # the categories of one row, the same in every shuffle; under whole-number weights,
+    # of one copy of a row (so that they are repeated rows), under others (balanced class
+    # weights) still of one row: a total weight of exactly 1 is an accident of rounding
+    copies = weights is not None and bool(np.all(w == np.floor(w)))
+    single = np.bincount(c, weights=w if copies else None, minlength=n_categories) == 1
 
     def grouped(t, w):
         pos = np.bincount(c, weights=t * w, minlength=n_categories)
