@@ -509,12 +509,26 @@ def _labels_of(args, program, X):
         return X[label]
     import shlex
 
+    from .data.table import _as_number
     from .logic.values import read_as_csv
-    labels = {str(read_as_csv(c)) for c in (program.classes or (program.target.positive,))
+    t = program.target
+    labels = {str(read_as_csv(c)) for c in (program.classes or (t.positive, t.negative))
               if c is not None}
     used = set(program.columns_used)
-    holding = [c for c in X.columns if c not in used and labels
-               and len(labels & set(X[c].dropna().astype(str))) >= min(2, len(labels))]
+
+    def holds_labels(column) -> bool:
+        """Only the program's labels, more than one of them (binary: the positive); or, for
+        a binary program of a text label, that label among a few other values (the classes
+        the binary program told it apart from).  A number is no such sign: a column of
+        counts holds 1."""
+        values = {str(read_as_csv(v)) for v in X[column].dropna().unique()[:100]}
+        values -= set(program.missing)
+        if t.positive is None:
+            return values <= labels and len(values) > 1
+        positive = str(read_as_csv(t.positive))
+        return positive in values and (values <= labels or (
+            isinstance(t.positive, str) and _as_number(t.positive) is None and len(values) <= 20))
+    holding = [c for c in X.columns if c not in used and labels and holds_labels(c)]
     if holding:             # (a table without labels, new rows, says nothing)
         named = " or ".join(shlex.quote(c) for c in holding[:3])
         print(f"aspml {args.command}: note: {args.data} has no column {label!r} (the "

@@ -10,6 +10,7 @@ for numbers only, negated comparisons also for non-numbers and missing.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -49,8 +50,45 @@ def data_table(program: Program, X, missing=None) -> Table:
             raise AspmlError(f"the data has a column {clash[0]!r}, which the program's background "
                              "knowledge derives; drop or rename the column")
     _warn_unmatchable(program)
-    return encode(X, program.schema, program.columns_used,
-                  program.missing if missing is None else missing)
+    table = encode(X, program.schema, program.columns_used,
+                   program.missing if missing is None else missing)
+    _warn_recoded(program, table)
+    return table
+
+
+def _warn_recoded(program: Program, table: Table) -> None:
+    """An AspmlWarning when a categorical column holds a number written otherwise than
+    ``to_csv`` writes a float (``"4.00"``, a code as written since 2026-12-03) and the
+    program compares the column with the text that value used to read as (``"4"``), which
+    no value of the data reads as now: a program saved by an earlier aspml, or learned
+    from ``pd.read_csv``'s numbers, answers otherwise than it did (a review: accuracy
+    1.000 -> 0.707 on the file it was learned from, silently)."""
+    from .data.table import _CODE_TEXT, _INTEGER_TEXT, _NUMBER_TEXT, number_text
+    wanted: dict = {}
+    for lit in program.literals:
+        feature = getattr(lit, "feature", None)
+        kind = program.schema.get(feature).kind if feature in program.schema else None
+        if kind != "categorical":
+            continue
+        for v in lit.values():
+            if isinstance(v, str) and _NUMBER_TEXT.match(v) and not _CODE_TEXT.match(v):
+                wanted.setdefault(feature, set()).add(v)
+    for feature, values in wanted.items():
+        col = table.columns.get(feature)
+        categories = set(col.categories) if col is not None else set()
+        for t in sorted(categories - values):
+            if not _NUMBER_TEXT.match(t) or _CODE_TEXT.match(t) or _INTEGER_TEXT.match(t):
+                continue
+            x = float(t)
+            was = number_text(x) if math.isfinite(x) else t
+            if was != t and was in values and was not in categories:
+                warnings.warn(f"column {feature!r} holds {t!r}, a code as written (a number "
+                              "written otherwise than a float column writes it), and the "
+                              f"program compares the column with {was!r}, which {t!r} read as "
+                              "before 2026-12-03 or from pd.read_csv's numbers: no value of "
+                              "the data reads so now; learn the program again on "
+                              "aspml.read_csv's table", AspmlWarning, stacklevel=4)
+                return
 
 
 def _warn_unmatchable(program: Program) -> None:

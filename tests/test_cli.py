@@ -626,6 +626,13 @@ def test_check_and_report_name_the_column_that_holds_the_labels(tmp_path):
                     "scores them against the labels there") in out.stderr
             quiet = aspml(command, model, plain, *extra)        # new rows: nothing to say
             assert quiet.returncode == 0 and "note" not in quiet.stderr
+        # labels 0 and 1: a column of counts that holds 0 and 1 among others is no label
+        numbers = tmp_path / "numbers.lp"
+        pkg.FoldSE(positive=1).fit(df[["x"]], (df.x > 6).astype(int)).program_.save(numbers)
+        rows = tmp_path / "rows.csv"
+        df[["x"]].assign(visits=rng.integers(0, 6, len(df))).to_csv(rows, index=False)
+        quiet = aspml("check", numbers, rows)
+        assert quiet.returncode == 0 and "note" not in quiet.stderr, quiet.stderr
         scored = aspml("check", model, data, "--target", "cls")
         assert ("accuracy 1.000" if positive is None else "precision 1.000, recall 1.000") \
             in scored.stdout and "note" not in scored.stderr, scored.stdout

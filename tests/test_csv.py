@@ -406,3 +406,22 @@ def test_the_row_checks_read_what_pandas_reads(tmp_path, monkeypatch, block):
             else:
                 with pytest.raises(aspml.AspmlError, match=want):
                     aspml.read_csv(path)
+
+
+def test_a_program_of_a_code_read_as_a_number_before_says_so(tmp_path):
+    """A program learned when "4.00" read as "4" (an earlier aspml, or pd.read_csv's
+    numbers) no longer matches the code "4.00": it says so, from Python and the command."""
+    p = Program((Rule(None, (Compare("code", "==", "4"),)),), Target("label", positive="y"),
+                Schema((Feature("code", "categorical"),)))
+    X = pd.DataFrame({"code": ["4.00", "3.25", "1.10"]})
+    with pytest.warns(AspmlWarning, match=r"column 'code' holds '4.00', a code as written .* "
+                      r"the program compares the column with '4'"):
+        p.predict(X)
+    model, data = tmp_path / "m.lp", tmp_path / "d.csv"
+    p.save(model)
+    X.to_csv(data, index=False)
+    out = run_aspml("predict", model, data)
+    assert out.returncode == 0 and "holds '4.00', a code as written" in out.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        p.predict(pd.DataFrame({"code": ["4", "3.25"]}))        # "4" is there: nothing

@@ -437,12 +437,18 @@ def test_a_column_that_copies_the_label_is_named(learner):
     code = {"routine": "R", "uro": "U", "surgery": "S"}
     X = pd.DataFrame({"age": rng.integers(18, 90, n),
                       "discharge_dx": [code[g] for g in group]})
-    with pytest.warns(AspmlWarning, match=r"each value of column 'discharge_dx' goes with "
-                      r"one class on all 400 training rows"):
+    with pytest.warns(AspmlWarning, match=r"column 'discharge_dx' names the classes one to "
+                      r"one on all 400 training rows") as seen:
         learner().fit(X, group)
+    assert [w.filename for w in seen if "one to one" in str(w.message)] == [__file__]
     # a column that only goes with the label says nothing
     noisy = X.assign(discharge_dx=np.where(rng.random(n) < 0.1, "R", X.discharge_dx))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AspmlWarning)
         learner().fit(noisy, group)
-    assert not [w for w in caught if "goes with one class" in str(w.message)]
+    # nor does a concept of a column of more values than classes (g in {a, b})
+    concept = X.assign(discharge_dx=[f"{code[g]}{rng.integers(2)}" for g in group])
+    with warnings.catch_warnings(record=True) as more:
+        warnings.simplefilter("always", AspmlWarning)
+        learner().fit(concept, group)
+    assert not [w for w in caught + more if "one to one" in str(w.message)]

@@ -430,6 +430,6 @@ def test_a_word_for_missing_beside_numbers_is_noted(tmp_path):
     data = tmp_path / "t.csv"
     X.assign(label=y).to_csv(data, index=False)
     out = run_aspml("learn", data, "--target", "label")
-    assert out.returncode == 0 and "aspml --missing NA)" in out.stderr
+    assert out.returncode == 0 and "aspml --missing '?' --missing NA)" in out.stderr
     out = run_aspml("learn", data, "--target", "label", "--missing", "NA")
     assert out.returncode == 0 and "note" not in out.stderr

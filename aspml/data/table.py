@@ -390,12 +390,14 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     if has_num and has_str and None not in texts:
         # numbers and words that mean "no value" in other tools (R's NA, pandas' NaN):
         # read as they are, each word is a value of its own that rules can name
+        import shlex
         shown = ", ".join(repr(t) for t in sorted(texts))
-        flags = " ".join(f"--missing {t}" for t in sorted(texts))
+        tokens = sorted(set(missing)) + sorted(texts - set(missing))     # the given ones kept
+        flags = " ".join(f"--missing {shlex.quote(t)}" for t in tokens)
         warnings.warn(f"column {series.name!r} holds numbers and {shown}, a word other tools "
                       f"write for a missing value: aspml reads it as a value of its own (a "
-                      f"mixed column); if it means missing, say so (missing=({shown},), aspml "
-                      f"{flags})", AspmlWarning, stacklevel=4)
+                      f"mixed column); if it means missing, say so (missing="
+                      f"{tuple(tokens)!r}, aspml {flags})", AspmlWarning, stacklevel=4)
     if has_num and has_str:
         if code is not None:
             warnings.warn(f"column {series.name!r} holds texts and numbers (a mixed column): "
@@ -409,8 +411,8 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
 
 
 # words other tools write for a missing value (read as values unless named as missing)
-MISSING_WORDS = frozenset({"na", "n/a", "nan", "null", "none", "-", "--", ".", "missing",
-                           "#n/a", "nil", "unknown"})
+MISSING_WORDS = frozenset({"na", "n/a", "nan", "null", "none", "-", ".", "missing", "#n/a",
+                           "nil", "unknown"})
 
 
 def _integers(series: pd.Series) -> np.ndarray:

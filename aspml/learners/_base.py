@@ -117,6 +117,19 @@ def class_totals(y_idx, rows, weight, n_classes: int) -> np.ndarray:
                        minlength=n_classes).astype(float)
 
 
+def largest_class(totals: np.ndarray, counts) -> int:
+    """The class of the largest total, totals within rounding (1e-9, relative: as
+    :func:`aspml.kernels.fold_loop.most`) tying; ties go to the class of more rows
+    (``counts``, a callable giving each class's unweighted rows), then to the first.
+    Weights that make the classes weigh the same ("balanced") tie them all: the default
+    class is then the class of the most rows, not the first by name (nor the one float
+    rounding favours)."""
+    tied = np.flatnonzero(totals >= totals.max() * (1 - 1e-9))
+    if len(tied) == 1:
+        return int(tied[0])
+    return int(tied[np.argmax(np.asarray(counts())[tied])])
+
+
 def rule_hits(program, X, target, weight=None, missing=None, cov=None) -> np.ndarray:
     """2 x (default rules + 1): per default rule, the positive rows (their weight) where it
     fires, then all the rows where it fires; the last column for the rows no rule fires.
@@ -489,12 +502,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                           stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
 
     def _warn_label_copy(self, table, target: np.ndarray) -> None:
-        """An AspmlWarning for each categorical (or Boolean) column the rules use whose
-        every value goes with one class on every training row (at least 50 rows, each
-        with a value, fewer values than a fifth of the rows: not an id): such a column is
-        most often the label under another name, or known only with it (a discharge
-        diagnosis beside the admission one), and the rules will not carry over to new
-        rows (a new-user trial: accuracy 1.000 from one such column, no word)."""
+        """An AspmlWarning for each categorical (or Boolean) column the rules use that
+        names the classes one to one on every training row (one value a class, at least
+        50 rows, each with a value): the label under another name, or known only with it
+        (a discharge group beside the admission one), and the rules will not carry over
+        to new rows (a new-user trial: accuracy 1.000 from one such column, no word).  A
+        column of more values than classes, each going with one class, is an ordinary
+        concept (``g in {a, b}``) and says nothing."""
         y = np.asarray(target).astype(np.int64)
         for name in self.program_.features_used:
             col = table.columns.get(name)
@@ -502,15 +516,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                 continue
             code = col.code if col.kind == "categorical" else col.num.astype(np.int64)
             n_values = np.unique(code).size
-            if len(code) < 50 or not 1 < n_values <= len(code) / 5:
+            if len(code) < 50 or not 1 < n_values == np.unique(y).size:
                 continue
             if np.unique(code * (int(y.max()) + 1) + y).size == n_values:
-                warnings.warn(f"each value of column {name!r} goes with one class on all "
+                warnings.warn(f"column {name!r} names the classes one to one on all "
                               f"{len(code)} training rows: if it is the label under another "
                               "name, or known only with the label (a diagnosis made later), "
                               "the rules that read it will not carry over to new rows; leave "
-                              "it out (--ignore) unless new rows have it too", AspmlWarning,
-                              stacklevel=5)
+                              "it out (drop it; aspml learn --ignore) unless new rows have "
+                              "it too", AspmlWarning,
+                              stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
 
     def _warn_identifiers(self, table) -> None:
         """An AspmlWarning for each feature the rules use that holds a different value on
@@ -596,13 +611,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         rarest class first.
         """
         totals = self._class_totals(y_idx)
-        default = int(np.argmax(totals))
-        tied = np.flatnonzero(totals >= totals.max() * (1 - 1e-9))
-        if len(tied) > 1:
-            # weights that make the classes weigh the same ("balanced") tie them within
-            # rounding: the class of the most rows, not the one rounding favours
-            counts = np.bincount(y_idx, minlength=len(self.classes_))
-            default = int(tied[np.argmax(counts[tied])])
+        default = largest_class(totals, lambda: np.bincount(y_idx, minlength=len(self.classes_)))
         order = getattr(self, "class_order", "precision")
         if order not in ("precision", "frequency"):
             raise ValueError(f"class_order must be 'precision' or 'frequency', got {order!r}")

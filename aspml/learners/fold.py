@@ -42,7 +42,7 @@ from ..evaluate import rule_masks
 from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Schema, Target
 from ..logic.values import as_label, is_number, normalize_value
 from . import expert
-from ._base import LogicClassifier, balanced_hint, class_totals, is_real
+from ._base import LogicClassifier, balanced_hint, class_totals, is_real, largest_class
 from ._threads import free_threads
 
 # Each kernel's parallel form (numba prange over the features) runs from this many cells
@@ -786,12 +786,9 @@ class FoldSE(LogicClassifier):
         left = search.total(undecided)
         rows = undecided if left and left >= search.min_rule else None
         totals = search.class_totals(y_idx, rows, k)
-        default = _most(totals)
-        tied = np.flatnonzero(totals >= totals.max() * (1 - 1e-9))        # (as _most)
-        if len(tied) > 1 and search.weights is not None:
-            # weights that make the classes weigh the same ("balanced") tie them all: the
-            # class of the most rows, not the first by name (a 1% class was the default)
-            default = int(tied[_most(search.class_totals(y_idx, rows, k, True)[tied])])
+        # (unweighted, the counts are the totals: ties go to the first, as they did)
+        default = (_most(totals) if search.weights is None else
+                   largest_class(totals, lambda: search.class_totals(y_idx, rows, k, True)))
         kept = len(learned)
         while labels and labels[-1] == default:
             learned.pop()
