@@ -15,8 +15,9 @@
   file of one column a blank line between rows is an error too: pandas skips it,
   and every later row would be answered under the wrong row number (``to_csv``
   writes a missing value there as ``""``).  The file is read a second time for
-  this, with Python's csv module, only for one column or when the last column
-  holds a missing value (a short row reads as one there).
+  this only for one column or when the last column holds a missing value (a
+  short row reads as one there): its lines counted with numpy a block at a time,
+  or, when it holds a quote character, its records with Python's csv module.
 - **Compressed files** (gzip, bz2, xz, or a zip of one file; told by their
   first bytes, not their suffix) are unpacked while streaming, and refused once
   they unpack to more than ``MAX_RATIO`` times their size on disk (always
