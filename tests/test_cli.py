@@ -70,6 +70,7 @@ def test_explain_command():
 # -- in process: every subcommand, its help, its mistakes ------------------------------
 
 import csv  # noqa: E402
+import warnings  # noqa: E402
 import json  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -605,8 +606,8 @@ def test_a_randomised_learner_learns_the_same_program_from_the_same_command(tmp_
 
 
 def test_check_and_report_name_the_column_that_holds_the_labels(tmp_path):
-    """A program fitted in Python names its target "label" whatever y is called: check
-    scored nothing, silently, on the CSV whose labels are in "cls"."""
+    """A program fitted in Python on an array y names its target "label": check scored
+    nothing, silently, on the CSV whose labels are in "cls"."""
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"x": rng.integers(0, 10, 120)})
     df["cls"] = np.where(df.x > 6, "hi", np.where(df.x > 2, "mid", "lo"))
@@ -616,7 +617,7 @@ def test_check_and_report_name_the_column_that_holds_the_labels(tmp_path):
     for positive in ("hi", None):
         model = tmp_path / f"{positive}.lp"
         y = df["cls"] if positive is None else df["cls"].where(df["cls"] == "hi", "other")
-        pkg.FoldSE(positive=positive).fit(df[["x"]], y).program_.save(model)
+        pkg.FoldSE(positive=positive).fit(df[["x"]], y.to_numpy()).program_.save(model)
         for command in ("check", "report"):
             extra = ("-o", tmp_path / "r.html") if command == "report" else ()
             out = aspml(command, model, data, *extra)
@@ -628,7 +629,8 @@ def test_check_and_report_name_the_column_that_holds_the_labels(tmp_path):
             assert quiet.returncode == 0 and "note" not in quiet.stderr
         # labels 0 and 1: a column of counts that holds 0 and 1 among others is no label
         numbers = tmp_path / "numbers.lp"
-        pkg.FoldSE(positive=1).fit(df[["x"]], (df.x > 6).astype(int)).program_.save(numbers)
+        pkg.FoldSE(positive=1).fit(df[["x"]], (df.x > 6).astype(int).to_numpy()) \
+            .program_.save(numbers)
         rows = tmp_path / "rows.csv"
         df[["x"]].assign(visits=rng.integers(0, 6, len(df))).to_csv(rows, index=False)
         quiet = aspml("check", numbers, rows)
@@ -679,3 +681,45 @@ def test_learn_figures_weigh_rows_as_the_file_of_their_copies(tmp_path, positive
     assert f"from {w.sum()} rows" in head_two
     assert head_one.split("; ")[-1] == head_two.split("; ")[-1]        # the figures
     assert one.stdout.splitlines()[1:] == two.stdout.splitlines()[1:]  # the program
+
+
+@pytest.mark.parametrize("name", ["FoldSE", "FoldRpp", "Libre", "MultiValueRuleSet"])
+def test_python_names_the_target_after_y_as_the_command_does(tmp_path, name):
+    """FoldSE().fit(X, df["outcome"]) concluded label = ...; aspml learn --target outcome
+    concluded outcome = ...: one table, two programs.  y's name is the target's now."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.integers(0, 10, 200), "z": rng.integers(0, 3, 200)})
+    df["outcome"] = np.where(df.x > 5, "hi", "lo")
+    kw = {"random_state": 0} if name in ("Libre", "MultiValueRuleSet") else {}
+    learner = getattr(pkg, name)
+    program = learner(positive="hi", **kw).fit(df[["x", "z"]], df["outcome"]).program_
+    assert program.target.name == "outcome"
+    data = tmp_path / "d.csv"
+    df.to_csv(data, index=False)
+    cli = {"FoldSE": "fold-se", "FoldRpp": "fold-rpp", "Libre": "libre",
+           "MultiValueRuleSet": "mrs"}[name]
+    out = aspml("learn", data, "--target", "outcome", "--positive", "hi", "--learner", cli)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n", 1)[1].startswith(program.to_text())
+    # an array, a column of X, or target= given: as before
+    assert learner(positive="hi", **kw).fit(df[["x"]], df["outcome"].to_numpy()) \
+        .program_.target.name == "label"
+    assert learner(positive="hi", target="y", **kw).fit(df[["x"]], df["outcome"]) \
+        .program_.target.name == "y"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fitted = learner(positive="hi", **kw).fit(df, df["outcome"])
+    assert fitted.program_.target.name == "label" and fitted.target_ == "label"
+
+
+def test_fixed_rules_name_the_target_before_y_does():
+    """Expert rules written for label = ... keep working with a named y."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.integers(0, 10, 100)})
+    df["outcome"] = np.where(df.x > 5, "hi", "lo")
+    for name in ("label", "outcome"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p = pkg.FoldSE(positive="hi").fit(df[["x"]], df["outcome"],
+                                               fixed_rules=f'IF x > 7 THEN {name} = "hi"').program_
+        assert p.target.name == name

@@ -206,7 +206,8 @@ def test_integer_weights_equal_duplicated_rows(name, iris):
     # row cannot): as in test_weights, its training-set stopping is compared
     params = {"early_stopping": "train"} if name == "Libre" else {}
     weighted = fit(name, X, y, w, **params)
-    copies = fit(name, X.iloc[idx].reset_index(drop=True), y.to_numpy()[idx], **params)
+    copies = fit(name, X.iloc[idx].reset_index(drop=True), y.iloc[idx].reset_index(drop=True),
+                 **params)
     assert weighted.program_.rules == copies.program_.rules
     assert weighted.program_.target == copies.program_.target
     assert np.allclose(weighted.predict_proba(X), copies.predict_proba(X))

@@ -199,7 +199,27 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     # -- fitting ----------------------------------------------------------
+    def _target_name(self) -> str:
+        """The target predicate's name: ``target``, else the one :meth:`_training_data`
+        read from ``y`` (``target_``), else ``"label"``."""
+        if self.target is not None:
+            return self.target
+        return getattr(self, "target_", None) or "label"
+
+    def _resolve_target(self, X, y) -> None:
+        """``target_``: ``target``; else the name fixed rules conclude (a Program's target);
+        else y's name (``df["outcome"]``: ``outcome = ...``, as ``aspml learn`` names it),
+        unless it is no text or a column of X (the label left among the features); else
+        ``"label"``."""
+        fixed = getattr(getattr(self, "_fixed", None), "target", None)
+        name = getattr(y, "name", None)
+        name = name.strip() if isinstance(name, str) and "\x00" not in name else ""
+        self.target_ = (self.target if self.target is not None else
+                        fixed.name if fixed is not None else
+                        name if name and name not in getattr(X, "columns", ()) else "label")
+
     def _training_data(self, X, y, sample_weight=None):
+        self._resolve_target(X, y)
         X = in_memory(X)                       # a Dask DataFrame keeps its column names
         has_names = isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
         if y is None:
@@ -355,8 +375,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         from ..data.table import Column, Table
         from ..logic.background import read_background
         from ..logic.model import Feature
-        rules = read_background(self.background, self.schema_.names, self.target, self.schema_)
-        probe = Program((), Target(self.target), self.schema_, (), self._missing(),
+        rules = read_background(self.background, self.schema_.names, self._target_name(), self.schema_)
+        probe = Program((), Target(self._target_name()), self.schema_, (), self._missing(),
                         background=rules)
         data = Table(table.schema, {k: table[k] for k in probe.columns_used}, table.n_rows)
         probe = replace(probe, schema=Schema(tuple(
@@ -566,12 +586,12 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         covers is ``default`` (an index into ``classes_``).  ``expert``: the indices
         of the rules an expert gave (``Program.expert``)."""
         if getattr(self, "multiclass_", False):
-            target = Target(self.target, classes=tuple(as_label(c) for c in self.classes_),
+            target = Target(self._target_name(), classes=tuple(as_label(c) for c in self.classes_),
                             default=as_label(self.classes_[default]))
         else:
-            target = Target(self.target, as_label(self.classes_[self.positive_index_]),
+            target = Target(self._target_name(), as_label(self.classes_[self.positive_index_]),
                             as_label(self.classes_[1 - self.positive_index_]))
-        rules = exceptions_apart(rules, [*self.schema_.names, self.target])
+        rules = exceptions_apart(rules, [*self.schema_.names, self._target_name()])
         background = getattr(self, "background_", ())      # travels with the program
         used = {f for r in (*rules, *background) for f in (*r.features, r.head)}
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
@@ -582,6 +602,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                   # LIBRE's learner over the categorical features at its default: as before
                   and not (k == "categorical_learner" and v == "cv")
                   and not (k in self._multiclass_only and not target.is_multiclass)}
+        params["target"] = self._target_name()     # the name used (None: read from y)
         return Program(tuple(rules), target, schema,
                        {"learner": type(self).__name__, **params}, self._missing(),
                        background=background, expert=tuple(expert))

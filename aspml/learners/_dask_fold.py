@@ -412,6 +412,7 @@ def fit(learner, X, y, sample_weight=None):
     names = [str(c) for c in X.columns]
     if list(X.columns) != names:
         raise AspmlError("column names must be strings")
+    learner._resolve_target(X, y)
     unknown = [k for k in (getattr(learner, "kinds", None) or {}) if k not in names]
     if unknown:
         raise AspmlError(f"kinds given for unknown column(s) {unknown}")

@@ -585,8 +585,11 @@ class FoldSE(LogicClassifier):
         Column kinds that override inference (``{"zip": "categorical"}``).
     missing : tuple of str or None
         Tokens read as missing values (default ``("?",)``).
-    target : str
-        Name of the target predicate in the learned program.
+    target : str or None, default None
+        Name of the target predicate in the learned program; None: the name of
+        ``y`` when it is a named pandas Series (``df["outcome"]``: the program
+        concludes ``outcome = ...``, as ``aspml learn --target outcome`` does),
+        else ``"label"``.  ``target_`` holds the name used.
     fixed_rules : Program, list of Rule, str or path, or None
         Expert rules kept first in every program this estimator learns (see
         :meth:`fit`, whose ``fixed_rules`` replaces this one when given).
@@ -616,7 +619,7 @@ class FoldSE(LogicClassifier):
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
 
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
-                 max_depth=None, positive=None, kinds=None, missing=None, target="label",
+                 max_depth=None, positive=None, kinds=None, missing=None, target=None,
                  fixed_rules=None, background=None,
                  class_weight=None, max_bins=None):
         self.ratio = ratio
@@ -882,7 +885,7 @@ class FoldSE(LogicClassifier):
         if search.min_rule > search.least:
             hints.append("a lower tail")
         hints.append("features that describe the class")
-        warnings.warn(f'{name} learned no rules for {self.target} = "{positive}": {why}. '
+        warnings.warn(f'{name} learned no rules for {self._target_name()} = "{positive}": {why}. '
                       f'The program answers "{other}" for every row; to describe the class, '
                       "try " + ", or ".join(hints) + ".", AspmlWarning, stacklevel=stacklevel)
 
@@ -892,7 +895,7 @@ class FoldSE(LogicClassifier):
         positives it then covers leave ``pos`` (changed in place).  Returns the
         ``_Fixed`` default rules followed by the expert's own exception rules, and per
         default rule the counts :func:`expert.report` words."""
-        target = Target(self.target, as_label(self.classes_[self.positive_index_]))
+        target = Target(self._target_name(), as_label(self.classes_[self.positive_index_]))
         rules = expert.fixed_rules_for(given, target, self.schema_)
         used = {f for r in rules for f in r.features}
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
@@ -979,7 +982,7 @@ class FoldRpp(FoldSE):
     _literals_keep_positives = False
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
-                 target="label", fixed_rules=None, background=None,
+                 target=None, fixed_rules=None, background=None,
                  class_weight=None, max_bins=None):
         self.ratio = ratio
         self.max_depth = max_depth

@@ -392,7 +392,7 @@ class Libre(LogicClassifier):
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha="auto",
                  discretization_threshold=6.0, top_k=None, max_rules=None, n_jobs=1,
                  random_state=None, max_bins=10, early_stopping="cv", cut_points=None,
-                 positive=None, kinds=None, missing=None, target="label", max_categories=64,
+                 positive=None, kinds=None, missing=None, target=None, max_categories=64,
                  background=None, class_weight=None,
                  class_order="precision", hull_candidates=True, categorical_learner="cv"):
         self.n_estimators = n_estimators

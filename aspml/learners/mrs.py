@@ -191,7 +191,7 @@ class MultiValueRuleSet(LogicClassifier):
                  alpha_L=1.0, beta_L=10.0, theta=1.0, alpha_plus=100.0, beta_plus=1.0,
                  alpha_minus=100.0, beta_minus=1.0, rho_min=0.7, min_support=0.05, max_length=3,
                  n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, n_jobs=1, random_state=None,
-                 positive=None, kinds=None, missing=None, target="label",
+                 positive=None, kinds=None, missing=None, target=None,
                  max_features_mined=100, background=None, class_weight=None,
                  class_order="precision"):
         self.n_iter = n_iter
