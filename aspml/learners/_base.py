@@ -207,16 +207,17 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         return getattr(self, "target_", None) or "label"
 
     def _resolve_target(self, X, y) -> None:
-        """``target_``: ``target``; else the name fixed rules conclude (a Program's target);
-        else y's name (``df["outcome"]``: ``outcome = ...``, as ``aspml learn`` names it),
-        unless it is no text or a column of X (the label left among the features); else
-        ``"label"``."""
+        """``target_``: ``target``; else y's name (``df["outcome"]``: ``outcome = ...``, as
+        ``aspml learn`` names it), unless it is no text or a column of X (the label left
+        among the features), or fixed rules conclude ``label`` (written for the name every
+        fit used before); else ``"label"``.  Fixed rules that conclude another name than
+        this are refused (:func:`aspml.learners.expert.fixed_rules_for`)."""
         fixed = getattr(getattr(self, "_fixed", None), "target", None)
         name = getattr(y, "name", None)
         name = name.strip() if isinstance(name, str) and "\x00" not in name else ""
-        self.target_ = (self.target if self.target is not None else
-                        fixed.name if fixed is not None else
-                        name if name and name not in getattr(X, "columns", ()) else "label")
+        usable = name and name not in getattr(X, "columns", ()) and not (
+            fixed is not None and fixed.name == "label")
+        self.target_ = self.target if self.target is not None else name if usable else "label"
 
     def _training_data(self, X, y, sample_weight=None):
         self._resolve_target(X, y)
