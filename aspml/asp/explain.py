@@ -264,12 +264,17 @@ def minimal_reason(program: Program, frame: pd.DataFrame, prediction,
                          "is the program stratified?")
     kept = [f for f in fix if fix[f] in set(core)] if core else list(fix)
     for f in list(kept):                         # deletion: drop what is not needed
+        if f not in kept:
+            continue
         trial = [fix[g] for g in kept if g != f]
-        if not s.solve(trial)[0]:
-            kept.remove(f)
-    # re-check: kept forces the answer, and dropping any one value loses that
+        sat, core, _ = s.solve(trial)
+        if not sat:                              # the core of what still forces it
+            inside = set(core) if core else set(trial)
+            kept = [g for g in kept if g != f and fix[g] in inside]
+    # re-check: kept forces the answer.  Each value kept was needed when it was tried,
+    # and stays needed: fixing fewer values only allows more worlds (monotone), so no
+    # second pass over them
     assert not s.solve([fix[g] for g in kept])[0]
-    assert all(s.solve([fix[g] for g in kept if g != f])[0] for f in kept)
     order = {d.feature: d for d in world.domains}
     return {f: order[f].values[order[f].terms.index(order[f].orig)] for f in kept}
 
