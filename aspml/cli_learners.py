@@ -232,21 +232,27 @@ QUANTITY_VALUES = 20
 
 
 def _numbers_if_all(labels):
-    """Labels that are all numbers (``0``, ``1``, ``2.5``) as numbers; others unchanged.
-    A number written as ``to_csv`` writes a float is that number (``"1.0"`` is the class
-    ``1``, as ``pd.read_csv`` reads it); written otherwise (``"01"``, ``"1e0"``) it is a
-    code, as in a categorical column (:func:`aspml.data.table.category_text`)."""
+    """Labels read as text from a file that are all numbers (``0``, ``1``, ``2.5``) as
+    numbers; others unchanged.  A number written as ``to_csv`` writes a float is that
+    number (``"1.0"`` is the class ``1``, as ``pd.read_csv`` reads it); written otherwise
+    (``"01"``, ``"1e0"``) it is a code, as in a categorical column
+    (:func:`aspml.data.table.category_text`).  Each distinct label is read once: a Python
+    step per value, not per row (texts: no two distinct ones hash alike, as 1 and True)."""
+    import pandas as pd
+
     from .data.table import _NUMBER_TEXT, _as_number, category_text
     from .logic.values import normalize_value
-    labels = labels.map(lambda v: category_text(v) if isinstance(v, str) and _NUMBER_TEXT.match(v)
-                        else v)
-    nums = [_as_number(v) for v in labels]
-    if any(n is None for n in nums):
+    changed = {u: c for u in pd.unique(labels)
+               if isinstance(u, str) and _NUMBER_TEXT.match(u) and (c := category_text(u)) != u}
+    if changed:
+        labels = labels.replace(changed)
+    number = {u: _as_number(u) for u in pd.unique(labels)}
+    if any(n is None for n in number.values()):
         return labels
-    nums = [normalize_value(n) for n in nums]
-    if len(set(nums)) != len(set(labels)):     # "01" and "1", "1e0" and "1": two codes, kept
+    number = {u: normalize_value(n) for u, n in number.items()}
+    if len(set(number.values())) != len(number):    # "01" and "1", "1e0" and "1": two codes
         return labels
-    return labels.__class__(nums, index=labels.index, dtype=object)
+    return labels.__class__([number[v] for v in labels], index=labels.index, dtype=object)
 
 
 def _show(values, limit: int = 8) -> str:

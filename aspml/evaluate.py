@@ -49,30 +49,28 @@ def data_table(program: Program, X, missing=None) -> Table:
         if clash:
             raise AspmlError(f"the data has a column {clash[0]!r}, which the program's background "
                              "knowledge derives; drop or rename the column")
-    _warn_unmatchable(program)
+    texts = _warn_unmatchable(program)
     table = encode(X, program.schema, program.columns_used,
                    program.missing if missing is None else missing)
-    _warn_recoded(program, table)
+    if texts:
+        _warn_recoded(program, table, texts)
     return table
 
 
-def _warn_recoded(program: Program, table: Table) -> None:
+def _warn_recoded(program: Program, table: Table, texts: set) -> None:
     """An AspmlWarning when a categorical column holds a number written otherwise than
     ``to_csv`` writes a float (``"4.00"``, a code as written since 2026-12-03) and the
     program compares the column with the text that value used to read as (``"4"``), which
     no value of the data reads as now: a program saved by an earlier aspml, or learned
     from ``pd.read_csv``'s numbers, answers otherwise than it did (a review: accuracy
-    1.000 -> 0.707 on the file it was learned from, silently)."""
+    1.000 -> 0.707 on the file it was learned from, silently).  ``texts``: the program's
+    (feature, text) pairs, as :func:`_warn_unmatchable` collected them."""
     from .data.table import _CODE_TEXT, _INTEGER_TEXT, _NUMBER_TEXT, number_text
     wanted: dict = {}
-    for lit in program.literals:
-        feature = getattr(lit, "feature", None)
-        kind = program.schema.get(feature).kind if feature in program.schema else None
-        if kind != "categorical":
-            continue
-        for v in lit.values():
-            if isinstance(v, str) and _NUMBER_TEXT.match(v) and not _CODE_TEXT.match(v):
-                wanted.setdefault(feature, set()).add(v)
+    for feature, v in texts:
+        if (feature in program.schema and program.schema[feature].kind == "categorical"
+                and _NUMBER_TEXT.match(v) and not _CODE_TEXT.match(v)):
+            wanted.setdefault(feature, set()).add(v)
     for feature, values in wanted.items():
         col = table.columns.get(feature)
         categories = set(col.categories) if col is not None else set()
@@ -91,16 +89,17 @@ def _warn_recoded(program: Program, table: Table) -> None:
                 return
 
 
-def _warn_unmatchable(program: Program) -> None:
+def _warn_unmatchable(program: Program) -> set:
     """An AspmlWarning when the program compares a column with a text no data value reads
     as (a text starting with a space, an empty text, a midnight written with its time:
     values are read without them, so that a DataFrame and its CSV agree; a program
-    written by hand, or saved before aspml read values so, holds them)."""
+    written by hand, or saved before aspml read values so, holds them).  Returns the
+    program's (feature, text) pairs, for :func:`_warn_recoded`."""
     from .data.table import _as_number, category_text, number_text
     texts = {(lit.feature, v) for lit in program.literals for v in lit.values()
              if isinstance(v, str)}
     if not texts:                   # (every predict comes here: a program of numbers only)
-        return
+        return texts
     stale = sorted(((f, v) for f, v in texts if category_text(v) != v or not v.strip(" ")),
                    key=repr)
     kinds = {f.name: f.kind for f in program.schema.features}
@@ -124,6 +123,7 @@ def _warn_unmatchable(program: Program) -> None:
                       "an empty text is missing, a midnight is its date), so the comparison "
                       "never holds; learn the program again, or write the value as read",
                       AspmlWarning, stacklevel=3)
+    return texts
 
 
 def with_background(program: Program, table: Table) -> Table:

@@ -433,3 +433,13 @@ def test_a_word_for_missing_beside_numbers_is_noted(tmp_path):
     assert out.returncode == 0 and "aspml --missing '?' --missing NA)" in out.stderr
     out = run_aspml("learn", data, "--target", "label", "--missing", "NA")
     assert out.returncode == 0 and "note" not in out.stderr
+
+
+def test_a_word_for_missing_beside_numbers_and_other_words_says_nothing():
+    """Four words for missing and a fifth that is a value ("high"): the column is read
+    as a mixed one of values, and no word is taken for a missing value (the note looked
+    at the first four texts only)."""
+    X = pd.DataFrame({"lab": ["NA", "n/a", "null", "None", "high", "1.5", "2"] * 10})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        assert aspml.data.infer_schema(X)["lab"].kind == "mixed"

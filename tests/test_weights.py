@@ -728,3 +728,18 @@ def test_libre_groups_a_many_valued_column_alike_for_weights_and_repeated_rows()
             X, y, sample_weight=w)
         b = aspml.Libre(positive="yes", random_state=0, early_stopping="train").fit(Xr, yr)
     assert a.program_.to_text() == b.program_.to_text()
+
+
+@pytest.mark.parametrize("learner", [lambda **kw: aspml.Libre(random_state=0, **kw),
+                                     lambda **kw: aspml.MultiValueRuleSet(
+                                         random_state=0, n_iter=200, **kw)])
+def test_balanced_weights_that_tie_exactly_keep_the_largest_class_the_default(learner):
+    """84, 95 and 17 rows: "balanced" weighs each class 65.33... to the last bit, and
+    LIBRE's and MRS's default (the largest class) was the first by name, a_mid."""
+    rng = np.random.default_rng(0)
+    y = np.repeat(["a_mid", "b_big", "c_rare"], [84, 95, 17])
+    centre = np.select([y == "a_mid", y == "b_big"], [0.0, 4.0], 8.0)
+    X = pd.DataFrame({"x": (centre + rng.normal(0, 1, len(y))).round(2)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        assert learner(class_weight="balanced").fit(X, y).program_.target.default == "b_big"

@@ -370,11 +370,11 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
         return "boolean"
     has_num = has_str = False
     code = None             # a number written as a code ("007"), which a mixed column reads as 7
-    texts = set()           # the texts beside the numbers, while they look like missing values
+    words = set()           # the texts that other tools write for a missing value
+    other = False           # ... and whether the column holds any other text
     for u in uniques:
         if isinstance(u, (bool, np.bool_)):
-            has_str = True
-            texts.add(None)
+            has_str = other = True
         elif (number := _as_number(u)) is not None:
             if _loses_digits(u, number):
                 _warn_big(series.name, u, categorical=True)
@@ -384,15 +384,16 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                 code = u
         else:
             has_str = True
-            if len(texts) < 4:
-                texts.add(u.strip() if isinstance(u, str) and
-                          u.strip().lower() in MISSING_WORDS else None)
-    if has_num and has_str and None not in texts:
+            if isinstance(u, str) and u.strip().lower() in MISSING_WORDS:
+                words.add(u.strip())
+            else:
+                other = True
+    if has_num and words and not other:
         # numbers and words that mean "no value" in other tools (R's NA, pandas' NaN):
         # read as they are, each word is a value of its own that rules can name
         import shlex
-        shown = ", ".join(repr(t) for t in sorted(texts))
-        tokens = sorted(set(missing)) + sorted(texts - set(missing))     # the given ones kept
+        shown = ", ".join(repr(t) for t in sorted(words))
+        tokens = sorted(set(missing)) + sorted(words - set(missing))     # the given ones kept
         flags = " ".join(f"--missing {shlex.quote(t)}" for t in tokens)
         warnings.warn(f"column {series.name!r} holds numbers and {shown}, a word other tools "
                       f"write for a missing value: aspml reads it as a value of its own (a "

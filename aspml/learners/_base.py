@@ -531,15 +531,18 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         column of more values than classes, each going with one class, is an ordinary
         concept (``g in {a, b}``) and says nothing."""
         y = np.asarray(target).astype(np.int64)
+        if len(y) < 50:
+            return
+        n_classes, span = np.unique(y).size, int(y.max()) + 1
         for name in self.program_.features_used:
             col = table.columns.get(name)
             if col is None or col.kind not in ("categorical", "boolean") or col.missing.any():
                 continue
             code = col.code if col.kind == "categorical" else col.num.astype(np.int64)
             n_values = np.unique(code).size
-            if len(code) < 50 or not 1 < n_values == np.unique(y).size:
+            if not 1 < n_values == n_classes:
                 continue
-            if np.unique(code * (int(y.max()) + 1) + y).size == n_values:
+            if np.unique(code * span + y).size == n_values:
                 warnings.warn(f"column {name!r} names the classes one to one on all "
                               f"{len(code)} training rows: if it is the label under another "
                               "name, or known only with the label (a diagnosis made later), "

@@ -789,9 +789,7 @@ class FoldSE(LogicClassifier):
         left = search.total(undecided)
         rows = undecided if left and left >= search.min_rule else None
         totals = search.class_totals(y_idx, rows, k)
-        # (unweighted, the counts are the totals: ties go to the first, as they did)
-        default = (_most(totals) if search.weights is None else
-                   largest_class(totals, lambda: search.class_totals(y_idx, rows, k, True)))
+        default = largest_class(totals, lambda: search.class_totals(y_idx, rows, k, True))
         kept = len(learned)
         while labels and labels[-1] == default:
             learned.pop()
