@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .literals import NEG_INF, _logs, _pick, category_literals, threshold_literals
+from .literals import EMPTY, EQ, LE, NEG_INF, _logs, _pick, best_threshold
 
 
 @numba.njit(cache=True)
@@ -56,6 +56,24 @@ def count_partition(bins, codes, state, weights, bin_offsets, code_offsets):
 
 
 @numba.njit(cache=True)
+def _cells(counts, lo, hi):
+    """The counts of cells ``lo:hi`` (see the module's layout): positive and negative
+    rows (integers), positive and negative weights."""
+    n = hi - lo
+    rows_pos = np.empty(n, dtype=np.int64)
+    rows_neg = np.empty(n, dtype=np.int64)
+    w_pos = np.empty(n)
+    w_neg = np.empty(n)
+    for k in range(n):
+        i = 4 * (lo + k)
+        rows_pos[k] = int(counts[i])
+        rows_neg[k] = int(counts[i + 1])
+        w_pos[k] = counts[i + 2]
+        w_neg[k] = counts[i + 3]
+    return rows_pos, rows_neg, w_pos, w_neg
+
+
+@numba.njit(cache=True)
 def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, n_neg,
                     n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
                     banned_values, logs):
@@ -65,44 +83,28 @@ def _best_on_counts(f, counts, edges, bin_offsets, code_offsets, n_bins, n_pos, 
     lo = bin_offsets[f]
     hi = bin_offsets[f + 1]
     if hi > lo:
-        num_pos = 0
+        rows_pos, rows_neg, w_pos, w_neg = _cells(counts, lo, hi)
         num_neg = 0
+        for b in range(hi - lo):
+            num_neg += rows_neg[b]
         w_num_pos = 0.0
         w_num_neg = 0.0
-        for b in range(lo, hi):
-            num_pos += int(counts[4 * b])
-            num_neg += int(counts[4 * b + 1])
-            w_num_pos += counts[4 * b + 2]
-            w_num_neg += counts[4 * b + 3]
-        n_ops = 4 if negated else 2
-        cum_pos = 0
-        cum_neg = 0
-        w_cum_pos = 0.0
-        w_cum_neg = 0.0
-        for b in range(lo, hi):
-            g_pos = int(counts[4 * b])
-            g_neg = int(counts[4 * b + 1])
-            if g_pos == 0 and g_neg == 0:
-                continue                        # no active row: not a candidate
-            cum_pos += g_pos
-            cum_neg += g_neg
-            w_cum_pos += counts[4 * b + 2]
-            w_cum_neg += counts[4 * b + 3]
-            v = edges[b]
-            best, best_op, best_value = threshold_literals(
-                f, v, n_ops, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, num_neg,
-                n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op, best_value,
-                banned_features, banned_ops, banned_values)
-    for c in range(code_offsets[f + 1] - code_offsets[f]):
-        i = 4 * (n_bins + code_offsets[f] + c)
-        pos_rows = int(counts[i])
-        neg_rows = int(counts[i + 1])
-        if pos_rows + neg_rows == 0:
-            continue
-        best, best_op, best_value = category_literals(
-            f, c, counts[i + 2], counts[i + 3], neg_rows, n_pos, n_neg, n_neg_rows, kind,
-            min_tp, best, best_op, best_value, banned_features, banned_ops, banned_values,
-            logs)
+        for b in range(hi - lo):
+            w_num_pos += w_pos[b]
+            w_num_neg += w_neg[b]
+        best, best_op, best_value = best_threshold(
+            f, edges[lo:hi], rows_pos, rows_neg, w_pos, w_neg, hi - lo, True, LE,
+            4 if negated else 2, w_num_pos, w_num_neg, num_neg, n_pos, n_neg, n_neg_rows, kind,
+            min_tp, logs, best, best_op, best_value, banned_features, banned_ops,
+            banned_values)
+    first = n_bins + code_offsets[f]
+    n_cats = code_offsets[f + 1] - code_offsets[f]
+    if n_cats > 0:
+        rows_pos, rows_neg, w_pos, w_neg = _cells(counts, first, first + n_cats)
+        best, best_op, best_value = best_threshold(
+            f, EMPTY, rows_pos, rows_neg, w_pos, w_neg, n_cats, False, EQ, 2, n_pos, n_neg,
+            n_neg_rows, n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op,
+            best_value, banned_features, banned_ops, banned_values)
     return best, best_op, best_value
 
 

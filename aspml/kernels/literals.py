@@ -33,6 +33,7 @@ from .sort import argsort_float, argsort_scaled
 
 LE, GT, NOT_LE, NOT_GT, EQ, NE = 0, 1, 2, 3, 4, 5
 NO_GROUPS = np.zeros((0, 0), dtype=np.int32)
+EMPTY = np.zeros(0)
 # a feature is counted by value group when it has at most one group a this many active
 # rows: then the count by group reads no more cells than the scan of its sorted rows
 # (other values were tried, but through a numba cache that had kept the old kernel: not
@@ -105,33 +106,23 @@ def better(score, best):
 
 
 @numba.njit(cache=True, inline="always")
-def score_of(tp, fn, tn, fp, kind, logs):
-    """:func:`heuristic`; with ``logs`` (``log2`` of 0 .. the active rows, unweighted
-    counts), information gain from the table instead of four logarithms a candidate
-    (the same value but for the last bits, which :func:`better` calls a tie)."""
-    if kind != 0 or logs.shape[0] == 0:
-        return heuristic(tp, fn, tn, fp, kind)
-    if tp + tn < (fp + fn) * (1.0 - VALID_TIE):
-        return NEG_INF
-    total = tp + fn + tn + fp
-    if total == 0.0:
-        return NEG_INF
-    a = np.int64(tp)
-    b = np.int64(fp)
-    c = np.int64(tn)
-    d = np.int64(fn)
-    lc = logs[a + b]
-    lu = logs[c + d]
+def _gain(tp, fp, tn, fn, l_tp, l_fp, l_tn, l_fn, l_cov, l_unc):
+    """Information gain of whole counts from their logarithms (``log2`` of each count, of
+    the covered rows ``tp + fp`` and of the others), looked up in a table
+    (:func:`_logs`) by the caller: the same value as :func:`heuristic` but for the last
+    bits, which :func:`better` calls a tie.  Scalars only: numba counts the references
+    to an array handed to a function, two atomic operations a call, and a call a
+    threshold cost several times the score."""
     g = 0.0
-    if a > 0:
-        g += tp * (logs[a] - lc)
-    if b > 0:
-        g += fp * (logs[b] - lc)
-    if c > 0:
-        g += tn * (logs[c] - lu)
-    if d > 0:
-        g += fn * (logs[d] - lu)
-    return g / total
+    if tp > 0.0:
+        g += tp * (l_tp - l_cov)
+    if fp > 0.0:
+        g += fp * (l_fp - l_cov)
+    if tn > 0.0:
+        g += tn * (l_tn - l_unc)
+    if fn > 0.0:
+        g += fn * (l_fn - l_unc)
+    return g / (tp + fn + tn + fp)
 
 
 @numba.njit(cache=True, inline="always")
@@ -164,23 +155,6 @@ def _banned(f, op, value, banned_features, banned_ops, banned_values):
     return False
 
 
-@numba.njit(cache=True, inline="always")
-def _count_row(r, state, weights, pos, neg, w_pos, w_neg):
-    """Row ``r`` added to the counts of active positives and negatives (and their
-    weights, when weighted), without branching on its state for the counts: on rows in
-    value order the state is as good as random, and a mispredicted branch a row cost
-    more than the counting."""
-    s = state[r]
-    pos += s == 1
-    neg += s == 2
-    if weights is not None:
-        if s == 1:
-            w_pos += weights[r]
-        elif s == 2:
-            w_neg += weights[r]
-    return pos, neg, w_pos, w_neg
-
-
 @numba.njit(cache=True)
 def _plain_banned(f, banned_features, banned_ops):
     for k in range(banned_ops.shape[0]):
@@ -205,51 +179,85 @@ def threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, nu
             n_neg_rows - (num_neg - cum_neg))
 
 
-@numba.njit(cache=True, inline="always")
-def threshold_literals(f, v, n_ops, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg,
-                       num_neg, n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op,
-                       best_value, banned_features, banned_ops, banned_values):
-    """The comparisons ``0 .. n_ops - 1`` of feature ``f`` at threshold ``v`` (counts as
-    :func:`threshold_counts` reads them), each kept when valid and better than ``best``:
-    the step every search here (sorted scan, by value group, Dask's summed counts)
-    takes at a threshold."""
-    for op in range(n_ops):
-        tp, fp, fp_rows = threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
-                                           w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
-        if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
+@numba.njit(cache=True)
+def best_threshold(f, values, g_pos, g_neg, gw_pos, gw_neg, n_slots, cumulative, op_base,
+                   n_ops, w_num_pos, w_num_neg, num_neg, n_pos, n_neg, n_neg_rows, kind,
+                   min_tp, logs, best, best_op, best_value, banned_features, banned_ops,
+                   banned_values):
+    """The best of ``best`` and feature ``f``'s literals at its candidates ``0 ..
+    n_slots - 1``, in order: the step every search here (sorted scan, by value group,
+    categories, Dask's summed counts) ends with.
+
+    Slot ``t`` holds positive and negative rows ``g_pos[t]``, ``g_neg[t]`` (and their
+    weights ``gw_pos``, ``gw_neg``; empty arrays when unweighted); a slot of no row is
+    skipped.  ``cumulative``: the slots are value groups in ascending order, a threshold
+    at each counting its own rows and those below (the comparisons ``op_base + 0 ..
+    n_ops - 1``, counts as :func:`threshold_counts` reads them, ``num`` being the rows
+    that are numbers); else each slot's counts are the candidate's as they are (the
+    sorted scan's running counts, or a category's rows, with ``op_base`` ``EQ`` and
+    ``num`` all active rows).  The candidate's value is ``values[t]`` (empty: ``t``, a
+    category's code).  A literal is kept when valid and better than the best so far,
+    and not banned.
+
+    One function owns every array the loop reads and calls helpers of scalars only:
+    numba counts the references to an array handed to a function (two atomic
+    operations a call), which cost avila's scans several times their scores (a
+    threshold's step as a function of the arrays: 494 us for 10,403 thresholds, 133 us
+    as this loop).
+    """
+    weighted = gw_pos.shape[0] > 0
+    table = kind == 0 and logs.shape[0] > 0
+    check_banned = banned_ops.shape[0] > 0
+    cum_pos = 0
+    cum_neg = 0
+    w_cum_pos = 0.0
+    w_cum_neg = 0.0
+    for t in range(n_slots):
+        p = g_pos[t]
+        q = g_neg[t]
+        if p + q == 0:
             continue
-        score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
-        if better(score, best) and not _banned(f, op, v, banned_features, banned_ops,
-                                               banned_values):
-            best = score
-            best_op = op
-            best_value = v
-    return best, best_op, best_value
-
-
-@numba.njit(cache=True, inline="always")
-def category_literals(f, c, pos_c, neg_c, neg_rows, n_pos, n_neg, n_neg_rows, kind, min_tp,
-                      best, best_op, best_value, banned_features, banned_ops, banned_values,
-                      logs):
-    """``f == c`` then ``f != c`` scored from the category's active rows (``pos_c``,
-    ``neg_c``: weights; ``neg_rows``: negative rows), kept when better than ``best``."""
-    for op in (EQ, NE):
-        if op == EQ:
-            tp = pos_c
-            fp = neg_c
-            fp_rows = neg_rows
+        if cumulative:
+            cum_pos += p
+            cum_neg += q
+            if weighted:
+                w_cum_pos += gw_pos[t]
+                w_cum_neg += gw_neg[t]
         else:
-            tp = n_pos - pos_c
-            fp = n_neg - neg_c
-            fp_rows = n_neg_rows - neg_rows
-        if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
-            continue
-        score = score_of(tp, n_pos - tp, n_neg - fp, fp, kind, logs)
-        if better(score, best) and not _banned(f, op, float(c), banned_features, banned_ops,
-                                        banned_values):
-            best = score
-            best_op = op
-            best_value = float(c)
+            cum_pos = p
+            cum_neg = q
+            if weighted:
+                w_cum_pos = gw_pos[t]
+                w_cum_neg = gw_neg[t]
+        if not weighted:
+            w_cum_pos = float(cum_pos)
+            w_cum_neg = float(cum_neg)
+        v = values[t] if values.shape[0] > 0 else float(t)
+        for k in range(n_ops):
+            tp, fp, fp_rows = threshold_counts(k, w_cum_pos, w_cum_neg, cum_neg, w_num_pos,
+                                               w_num_neg, num_neg, n_pos, n_neg, n_neg_rows)
+            if too_few(tp, min_tp, n_pos) or fp_rows >= n_neg_rows:
+                continue
+            fn = n_pos - tp
+            tn = n_neg - fp
+            if not table:
+                score = heuristic(tp, fn, tn, fp, kind)
+            elif tp + tn < (fp + fn) * (1.0 - VALID_TIE) or tp + fn + tn + fp == 0.0:
+                score = NEG_INF
+            else:
+                a = np.int64(tp)
+                b = np.int64(fp)
+                c = np.int64(tn)
+                d = np.int64(fn)
+                score = _gain(tp, fp, tn, fn, logs[a], logs[b], logs[c], logs[d],
+                              logs[a + b], logs[c + d])
+            op = op_base + k
+            if better(score, best) and not (
+                    check_banned and _banned(f, op, v, banned_features, banned_ops,
+                                             banned_values)):
+                best = score
+                best_op = op
+                best_value = v
     return best, best_op, best_value
 
 
@@ -261,9 +269,6 @@ def _thresholds_by_group(f, row_groups, n_groups, distinct, distinct_offsets, st
     group (unweighted): what the scan of its sorted rows finds, at the same thresholds
     in the same order with the same counts, in O(active rows + groups) reading the
     active rows in row order (no row's state read through its sorted position)."""
-    best = NEG_INF
-    best_op = -1
-    best_value = 0.0
     pos_g = np.zeros(n_groups, dtype=np.int64)
     neg_g = np.zeros(n_groups, dtype=np.int64)
     rg = row_groups[f]
@@ -282,21 +287,92 @@ def _thresholds_by_group(f, row_groups, n_groups, distinct, distinct_offsets, st
     twins = (num_pos + num_neg == n_pos + n_neg
              and not _plain_banned(f, banned_features, banned_ops))
     n_ops = 4 if negated and not twins else 2
-    cum_pos = 0
-    cum_neg = 0
-    w_num_pos = float(num_pos)
-    w_num_neg = float(num_neg)
-    for g in range(n_groups):
-        if pos_g[g] + neg_g[g] == 0:
+    lo = distinct_offsets[f]
+    return best_threshold(f, distinct[lo:lo + n_groups], pos_g, neg_g, EMPTY, EMPTY,
+                          n_groups, True, LE, n_ops, float(num_pos), float(num_neg), num_neg,
+                          n_pos, n_neg, n_neg_rows, kind, min_tp, logs, NEG_INF, -1, 0.0,
+                          banned_features, banned_ops, banned_values)
+
+
+@numba.njit(cache=True)
+def _thresholds_by_scan(f, groups, rows, lo, hi, distinct, distinct_offsets, state, weights,
+                        n_pos, n_neg, n_neg_rows, kind, negated, min_tp, banned_features,
+                        banned_ops, banned_values, n_view, logs):
+    """The threshold literals of feature ``f`` from a scan of its sorted rows
+    ``rows[lo:hi]`` (the view): the running counts at the last row of each value that
+    holds an active row, then :func:`best_threshold` over them."""
+    # row counts always (integers: cheap, and "excludes at least one negative" must not
+    # hang on rounding); the weights' sums only when weighted, added row by row in value
+    # order.  No branch on a row's state: in value order it is as good as random, and a
+    # mispredicted branch a row cost more than the counting.
+    weighted = weights is not None
+    num_pos = np.int64(0)
+    num_neg = np.int64(0)
+    w_num_pos = 0.0
+    w_num_neg = 0.0
+    if not weighted and hi - lo == n_view:
+        # numeric on every row of the view, so on every active row: no need to count
+        num_pos = np.int64(n_pos)
+        num_neg = np.int64(n_neg_rows)
+    else:
+        for i in range(lo, hi):
+            s = state[rows[i]]
+            num_pos += s == 1
+            num_neg += s == 2
+            if weighted:
+                if s == 1:
+                    w_num_pos += weights[rows[i]]
+                elif s == 2:
+                    w_num_neg += weights[rows[i]]
+    if not weighted:
+        w_num_pos = float(num_pos)
+        w_num_neg = float(num_neg)
+    # with every active row a number (unweighted, n_pos and n_neg count the active rows)
+    # the negated comparisons cover exactly what the plain ones do, so they score the
+    # same and never win (a tie goes to the lower code) unless the plain one is banned:
+    # skipped, half the heuristic's work
+    twins = (not weighted and num_pos + num_neg == n_pos + n_neg
+             and not _plain_banned(f, banned_features, banned_ops))
+    n_ops = 4 if negated and not twins else 2
+    # slot k: the running counts at the k-th value holding an active row (a slot is
+    # written at every value's last row and kept when the count moved since the last)
+    n = hi - lo
+    at_pos = np.empty(n, dtype=np.int64)
+    at_neg = np.empty(n, dtype=np.int64)
+    at_value = np.empty(n)
+    at_w_pos = np.empty(n if weighted else 0)
+    at_w_neg = np.empty(n if weighted else 0)
+    base = distinct_offsets[f]
+    cum_pos = np.int64(0)
+    cum_neg = np.int64(0)
+    w_cum_pos = 0.0
+    w_cum_neg = 0.0
+    counted = np.int64(0)       # active rows up to the last slot kept
+    k = 0
+    for i in range(lo, hi):
+        r = rows[i]
+        s = state[r]
+        cum_pos += s == 1
+        cum_neg += s == 2
+        if weighted:
+            if s == 1:
+                w_cum_pos += weights[r]
+            elif s == 2:
+                w_cum_neg += weights[r]
+        if i + 1 < hi and groups[i + 1] == groups[i]:
             continue
-        cum_pos += pos_g[g]
-        cum_neg += neg_g[g]
-        v = distinct[distinct_offsets[f] + g]
-        best, best_op, best_value = threshold_literals(
-            f, v, n_ops, float(cum_pos), float(cum_neg), cum_neg, w_num_pos, w_num_neg,
-            num_neg, n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op, best_value,
-            banned_features, banned_ops, banned_values)
-    return best, best_op, best_value
+        at_pos[k] = cum_pos
+        at_neg[k] = cum_neg
+        at_value[k] = distinct[base + groups[i]]
+        if weighted:
+            at_w_pos[k] = w_cum_pos
+            at_w_neg[k] = w_cum_neg
+        moved = cum_pos + cum_neg != counted
+        k += moved
+        counted = cum_pos + cum_neg
+    return best_threshold(f, at_value, at_pos, at_neg, at_w_pos, at_w_neg, k, False, LE, n_ops,
+                          w_num_pos, w_num_neg, num_neg, n_pos, n_neg, n_neg_rows, kind, min_tp,
+                          logs, NEG_INF, -1, 0.0, banned_features, banned_ops, banned_values)
 
 
 @numba.njit(cache=True, inline="always")
@@ -325,52 +401,10 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
             n_neg, n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
             banned_values, logs)
     elif hi > lo:
-        # row counts always (integers: cheap, and "excludes at least one negative" must
-        # not hang on rounding); the weights' sums only when weighted
-        num_pos = 0
-        num_neg = 0
-        w_num_pos = 0.0
-        w_num_neg = 0.0
-        if weights is None and hi - lo == n_view:
-            # numeric on every row of the view, so on every active row: no need to count
-            num_pos = np.int64(n_pos)
-            num_neg = np.int64(n_neg_rows)
-        else:
-            for i in range(lo, hi):
-                num_pos, num_neg, w_num_pos, w_num_neg = _count_row(
-                    rows[i], state, weights, num_pos, num_neg, w_num_pos, w_num_neg)
-        # with every active row a number (unweighted, n_pos and n_neg count the active
-        # rows) the negated comparisons cover exactly what the plain ones do, so they
-        # score the same and never win (a tie goes to the lower code) unless the plain
-        # one is banned: skipped, half the heuristic's work
-        twins = (weights is None and num_pos + num_neg == n_pos + n_neg
-                 and not _plain_banned(f, banned_features, banned_ops))
-        n_ops = 4 if negated and not twins else 2
-        cum_pos = 0
-        cum_neg = 0
-        w_cum_pos = 0.0
-        w_cum_neg = 0.0
-        counted = 0         # active rows up to the last threshold scored
-        for i in range(lo, hi):
-            cum_pos, cum_neg, w_cum_pos, w_cum_neg = _count_row(
-                rows[i], state, weights, cum_pos, cum_neg, w_cum_pos, w_cum_neg)
-            # a threshold at the last row of each value that holds an active row
-            if i + 1 < hi and groups[i + 1] == groups[i]:
-                continue
-            if cum_pos + cum_neg == counted:
-                continue
-            counted = cum_pos + cum_neg
-            g = groups[i]
-            v = distinct[distinct_offsets[f] + g]
-            if weights is None:
-                w_cum_pos = float(cum_pos)
-                w_cum_neg = float(cum_neg)
-                w_num_pos = float(num_pos)
-                w_num_neg = float(num_neg)
-            best, best_op, best_value = threshold_literals(
-                f, v, n_ops, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, num_neg,
-                n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op, best_value,
-                banned_features, banned_ops, banned_values)
+        best, best_op, best_value = _thresholds_by_scan(
+            f, groups, rows, lo, hi, distinct, distinct_offsets, state, weights, n_pos, n_neg,
+            n_neg_rows, kind, negated, min_tp, banned_features, banned_ops, banned_values,
+            n_view, logs)
     nc = n_codes[f]
     if nc > 0:
         pos = np.zeros(nc, dtype=np.int64)
@@ -391,14 +425,10 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
                 neg[c] += 1
                 if weights is not None:
                     w_neg[c] += weights[r]
-        for c in range(nc):
-            if pos[c] + neg[c] == 0:
-                continue
-            pos_c = float(pos[c]) if weights is None else w_pos[c]
-            neg_c = float(neg[c]) if weights is None else w_neg[c]
-            best, best_op, best_value = category_literals(
-                f, c, pos_c, neg_c, neg[c], n_pos, n_neg, n_neg_rows, kind, min_tp, best,
-                best_op, best_value, banned_features, banned_ops, banned_values, logs)
+        best, best_op, best_value = best_threshold(
+            f, EMPTY, pos, neg, w_pos, w_neg, nc, False, EQ, 2, n_pos, n_neg, n_neg_rows,
+            n_pos, n_neg, n_neg_rows, kind, min_tp, logs, best, best_op, best_value,
+            banned_features, banned_ops, banned_values)
     return best, best_op, best_value
 
 
