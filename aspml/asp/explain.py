@@ -229,9 +229,10 @@ class _World:
 
     def session(self, answer, extra=()) -> Session:
         cover = LogicPrinter(self.p2, "asp")
-        covers = [cover.rule(r, head=f"aspml_fires({i},X)") for i, r in enumerate(self.p2.rules)
-                  if r.head is None]
-        parts = [self.p2.to_asp(), self.facts(), encoding("world"),
+        covers = [cover.split_rule(r, i, head=f"aspml_fires({i},X)")
+                  for i, r in enumerate(self.p2.rules) if r.head is None]
+        # each rule's features apart: every feature here ranges over its domain
+        parts = [cover.program(split=True), self.facts(), encoding("world"),
                  self.require(answer),
                  "\n".join(covers), "#show aspml_pick/2. #show aspml_fires/2.", *extra]
         return Session(parts, program_part=0)

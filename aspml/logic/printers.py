@@ -391,6 +391,33 @@ class LogicPrinter:
             text += ("" if i == 0 else sep) + "\n    " + part
         return f"{head} :-{text}."
 
+    def split_rule(self, rule: Rule, i: int, head: str | None = None) -> str:
+        """Rule ``i`` (asp) with each feature's conditions in an atom of its own,
+        ``aspml_part(i,K,X) :- <the conditions on feature K>.``, and the rule reading those
+        atoms and its exceptions.  The same rule, as clingo grounds it over one row whose
+        values are open to change: there each feature ranges over hundreds of values,
+        and a body binding several features at once grounds their product (a trial's
+        minimal reason, on a rule of three numeric features, passed 20 GB); apart, their
+        sum.  A rule of conditions on one feature or none prints as :meth:`rule` prints it."""
+        groups: dict = {}
+        rest = []
+        for lit in rule.body:
+            if isinstance(lit, NotAtom):
+                rest.append(lit)
+            else:
+                groups.setdefault(lit.feature, []).append(lit)
+        if len(groups) < 2:
+            return self.rule(rule, head)
+        lines, body = [], []
+        for k, lits in enumerate(groups.values()):
+            atom = f"aspml_part({i},{k},X)"
+            lines.append(self.rule(Rule(None, tuple(lits)), head=atom))
+            body.append(atom)
+        body += [part for lit in rest for part in self.literal(lit, _RuleContext())]
+        text = ",".join("\n    " + part for part in body)
+        lines.append(f"{head or self.head(rule)} :-{text}.")
+        return "\n".join(lines)
+
     def needs_domain(self, rule: Rule) -> bool:
         """Does the rule need ``row(X)`` in front, to bind ``X``?
 
@@ -468,7 +495,11 @@ class LogicPrinter:
         lines.append(":- discontiguous " + ", ".join(heads) + ".")
         return lines
 
-    def program(self) -> str:
+    def program(self, split: bool = False) -> str:
+        """The program as text.  ``split`` (asp, aspml's own encodings): each rule whose
+        conditions read two features or more reads each feature's in an atom of its own
+        (:meth:`split_rule`), the same program for clingo to ground over one row whose
+        values are open (minimal reasons, counterfactuals)."""
         lines = self.header() + self.declarations() + [""]
         if self.p.is_multiclass:
             lines += self.decisions()
@@ -478,7 +509,8 @@ class LogicPrinter:
         for i, r in enumerate(self.p.rules):
             lines += [EXPERT_COMMENT] if i in expert else []
             # multi-class: a default rule is its helper atom's rule, ruleK(X) :- body
-            lines.append(self.rule(r, head=f"{helper[i]}(X)" if i in helper else None))
+            head = f"{helper[i]}(X)" if i in helper else None
+            lines.append(self.split_rule(r, i, head) if split else self.rule(r, head))
         lines += self.background()
         return "\n".join(lines) + "\n"
 
