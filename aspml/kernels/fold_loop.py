@@ -41,6 +41,7 @@ import numpy as np
 
 from .literals import (
     EQ,
+    GROUP_CAP,
     GT,
     LE,
     NE,
@@ -162,7 +163,7 @@ def _merge(a, b):
 
 
 @numba.njit(cache=True)
-def _narrow(view, pos, neg, active, cfg):
+def _narrow(view, pos, neg, active, cfg, data):
     """The view cut to the rows of ``pos`` and ``neg`` once they are at most half of it
     (as ``aspml.learners.fold._narrow``); ``active`` is all False, and is again after."""
     groups, rows, offsets, n_view = view
@@ -174,10 +175,16 @@ def _narrow(view, pos, neg, active, cfg):
     for r in neg:
         active[r] = True
     n_features = offsets.shape[0] - 1
+    # unweighted, with each row's value group at hand, the search counts a feature of few
+    # groups by group: the cut leaves it out (literals.GROUP_CAP)
+    distinct_offsets, weights, row_groups = data[1], data[6], data[7]
+    cap = GROUP_CAP if weights is None and row_groups.size > 0 else 0
     if cfg[THREADS] > 1 and n_view * n_features >= cfg[FILTER_CELLS]:
-        g, rr, off = filter_sorted_parallel(groups, rows, offsets, active, n_view, count)
+        g, rr, off = filter_sorted_parallel(groups, rows, offsets, active, n_view, count,
+                                            distinct_offsets, cap)
     else:
-        g, rr, off = filter_sorted(groups, rows, offsets, active, n_view, count)
+        g, rr, off = filter_sorted(groups, rows, offsets, active, n_view, count,
+                                   distinct_offsets, cap)
     for r in pos:
         active[r] = False
     for r in neg:
@@ -316,7 +323,7 @@ def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, paren
     negatives: no exceptions) and the view they start from; ``rid`` -1 when no rule
     was found (nothing written)."""
     num, is_num, codes, weights = data[4], data[5], data[2], data[6]
-    view = _narrow(view, pos, neg, active, cfg)
+    view = _narrow(view, pos, neg, active, cfg, data)
     counts = store[4]
     start = counts[1]
     n_lits = 0
@@ -345,7 +352,7 @@ def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, paren
         neg = _where_lit(neg, f, op, v, num, is_num, codes)
         if fewer(total(neg, weights), cfg[RATIO] * total(pos, weights)):
             break
-        view = _narrow(view, pos, neg, active, cfg)
+        view = _narrow(view, pos, neg, active, cfg, data)
     store = _grown(store)
     rid = counts[0]
     rules = store[3]
@@ -387,9 +394,9 @@ def _judge(store, rid, pos, neg, taken, data, cfg):
 
 
 @numba.njit(cache=True)
-def _frame(pos, neg, bf, bo, bv, depth, parent, view, active, cfg):
+def _frame(pos, neg, bf, bo, bv, depth, parent, view, active, cfg, data):
     """A rule set to learn (``learn_rule_set``), its view cut to its rows."""
-    g, rr, off, nv = _narrow(view, pos, neg, active, cfg)
+    g, rr, off, nv = _narrow(view, pos, neg, active, cfg, data)
     # (pos, neg, banned f/o/v, depth, parent, view, taken, [kept rules, rule awaiting
     # its exceptions or -1])
     return (pos, neg, bf, bo, bv, depth, parent, g, rr, off, nv,
@@ -403,12 +410,12 @@ def _exceptions_due(n, depth, cfg):
 
 
 @numba.njit(cache=True)
-def _exceptions_frame(store, rid, bf, bo, bv, p, n, depth, view, active, cfg):
+def _exceptions_frame(store, rid, bf, bo, bv, p, n, depth, view, active, cfg, data):
     """Rule ``rid``'s exception set (its negatives against its positives, one level
     deeper, its literals banned with the ones above it)."""
     rules = store[3]
     fb, ob, vb = _banned_plus(bf, bo, bv, store, rules[0, rid], rules[1, rid])
-    return _frame(n, p, fb, ob, vb, depth + 1, rid, view, active, cfg)
+    return _frame(n, p, fb, ob, vb, depth + 1, rid, view, active, cfg, data)
 
 
 @numba.njit(cache=True)
@@ -427,7 +434,7 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
     """
     weights = data[6]
     if as_set:
-        stack = [_frame(pos, neg, bf, bo, bv, depth, parent, view, active, cfg)]
+        stack = [_frame(pos, neg, bf, bo, bv, depth, parent, view, active, cfg, data)]
         top = -1
     else:
         store, top, p, n, v = _rule_literals(store, view, data, state, active, pos, neg, bf,
@@ -436,7 +443,7 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
             return store, -1
         if not _exceptions_due(n, depth, cfg):
             return store, top
-        stack = [_exceptions_frame(store, top, bf, bo, bv, p, n, depth, v, active, cfg)]
+        stack = [_exceptions_frame(store, top, bf, bo, bv, p, n, depth, v, active, cfg, data)]
     while len(stack) > 0:
         fr = stack.pop()
         s_pos, s_neg, s_bf, s_bo, s_bv, s_depth, s_parent, g, rr, off, nv, taken, status = fr
@@ -469,7 +476,7 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
                       status))
         if _exceptions_due(n, s_depth, cfg):
             stack.append(_exceptions_frame(store, rid, s_bf, s_bo, s_bv, p, n, s_depth, v,
-                                           active, cfg))
+                                           active, cfg, data))
     if not as_set:
         store[3][3, top] = store[4][0]
     return store, top
@@ -568,7 +575,7 @@ def multiclass(view, data, y_idx, k, cfg):
         neg = _select(remaining, of_class, False)
         if not _enough(pos, weights, cfg[MIN_RULE]):
             break
-        view = _narrow(view, remaining, none, active, cfg)
+        view = _narrow(view, remaining, none, active, cfg, data)
         n_rules = store[4][0]
         n_lits = store[4][1]
         store, rid = learn(store, view, data, state, active, pos, neg, none, none, no_values, 0,
