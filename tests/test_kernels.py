@@ -151,6 +151,39 @@ def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned)
             assert score == pytest.approx(expected[0])
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_runs_of_one_side_skipped_as_scored(seed):
+    """Many distinct values and few positives: long runs of thresholds that add rows of
+    one side only, which the sorted scan bounds by their ends and skips (convexity); the
+    literal is the one scoring every threshold finds, with missing values, negated
+    comparisons, a banned literal and both heuristics."""
+    rng = np.random.default_rng(seed)
+    n, n_f = 300, 2
+    num = rng.normal(size=(n_f, n)).round(3)
+    is_num = rng.random((n_f, n)) > (0.1 if seed % 2 else 0.0)
+    codes = np.full((n_f, n), -1, dtype=np.int32)
+    y = rng.random(n) < 0.08 + 0.1 * (num[0] > 1.0)
+    state = np.where(rng.random(n) < 0.8, np.where(y, 1, 2), 0).astype(np.int8)
+    groups, rows, offsets, distinct, d_off = build_view(num, is_num, np.zeros(n_f))
+    active = np.flatnonzero(state)
+    for kind, negated, banned in itertools.product((0, 1), (False, True),
+                                                   ([], "best")):
+        if banned == "best":
+            first = slow_best(num, is_num, codes, state, kind, negated, 1, set())
+            banned = [first[1:]] if first[1] >= 0 else []
+        b = np.array(banned, dtype=np.float64).reshape(-1, 3)
+        expected = slow_best(num, is_num, codes, state, kind, negated, 1,
+                             set(map(tuple, banned)))
+        for search in (best_literal, best_literal_parallel):
+            score, f, op, value = search(
+                groups, rows, offsets, distinct, d_off, codes, np.zeros(n_f, np.int64), state,
+                active, None, float((state == 1).sum()), float((state == 2).sum()),
+                int((state == 2).sum()), kind, negated, 1.0, b[:, 0].astype(np.int64),
+                b[:, 1].astype(np.int64), np.ascontiguousarray(b[:, 2]))
+            assert (f, op, value) == expected[1:]
+            assert score == pytest.approx(expected[0])
+
+
 @settings(max_examples=100, deadline=None)
 @given(search_inputs(), st.data())
 def test_view_and_filter_match_python(inputs, data):
