@@ -65,3 +65,26 @@ def test_explain_command_reads_the_grain_from_the_data(tmp_path):
     out = run_aspml("explain", tmp_path / "m.txt", tmp_path / "d.csv", "--row", "0",
                     "--counterfactual", "--json")
     assert json.loads(out.stdout)["counterfactual"]["changes"] == {"priors_count": [0, 10]}
+
+
+def test_counterfactual_past_a_full_precision_threshold_moves_just_past_it():
+    """A number of many decimals is written as ranks; past the last threshold a trial's
+    counterfactual moved 0.3249 to 2.2585071193691206 (the threshold plus 1), on a column
+    of ratios below 2.  Now just past the threshold, a short number."""
+    p = aspml.parse('IF "debt ratio" > 1.2585071193691204 THEN risk\n', "text")
+    cf = aspml.counterfactual(p, {"debt ratio": 0.32493733083766857}, target=True)
+    new = cf.changes["debt ratio"][1]
+    assert 1.2585071193691204 < new <= 1.2585071193691204 + 1e-5
+    assert len(repr(new)) <= 10
+    below = aspml.counterfactual(p, {"debt ratio": 3.0123456789012345}, target=False)
+    assert 1.2585071193691204 - 1e-5 <= below.changes["debt ratio"][1] <= 1.2585071193691204
+
+
+def test_counterfactual_cost_of_a_huge_change_does_not_wrap():
+    """clingo sums 32-bit integers: a change of 1,000 spans cost more than 2**31 and
+    wrapped to a negative cost, the "cheapest" change (a trial: a column of numbers near
+    1e-9 moved to -1.0).  Costs stop at a thousand spans."""
+    p = aspml.parse("IF a > 0.3 THEN y\nIF b > 1.5e-09 THEN y\n", "text")
+    row = {"a": 0.25, "b": -3.0e-09}
+    cf = aspml.counterfactual(p, row, target=True, ranges={"a": (0, 1), "b": (0, 1e-15)})
+    assert list(cf.changes) == ["a"], cf.changes

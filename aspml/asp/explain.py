@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 import clingo
 import numpy as np
@@ -179,6 +180,8 @@ class _World:
         """Every rank of a ranked feature as a term, with a number of its own; the row's term."""
         table = self.ranks[feature]
         own = int(numbers[0][0]) if col.is_num[0] else None
+        ref = max([abs(float(t)) for t in table]
+                  + ([abs(float(col.num[0]))] if col.is_num[0] else []))
         for code in range(1, 2 * len(table) + 2):
             if code == own:
                 v = float(col.num[0])
@@ -188,7 +191,7 @@ class _World:
             else:
                 lo = table[code // 2 - 1] if code > 1 else None
                 hi = table[code // 2] if code // 2 < len(table) else None
-                v = _in_gap(lo, hi, own is not None and own < code)
+                v = _in_gap(lo, hi, own is not None and own < code, ref)
                 if v is None:
                     continue                   # no float64 lies strictly between lo and hi
             terms.append(str(code))
@@ -386,7 +389,10 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
             if t == d.orig or (t == "none" and v is None):
                 continue
             if is_number(v) and is_number(own):
-                c = max(1, round(COST_SCALE * abs(v - own) / span))
+                # at most a thousand spans: clingo sums 32-bit integers, and a cost past 2**31
+                # wrapped to a negative one (a trial's counterfactual moved a column of
+                # numbers near 1e-9 to -1.0, the "cheapest" change)
+                c = min(max(1, round(COST_SCALE * abs(v - own) / span)), COST_SCALE * 1000)
             else:
                 c = COST_SCALE + (1 if v == OTHER else 0)
             costs.append(f"aspml_cost({f},{t},{c}).")
@@ -436,17 +442,35 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
                           program=program)
 
 
-def _in_gap(lo, hi, from_below: bool):
-    """A number strictly between ``lo`` and ``hi`` (None: unbounded): one step of 1 from
-    the end the row comes from, else the middle, else the next float; None if none."""
+def _just_past(end: float, up: bool, ref: float):
+    """A short number just past ``end`` (above it when ``up``): the next multiple of the
+    power of ten at most a millionth of ``ref`` (the size of the feature's numbers);
+    None when there is none."""
+    tol = 1e-6 * ref
+    if not (0 < tol < math.inf):
+        return None
+    q = Decimal(repr(10.0 ** math.floor(math.log10(tol))))
+    k = (Decimal(repr(float(end))) / q).to_integral_value(
+        rounding=ROUND_FLOOR if up else ROUND_CEILING)
+    x = float((k + (1 if up else -1)) * q)
+    return x if (x > end if up else x < end) else None
+
+
+def _in_gap(lo, hi, from_below: bool, ref: float = 0.0):
+    """A number strictly between ``lo`` and ``hi`` (None: unbounded), near the end the row
+    comes from: a short number just past it (:func:`_just_past`, ``ref`` the size of the
+    feature's numbers; the smallest change a counterfactual can make there), else one
+    step of 1 from it, else the middle, else the next float; None if none.  (A step of
+    1 was first: past a threshold of 1.2585071193691204 on a column of ratios below 2, a
+    trial's counterfactual asked for 2.2585071193691206.)"""
     near_lo = lo is not None and (hi is None or from_below)
     end = lo if near_lo else hi
-    candidates = [end + 1 if near_lo else end - 1]
+    candidates = [_just_past(end, near_lo, ref), end + 1 if near_lo else end - 1]
     if lo is not None and hi is not None:
         candidates.append(lo + (hi - lo) / 2)
     candidates.append(float(np.nextafter(float(end), np.inf if near_lo else -np.inf)))
     for v in candidates:
-        if (lo is None or v > lo) and (hi is None or v < hi):
+        if v is not None and (lo is None or v > lo) and (hi is None or v < hi):
             return int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**53 else v
     return None
 
