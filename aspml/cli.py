@@ -1045,8 +1045,8 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--minimal", action="store_true",
                    help="also a minimal set of the row's values that forces the answer")
     x.add_argument("--why-not", metavar="CLASS",
-                   help="a multi-class program: also why the row does not get CLASS (each "
-                        "rule of CLASS, and what failed or came first)")
+                   help="a multi-class program: why the row does not get CLASS, in place of "
+                        "why its class (each rule of CLASS, and what failed or came first)")
     x.add_argument("--counterfactual", action="store_true",
                    help="also the fewest changes that give the other answer (multi-class: "
                         "the --why-not CLASS, else the nearest other class)")

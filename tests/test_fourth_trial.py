@@ -96,3 +96,24 @@ def test_a_code_in_a_mixed_column_that_reads_as_a_number_is_named():
         warnings.simplefilter("error", AspmlWarning)     # declared: no note; codes kept
         m = aspml.FoldSE(positive="yes", kinds={"ward": "categorical"}).fit(X, y)
     assert m.schema_["ward"].kind == "categorical"
+
+
+@pytest.mark.parametrize("code, number", [("1.10", "1.1"), ("2E1", "20")])
+def test_a_code_written_otherwise_than_its_number_is_named_in_a_mixed_column(code, number):
+    """A mixed column reads "1.10" and "1.1" (or "2E1" and "20") as one number; a trial's
+    region codes learned no rule without a word, where the codes declared categorical
+    gave region = "1.10" at accuracy 1.  The note names the code, the command that keeps
+    it, quoted for a shell when the column's name holds a space."""
+    X = pd.DataFrame({"region code": [code, number, "A-7", "B"] * 10, "a": np.arange(40) % 7})
+    y = np.where(X["region code"] == code, "yes", "no")
+    with pytest.warns(AspmlWarning, match=rf"'{code}' reads there as the number {number}.*"
+                      r"aspml learn --kind 'region code=categorical'"):
+        aspml.FoldSE(positive="yes").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        aspml.FoldSE(positive="yes", kinds={"region code": "categorical"}).fit(X, y)
+    # a number written as to_csv writes it is that number: no note
+    X2 = X.assign(**{"region code": ["7.0", "12", "A-7", "B"] * 10})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        aspml.FoldSE(positive="yes").fit(X2, y)

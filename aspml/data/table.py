@@ -369,7 +369,8 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     if uniques and all(isinstance(u, (bool, np.bool_)) for u in uniques):
         return "boolean"
     has_num = has_str = False
-    code = None             # a number written as a code ("007"), which a mixed column reads as 7
+    code = None             # a number written as a code ("007", "1.10"), read in a mixed column
+                            # as its number (7, 1.1)
     words = set()           # the texts that other tools write for a missing value
     other = False           # ... and whether the column holds any other text
     for u in uniques:
@@ -380,7 +381,9 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                 _warn_big(series.name, u, categorical=True)
                 return "categorical"
             has_num = True
-            if code is None and isinstance(u, str) and _CODE_TEXT.match(u):
+            # a code in a categorical column ("007", "1.10", "1E3": category_text keeps it
+            # as written), which a mixed column reads as its number
+            if code is None and isinstance(u, str) and category_text(u) != number_text(number):
                 code = u
         else:
             has_str = True
@@ -405,7 +408,7 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                           f"{code.strip()!r} reads there as the number {number_text(_as_number(code))}, "
                           "as do the column's other numbers; to keep every value a code as "
                           f"written, declare it categorical (kinds={{{series.name!r}: "
-                          f"'categorical'}}, aspml --kind {series.name}=categorical)",
+                          f"'categorical'}}, aspml learn {_kind_flag(series.name)})",
                           AspmlWarning, stacklevel=4)
         return "mixed"
     return "numeric" if has_num else "categorical"
@@ -426,6 +429,12 @@ def _integers(series: pd.Series) -> np.ndarray:
     return np.asarray(series.dropna().to_numpy(), dtype=dtype)
 
 
+def _kind_flag(name) -> str:
+    """``--kind NAME=categorical`` as a shell reads it (a name with a space is quoted)."""
+    import shlex
+    return "--kind " + shlex.quote(f"{name}=categorical")
+
+
 def _warn_big(name, example, categorical: bool) -> None:
     """Say that a column holds whole numbers float64 cannot hold, and how it is read:
     ``categorical`` (inferred so) or as float64 numbers (its kind is numeric)."""
@@ -436,7 +445,7 @@ def _warn_big(name, example, categorical: bool) -> None:
                  "compares them as float64 numbers")
     else:
         said += ("its numbers compare as float64; a model learned with the column categorical "
-                 f"(kinds={{{name!r}: 'categorical'}}, aspml learn --kind {name}=categorical) "
+                 f"(kinds={{{name!r}: 'categorical'}}, aspml learn {_kind_flag(name)}) "
                  "keeps every digit")
     warnings.warn(said, AspmlWarning, stacklevel=4)
 
