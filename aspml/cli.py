@@ -399,10 +399,23 @@ def cmd_export(args) -> int:
             print(f"{kind}\t{text_string(name)}\t{pred}")
         return 0
     X = _read_table(args.facts, args.sep) if args.facts else None
+    if X is None and args.to in ("asp", "prolog") and _signable(program):
+        # the program alone, in asp or prolog: signed as a saved model, so that every
+        # command reads the export back as it is (a file of aspml's header without the
+        # checksum line is refused as a save cut short); engines read the line as a comment
+        from .logic.store import dumps
+        sys.stdout.write(dumps(program, args.to))
+        return 0
     # the program's missing tokens (--missing replaced them) read the rows
     sys.stdout.write(export(program, args.to, X, args.key,
                             source=Path(args.facts).name if args.facts else None))
     return 0
+
+
+def _signable(program) -> bool:
+    """Whether ``program`` can be saved (its scales powers of ten, as a saved model's)."""
+    from .logic.parser import power_of_ten
+    return all(f.scale is None or power_of_ten(f.scale) for f in program.schema.features)
 
 
 def _predict(program, X, engine: str) -> np.ndarray:
@@ -667,9 +680,14 @@ def cmd_explain(args) -> int:
     already = (args.counterfactual and program.is_multiclass and e.why_not is not None
                and e.why_not == e.prediction)
     if args.counterfactual and not already:
-        from .asp.explain import steps_of
-        options = dict(immutable=tuple(args.immutable or ()), ranges=_ranges(program, X),
-                       steps=steps_of(X, program.columns_used))       # 0 -> 10, not 9.5
+        # as aspml.counterfactual takes them: a learned model's own grain and its
+        # distances' scales, not the other rows of DATA (a trial's applicant got other
+        # advice from a file of one row); a program written by hand says no grain, and
+        # takes DATA's (0 -> 10, not 9.5)
+        options = {"immutable": tuple(args.immutable or ())}
+        if "learner" not in program.provenance_dict:
+            from .asp.explain import steps_of
+            options["steps"] = steps_of(X, program.columns_used)
         if not program.is_multiclass:
             cf = counterfactual(program, row, target=not e.prediction, **options)
         else:       # to the class asked about, else the nearest other class
@@ -701,17 +719,6 @@ def cmd_explain(args) -> int:
 def cmd_simplify(args) -> int:
     from .generalize.command import run
     return run(args)
-
-
-def _ranges(program, X) -> dict:
-    """Each numeric feature's range in the data: the scale of a counterfactual's distance."""
-    out = {}
-    for f in program.columns_used:
-        if f in X.columns:
-            v = pd.to_numeric(X[f], errors="coerce")
-            if v.notna().any() and v.max() > v.min():
-                out[f] = (float(v.min()), float(v.max()))
-    return out
 
 
 def _json(v):

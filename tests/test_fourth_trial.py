@@ -117,3 +117,24 @@ def test_a_code_written_otherwise_than_its_number_is_named_in_a_mixed_column(cod
     with warnings.catch_warnings():
         warnings.simplefilter("error", AspmlWarning)
         aspml.FoldSE(positive="yes").fit(X2, y)
+
+
+def test_numbers_written_with_separators_or_signs_are_named():
+    """A trial's ';'-separated file of decimal commas learned age = "28,0": each formatted
+    number a category of its own, without a word.  The learner says so (no guess between
+    1,234 the thousand and 1,234 the decimal); plain numbers and codes say nothing."""
+    rng = np.random.default_rng(0)
+    n = 60
+    age = rng.integers(20, 70, n)
+    y = np.where(age > 45, "yes", "no")
+    for column in ([f"{a},0" for a in age], [f"$ {a * 1000:,.2f}" for a in age],
+                   [f"({a},5)" if a % 2 else f"{a},5" for a in age]):
+        X = pd.DataFrame({"age": column, "k": rng.choice(["a", "b"], n)})
+        with pytest.warns(AspmlWarning, match="age.*separators or signs"):
+            aspml.FoldSE(positive="yes").fit(X, y)
+    for column in ([str(a) for a in age], [f"A-{a}" for a in age], [f"0{a}" for a in age]):
+        X = pd.DataFrame({"age": column, "k": rng.choice(["a", "b"], n)})
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            aspml.FoldSE(positive="yes").fit(X, y)
+        assert not [w for w in seen if "separators" in str(w.message)]

@@ -345,15 +345,17 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     for the normalised distance (default: the span of the program's thresholds
     and the row's value).  ``steps`` gives ``{feature: step}``: a changed number
     is a multiple of its step (1 keeps whole numbers whole; :func:`steps_of`
-    reads them from a table); for a fitted estimator they default to its
-    training data's.  Returns None when no change can give ``target``.
+    reads them from a table); for a learned program (or a fitted
+    estimator) they default to the grain of the numbers it was learned from, which its
+    schema keeps (``x100``: a step of 0.01), so that a row gets the same answer from
+    every door; a program written by hand says no grain (just past a threshold).  Returns None when no change can give ``target``.
     The changed row is checked on the fast path before it is returned.
     """
-    from .._given import _is_aspml_estimator
     from ..explain import as_row
-    if steps is None and _is_aspml_estimator(program) and hasattr(program, "schema_"):
-        steps = {f.name: 1 / f.scale for f in program.schema_.features if f.scale}
     program = engine_program(program, "counterfactual")
+    if steps is None and "learner" in program.provenance_dict:
+        # a learned program: the grain of the numbers it was learned from (x100: 0.01)
+        steps = {f.name: 1 / f.scale for f in program.schema.features if f.scale}
     frame = as_row(program, row)
     if program.is_multiclass:
         from ..explain import resolve_class

@@ -411,7 +411,34 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                           f"'categorical'}}, aspml learn {_kind_flag(series.name)})",
                           AspmlWarning, stacklevel=4)
         return "mixed"
+    if not has_num and has_str:
+        _warn_formatted_numbers(series.name, uniques)
     return "numeric" if has_num else "categorical"
+
+
+# a number as people write it in a report: a decimal comma or thousands separators, a
+# currency sign, a negative amount in parentheses ("28,0", "24,965.20", "($ 3,831.55)")
+_FORMATTED = re.compile(r"\(?[-+]?[$€£¥]?\s*\d+(?:[.,\s']\d{3})*(?:[.,]\d+)?\s*[$€£¥%]?\)?")
+
+
+def _warn_formatted_numbers(name, uniques) -> None:
+    """Say so when a column read as categorical holds (nearly) only numbers written as
+    people write them in a report: a decimal comma, thousands separators, a currency sign
+    (a trial's ';'-separated file of decimal commas learned ``age = "28,0"``).  Each is a
+    category of its own, compared as text; no guess is made between 1,234 the thousand and
+    1,234 the decimal."""
+    texts = [u.strip() for u in uniques[:2000] if isinstance(u, str) and u.strip()]
+    if len(texts) < 5:
+        return
+    formatted = [t for t in texts if _FORMATTED.fullmatch(t) and re.search(r"[,$€£¥()%' ]", t)]
+    if len(formatted) < 0.9 * len(texts):
+        return
+    shown = ", ".join(repr(t) for t in formatted[:3])
+    warnings.warn(f"column {name!r} holds numbers written with separators or signs ({shown}): "
+                  "aspml reads each as a text, a category of its own, compared as text, not "
+                  "as a number; to compare them as numbers, write them plainly (1234.5) or "
+                  "read the file so (pandas.read_csv(..., decimal=',', thousands='.'))",
+                  AspmlWarning, stacklevel=4)
 
 
 # words other tools write for a missing value (read as values unless named as missing)
