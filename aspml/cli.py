@@ -684,9 +684,9 @@ def cmd_explain(args) -> int:
         # distances' scales, not the other rows of DATA (a trial's applicant got other
         # advice from a file of one row); a program written by hand says no grain, and
         # takes DATA's (0 -> 10, not 9.5)
+        from .asp.explain import learned_from_data, steps_of
         options = {"immutable": tuple(args.immutable or ())}
-        if "learner" not in program.provenance_dict:
-            from .asp.explain import steps_of
+        if not learned_from_data(program):
             options["steps"] = steps_of(X, program.columns_used)
         if not program.is_multiclass:
             cf = counterfactual(program, row, target=not e.prediction, **options)

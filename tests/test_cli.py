@@ -44,6 +44,8 @@ def test_an_exported_program_reads_back_through_every_command(tmp_path, to, suff
     # an exported file edited after is refused as a changed save, and --edited reads it
     exported.write_text(out.stdout.replace("% aspml program", "% my program", 1))
     assert "changed after it was saved" in aspml("predict", exported, BIRDS / "birds.csv").stderr
+    edited = aspml("predict", exported, BIRDS / "birds.csv", "--edited")
+    assert edited.returncode == 0 and edited.stdout == want
 
 
 @pytest.mark.parametrize("args, message", [

@@ -119,3 +119,24 @@ def test_a_learned_models_counterfactual_is_the_same_from_every_door(tmp_path):
         py = None if cf is None else {k: [o, v] for k, (o, v) in cf.changes.items()}
         assert answers[0] == answers[1]
         assert (answers[0] and answers[0]["changes"]) == py, (i, answers[0], py)
+
+
+def test_a_huge_change_still_costs_more_than_a_smaller_one():
+    """The cost's cap (a review: at a thousand spans, 5,000 and 2,000 spans cost alike and
+    the first feature won) sits where the features' sum cannot wrap."""
+    p = aspml.parse("IF a > 5000 THEN y\nIF b > 2000 THEN y\n", "text")
+    cf = aspml.counterfactual(p, {"a": 0, "b": 0}, target=True,
+                              ranges={"a": (0, 1), "b": (0, 1)})
+    assert list(cf.changes) == ["b"], cf.changes
+
+
+def test_a_descriptive_model_says_no_grain():
+    """aspml.generalize's programs carry its thresholds' scales, not the data's: the
+    command takes DATA's steps for them, as for a program written by hand."""
+    import dataclasses
+
+    from aspml.asp.explain import learned_from_data
+    p = aspml.parse("IF visits > 6.5 THEN y\n", "text")
+    assert not learned_from_data(p)
+    assert not learned_from_data(dataclasses.replace(p, provenance=(("learner", "generalize"),)))
+    assert learned_from_data(dataclasses.replace(p, provenance=(("learner", "FoldSE"),)))

@@ -106,14 +106,19 @@ def test_a_code_written_otherwise_than_its_number_is_named_in_a_mixed_column(cod
     it, quoted for a shell when the column's name holds a space."""
     X = pd.DataFrame({"region code": [code, number, "A-7", "B"] * 10, "a": np.arange(40) % 7})
     y = np.where(X["region code"] == code, "yes", "no")
-    with pytest.warns(AspmlWarning, match=rf"'{code}' reads there as the number {number}.*"
+    with pytest.warns(AspmlWarning, match=rf"'{code}' and '{number}' read there as one number.*"
                       r"aspml learn --kind 'region code=categorical'"):
         aspml.FoldSE(positive="yes").fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error", AspmlWarning)
         aspml.FoldSE(positive="yes", kinds={"region code": "categorical"}).fit(X, y)
-    # a number written as to_csv writes it is that number: no note
+    # a number written as to_csv writes it is that number, and a price written "19.00"
+    # beside a word reads as no other text of the column does: no note
     X2 = X.assign(**{"region code": ["7.0", "12", "A-7", "B"] * 10})
+    X3 = X.assign(**{"region code": ["19.00", "5.50", "free", "12"] * 10})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        aspml.FoldSE(positive="yes").fit(X3, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error", AspmlWarning)
         aspml.FoldSE(positive="yes").fit(X2, y)
@@ -128,11 +133,14 @@ def test_numbers_written_with_separators_or_signs_are_named():
     age = rng.integers(20, 70, n)
     y = np.where(age > 45, "yes", "no")
     for column in ([f"{a},0" for a in age], [f"$ {a * 1000:,.2f}" for a in age],
-                   [f"({a},5)" if a % 2 else f"{a},5" for a in age]):
+                   [f"({a},5)" if a % 2 else f"{a},5" for a in age],
+                   # beside plain whole numbers (a mixed column): "62,5" beside "45"
+                   [f"{a},5" if a % 2 else str(a) for a in age]):
         X = pd.DataFrame({"age": column, "k": rng.choice(["a", "b"], n)})
         with pytest.warns(AspmlWarning, match="age.*separators or signs"):
             aspml.FoldSE(positive="yes").fit(X, y)
-    for column in ([str(a) for a in age], [f"A-{a}" for a in age], [f"0{a}" for a in age]):
+    for column in ([str(a) for a in age], [f"A-{a}" for a in age], [f"0{a}" for a in age],
+                   [f"({a % 9})" for a in age], [f"{a}%" for a in age]):
         X = pd.DataFrame({"age": column, "k": rng.choice(["a", "b"], n)})
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")

@@ -180,8 +180,7 @@ class _World:
         """Every rank of a ranked feature as a term, with a number of its own; the row's term."""
         table = self.ranks[feature]
         own = int(numbers[0][0]) if col.is_num[0] else None
-        ref = max([abs(float(t)) for t in table]
-                  + ([abs(float(col.num[0]))] if col.is_num[0] else []))
+        ref = max(abs(float(t)) for t in table)     # the thresholds' size, not the row's
         for code in range(1, 2 * len(table) + 2):
             if code == own:
                 v = float(col.num[0])
@@ -353,7 +352,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     """
     from ..explain import as_row
     program = engine_program(program, "counterfactual")
-    if steps is None and "learner" in program.provenance_dict:
+    if steps is None and learned_from_data(program):
         # a learned program: the grain of the numbers it was learned from (x100: 0.01)
         steps = {f.name: 1 / f.scale for f in program.schema.features if f.scale}
     frame = as_row(program, row)
@@ -380,6 +379,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     if unknown:
         raise AspmlError(f"immutable names unknown feature(s) {unknown}")
     costs, fixed = [], []
+    cap = (2**31 - 1) // (2 * max(1, len(world.domains)))
     for n, d in enumerate(world.domains):
         f = clingo_string(d.feature)
         costs.extend(f"aspml_rank({f},{t},{n * 1000 + k})." for k, t in enumerate(d.terms))
@@ -391,10 +391,11 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
             if t == d.orig or (t == "none" and v is None):
                 continue
             if is_number(v) and is_number(own):
-                # at most a thousand spans: clingo sums 32-bit integers, and a cost past 2**31
+                # clingo sums 32-bit integers over the features, and a cost past 2**31
                 # wrapped to a negative one (a trial's counterfactual moved a column of
-                # numbers near 1e-9 to -1.0, the "cheapest" change)
-                c = min(max(1, round(COST_SCALE * abs(v - own) / span)), COST_SCALE * 1000)
+                # numbers near 1e-9 to -1.0, the "cheapest" change): each cost stops
+                # where the features' sum cannot pass it
+                c = min(max(1, round(COST_SCALE * abs(v - own) / span)), cap)
             else:
                 c = COST_SCALE + (1 if v == OTHER else 0)
             costs.append(f"aspml_cost({f},{t},{c}).")
@@ -442,6 +443,13 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         raise AspmlError("internal error: the counterfactual does not change the prediction")
     return Counterfactual(new_row, changes, min(fires) if fires and target else None, distance,
                           program=program)
+
+
+def learned_from_data(program: Program) -> bool:
+    """Whether ``program`` was learned from rows (FoldSE, Libre ...: its schema's scales
+    are the grain of their numbers), not written by hand or by ``aspml.generalize`` (whose
+    scales are its thresholds')."""
+    return program.provenance_dict.get("learner") not in (None, "generalize")
 
 
 def _just_past(end: float, up: bool, ref: float):

@@ -369,8 +369,8 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     if uniques and all(isinstance(u, (bool, np.bool_)) for u in uniques):
         return "boolean"
     has_num = has_str = False
-    code = None             # a number written as a code ("007", "1.10"), read in a mixed column
-                            # as its number (7, 1.1)
+    code = None             # a number written as a code ("007", "1.10" beside "1.1"), which a
+    seen: dict = {}         # mixed column reads as its number (7, 1.1); number -> a text of it
     words = set()           # the texts that other tools write for a missing value
     other = False           # ... and whether the column holds any other text
     for u in uniques:
@@ -381,10 +381,16 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                 _warn_big(series.name, u, categorical=True)
                 return "categorical"
             has_num = True
-            # a code in a categorical column ("007", "1.10", "1E3": category_text keeps it
-            # as written), which a mixed column reads as its number
-            if code is None and isinstance(u, str) and category_text(u) != number_text(number):
-                code = u
+            # a code a mixed column reads as its number: one with a leading zero ("007"),
+            # or one that reads as the number another text of the column reads as ("1.10"
+            # beside "1.1", "2E1" beside "20": two values made one)
+            if code is None and isinstance(u, str):
+                key = number_text(number)
+                if _CODE_TEXT.match(u):
+                    code = f"{u.strip()!r} reads there as the number {key}"
+                elif key in seen and seen[key] != category_text(u):
+                    code = f"{seen[key]!r} and {u.strip()!r} read there as one number, {key}"
+                seen.setdefault(key, category_text(u))
         else:
             has_str = True
             if isinstance(u, str) and u.strip().lower() in MISSING_WORDS:
@@ -402,35 +408,36 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                       f"write for a missing value: aspml reads it as a value of its own (a "
                       f"mixed column); if it means missing, say so (missing="
                       f"{tuple(tokens)!r}, aspml {flags})", AspmlWarning, stacklevel=4)
+    if has_str:
+        _warn_formatted_numbers(series.name, uniques, has_num)
     if has_num and has_str:
         if code is not None:
             warnings.warn(f"column {series.name!r} holds texts and numbers (a mixed column): "
-                          f"{code.strip()!r} reads there as the number {number_text(_as_number(code))}, "
-                          "as do the column's other numbers; to keep every value a code as "
-                          f"written, declare it categorical (kinds={{{series.name!r}: "
+                          f"{code}, as every number of the column does; to keep every value "
+                          f"a code as written, declare it categorical (kinds={{{series.name!r}: "
                           f"'categorical'}}, aspml learn {_kind_flag(series.name)})",
                           AspmlWarning, stacklevel=4)
         return "mixed"
-    if not has_num and has_str:
-        _warn_formatted_numbers(series.name, uniques)
     return "numeric" if has_num else "categorical"
 
 
 # a number as people write it in a report: a decimal comma or thousands separators, a
 # currency sign, a negative amount in parentheses ("28,0", "24,965.20", "($ 3,831.55)")
-_FORMATTED = re.compile(r"\(?[-+]?[$€£¥]?\s*\d+(?:[.,\s']\d{3})*(?:[.,]\d+)?\s*[$€£¥%]?\)?")
+_FORMATTED = re.compile(r"\(?[-+]?[$€£¥]?\s*\d+(?:[.,']\d{3})*(?:[.,]\d+)?\s*[$€£¥]?\)?")
 
 
-def _warn_formatted_numbers(name, uniques) -> None:
+def _warn_formatted_numbers(name, uniques, has_num: bool) -> None:
     """Say so when a column read as categorical holds (nearly) only numbers written as
     people write them in a report: a decimal comma, thousands separators, a currency sign
     (a trial's ';'-separated file of decimal commas learned ``age = "28,0"``).  Each is a
     category of its own, compared as text; no guess is made between 1,234 the thousand and
     1,234 the decimal."""
-    texts = [u.strip() for u in uniques[:2000] if isinstance(u, str) and u.strip()]
+    # its texts that are not numbers (beside plain numbers: a mixed column, "62,5" beside "45")
+    texts = [u.strip() for u in uniques[:2000] if isinstance(u, str) and u.strip()
+             and not (has_num and _as_number(u) is not None)]
     if len(texts) < 5:
         return
-    formatted = [t for t in texts if _FORMATTED.fullmatch(t) and re.search(r"[,$€£¥()%' ]", t)]
+    formatted = [t for t in texts if _FORMATTED.fullmatch(t) and re.search(r"[,$€£¥']", t)]
     if len(formatted) < 0.9 * len(texts):
         return
     shown = ", ".join(repr(t) for t in formatted[:3])

@@ -283,7 +283,7 @@ def best_threshold(f, values, g_pos, g_neg, gw_pos, gw_neg, n_slots, cumulative,
                         tn = n_neg - fp
                         if not table:
                             raw = _raw(tp, fn, tn, fp, kind)
-                        else:
+                        else:       # (as below: the table read here, not in a helper)
                             a = np.int64(tp)
                             b = np.int64(fp)
                             c = np.int64(tn)
