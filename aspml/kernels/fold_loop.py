@@ -197,7 +197,7 @@ def _search(view, data, state, pos, neg, bf, bo, bv, cfg, min_tp):
     """The best literal for these positives and negatives (``_Search.best_literal``):
     (score, feature, op, value); ``state`` is all 0, and is again after."""
     groups, rows, offsets, n_view = view
-    distinct, distinct_offsets, codes, n_codes, _, _, weights, row_groups = data
+    distinct, distinct_offsets, codes, n_codes, _, _, weights, row_groups, logs = data
     for r in pos:
         state[r] = 1
     for r in neg:
@@ -214,12 +214,12 @@ def _search(view, data, state, pos, neg, bf, bo, bv, cfg, min_tp):
                                     n_codes, state, active_rows, weights, args_pos, args_neg,
                                     neg.shape[0], np.int64(cfg[KIND]), cfg[NEGATED] > 0,
                                     min_tp, bf, bo, bv, n_view, row_groups,
-                                    np.int64(cfg[THREADS]))
+                                    np.int64(cfg[THREADS]), logs)
     else:
         out = best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes,
                            state, active_rows, weights, args_pos, args_neg, neg.shape[0],
                            np.int64(cfg[KIND]), cfg[NEGATED] > 0, min_tp, bf, bo, bv,
-                           n_view, row_groups)
+                           n_view, row_groups, logs)
     for r in pos:
         state[r] = 0
     for r in neg:

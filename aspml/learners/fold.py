@@ -35,7 +35,7 @@ from ..kernels.fold_loop import fewer, more
 from ..kernels.literals import (EQ, GT, IG, LE, MGI, NE, NO_GROUPS, NOT_GT, NOT_LE,
                                best_literal, best_literal_parallel, build_view,
                                build_view_serial, filter_sorted, filter_sorted_parallel,
-                               row_groups_of)
+                               _logs, row_groups_of)
 from ..data.table import Column
 from ..errors import AspmlWarning
 from ..evaluate import rule_masks
@@ -190,8 +190,11 @@ class _Search:
                         float(self.any_category), float(self.threads),
                         PARALLEL_CELLS["best_literal"], PARALLEL_CELLS["filter_sorted"],
                         self.min_tp_deep])
+        # log2 of 0 .. n once a fit, for information gain of whole counts (each search
+        # read it, where it computed its own)
+        logs = _logs(float(self.n), 0.0, self.heuristic, self.weights is not None)
         data = (self.distinct, self.distinct_offsets, self.codes, self.n_codes, self._num,
-                self._is_num, self.weights, self.row_groups)
+                self._is_num, self.weights, self.row_groups, logs)
         return self.view, data, cfg
 
     def _rules(self, rules, lits, values, ids) -> list:
