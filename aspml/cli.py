@@ -399,23 +399,17 @@ def cmd_export(args) -> int:
             print(f"{kind}\t{text_string(name)}\t{pred}")
         return 0
     X = _read_table(args.facts, args.sep) if args.facts else None
-    if X is None and args.to in ("asp", "prolog") and _signable(program):
+    from .logic.store import dumps, odd_scales
+    if X is None and args.to in ("asp", "prolog") and not odd_scales(program):
         # the program alone, in asp or prolog: signed as a saved model, so that every
         # command reads the export back as it is (a file of aspml's header without the
         # checksum line is refused as a save cut short); engines read the line as a comment
-        from .logic.store import dumps
         sys.stdout.write(dumps(program, args.to))
         return 0
     # the program's missing tokens (--missing replaced them) read the rows
     sys.stdout.write(export(program, args.to, X, args.key,
                             source=Path(args.facts).name if args.facts else None))
     return 0
-
-
-def _signable(program) -> bool:
-    """Whether ``program`` can be saved (its scales powers of ten, as a saved model's)."""
-    from .logic.parser import power_of_ten
-    return all(f.scale is None or power_of_ten(f.scale) for f in program.schema.features)
 
 
 def _predict(program, X, engine: str) -> np.ndarray:

@@ -231,7 +231,8 @@ class _World:
 
     def session(self, answer, extra=()) -> Session:
         cover = LogicPrinter(self.p2, "asp")
-        covers = [cover.split_rule(r, i, head=f"aspml_fires({i},X)")
+        # (reading the aspml_part atoms the split program defines, not grounding them again)
+        covers = [cover.split_rule(r, i, head=f"aspml_fires({i},X)", parts=False)
                   for i, r in enumerate(self.p2.rules) if r.head is None]
         # each rule's features apart: every feature here ranges over its domain
         parts = [cover.program(split=True), self.facts(), encoding("world"),
@@ -347,7 +348,8 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     reads them from a table); for a learned program (or a fitted
     estimator) they default to the grain of the numbers it was learned from, which its
     schema keeps (``x100``: a step of 0.01), so that a row gets the same answer from
-    every door; a program written by hand says no grain (just past a threshold).  Returns None when no change can give ``target``.
+    every door; a program written by hand says no grain (just past a threshold).
+    Returns None when no change can give ``target``.
     The changed row is checked on the fast path before it is returned.
     """
     from ..explain import as_row

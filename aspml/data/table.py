@@ -371,6 +371,7 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     has_num = has_str = False
     code = None             # a number written as a code ("007", "1.10" beside "1.1"), which a
     seen: dict = {}         # mixed column reads as its number (7, 1.1); number -> a text of it
+    texts = []              # the texts that are not numbers (the first 2,000)
     words = set()           # the texts that other tools write for a missing value
     other = False           # ... and whether the column holds any other text
     for u in uniques:
@@ -385,14 +386,16 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
             # or one that reads as the number another text of the column reads as ("1.10"
             # beside "1.1", "2E1" beside "20": two values made one)
             if code is None and isinstance(u, str):
-                key = number_text(number)
+                key, as_code = number_text(number), category_text(u)
                 if _CODE_TEXT.match(u):
                     code = f"{u.strip()!r} reads there as the number {key}"
-                elif key in seen and seen[key] != category_text(u):
+                elif seen.get(key, as_code) != as_code:
                     code = f"{seen[key]!r} and {u.strip()!r} read there as one number, {key}"
-                seen.setdefault(key, category_text(u))
+                seen.setdefault(key, as_code)
         else:
             has_str = True
+            if isinstance(u, str) and u.strip() and len(texts) < 2000:
+                texts.append(u.strip())
             if isinstance(u, str) and u.strip().lower() in MISSING_WORDS:
                 words.add(u.strip())
             else:
@@ -409,7 +412,7 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                       f"mixed column); if it means missing, say so (missing="
                       f"{tuple(tokens)!r}, aspml {flags})", AspmlWarning, stacklevel=4)
     if has_str:
-        _warn_formatted_numbers(series.name, uniques, has_num)
+        _warn_formatted_numbers(series.name, texts)
     if has_num and has_str:
         if code is not None:
             warnings.warn(f"column {series.name!r} holds texts and numbers (a mixed column): "
@@ -426,15 +429,13 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
 _FORMATTED = re.compile(r"\(?[-+]?[$€£¥]?\s*\d+(?:[.,']\d{3})*(?:[.,]\d+)?\s*[$€£¥]?\)?")
 
 
-def _warn_formatted_numbers(name, uniques, has_num: bool) -> None:
+def _warn_formatted_numbers(name, texts: list) -> None:
     """Say so when a column read as categorical holds (nearly) only numbers written as
     people write them in a report: a decimal comma, thousands separators, a currency sign
     (a trial's ';'-separated file of decimal commas learned ``age = "28,0"``).  Each is a
     category of its own, compared as text; no guess is made between 1,234 the thousand and
-    1,234 the decimal."""
-    # its texts that are not numbers (beside plain numbers: a mixed column, "62,5" beside "45")
-    texts = [u.strip() for u in uniques[:2000] if isinstance(u, str) and u.strip()
-             and not (has_num and _as_number(u) is not None)]
+    1,234 the decimal.  ``texts``: the column's texts that are not numbers (beside plain
+    numbers, a mixed column: "62,5" beside "45")."""
     if len(texts) < 5:
         return
     formatted = [t for t in texts if _FORMATTED.fullmatch(t) and re.search(r"[,$€£¥']", t)]

@@ -391,14 +391,16 @@ class LogicPrinter:
             text += ("" if i == 0 else sep) + "\n    " + part
         return f"{head} :-{text}."
 
-    def split_rule(self, rule: Rule, i: int, head: str | None = None) -> str:
+    def split_rule(self, rule: Rule, i: int, head: str | None = None, parts: bool = True) -> str:
         """Rule ``i`` (asp) with each feature's conditions in an atom of its own,
         ``aspml_part(i,K,X) :- <the conditions on feature K>.``, and the rule reading those
         atoms and its exceptions.  The same rule, as clingo grounds it over one row whose
         values are open to change: there each feature ranges over hundreds of values,
         and a body binding several features at once grounds their product (a trial's
         minimal reason, on a rule of three numeric features, passed 20 GB); apart, their
-        sum.  A rule of conditions on one feature or none prints as :meth:`rule` prints it."""
+        sum.  A rule of conditions on one feature or none prints as :meth:`rule` prints it.
+        ``parts`` False: the rule alone, reading the ``aspml_part`` atoms another print of
+        rule ``i`` defined."""
         groups: dict = {}
         rest = []
         for lit in rule.body:
@@ -411,7 +413,8 @@ class LogicPrinter:
         lines, body = [], []
         for k, lits in enumerate(groups.values()):
             atom = f"aspml_part({i},{k},X)"
-            lines.append(self.rule(Rule(None, tuple(lits)), head=atom))
+            if parts:
+                lines.append(self.rule(Rule(None, tuple(lits)), head=atom))
             body.append(atom)
         body += [part for lit in rest for part in self.literal(lit, _RuleContext())]
         text = ",".join("\n    " + part for part in body)

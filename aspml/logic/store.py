@@ -58,11 +58,16 @@ def save_dialect(path) -> str:
     return dialect
 
 
+def odd_scales(program: Program) -> list:
+    """The features whose scale is not a power of ten: a model with one is not saved."""
+    return [f for f in program.schema.features if f.scale is not None and not power_of_ten(f.scale)]
+
+
 def dumps(program: Program, dialect: str = "asp") -> str:
     """The saved form of ``program``: its print in ``dialect`` and the checksum line."""
     if dialect not in SAVE_DIALECTS:
         raise AspmlError(f"a model is saved as {', '.join(SAVE_DIALECTS)}, not {dialect!r}")
-    odd = [f for f in program.schema.features if f.scale is not None and not power_of_ten(f.scale)]
+    odd = odd_scales(program)
     if odd:                 # reading refuses such a header: refuse to write it
         raise AspmlError(f"feature {odd[0].name!r} has scale {odd[0].scale}; a saved model's "
                          f"scales are powers of ten (1, 10, 100, ...)")
