@@ -387,12 +387,14 @@ def test_no_rule_repeats_an_order_comparison_on_a_feature(seed, learner, multicl
         assert len(seen) == len(set(seen)), rule
 
 
-def test_foldrpp_takes_fold_rs_literal_search_and_foldse_keeps_a_row(data_dir):
-    """Multi-class FoldRpp learns as FOLD-R++ and the reference FOLD-RM do (the best
-    literal even if it keeps none of the rule's rows, the set then ends): on balance,
-    the reference's accuracy (0.803) with fewer rules than it (70.8); FoldSE asks each
-    literal to keep a row: more exceptions, more accurate there (docs, multi-class
-    benchmarks: 0.800 / 50.0 and 0.824 / 59.6)."""
+def test_fold_rs_literal_search_and_foldse_shorter(data_dir):
+    """Multi-class FoldRpp and FoldSE learn as FOLD-R++, FOLD-SE and the reference
+    FOLD-RM do (the best literal even if it keeps none of the rule's rows, the set then
+    ends): on balance FoldRpp has the reference's accuracy (0.803) with fewer rules than
+    it (70.8), and FoldSE, FOLD-SE's magic Gini and tail on the same search, is within
+    0.02 of FoldRpp's accuracy with clearly fewer rules and literals (docs, multi-class
+    benchmarks: 0.800 / 50.0 / 138.4 and 0.803 / 33.2 / 85.4).  Asking each literal to
+    keep a row, as FoldSE did until 2026-12-03, gave 0.824 / 59.6 / 159.0."""
     from sklearn.model_selection import StratifiedKFold
 
     from aspml.bench import load_dataset, read_manifest
@@ -400,11 +402,14 @@ def test_foldrpp_takes_fold_rs_literal_search_and_foldse_keeps_a_row(data_dir):
     y = np.asarray(d.y).astype(str)
     got = {}
     for name in ("FoldRpp", "FoldSE"):
-        acc, rules = [], []
+        acc, rules, literals = [], [], []
         for tr, te in StratifiedKFold(5, shuffle=True, random_state=0).split(d.X, y):
             clf = fit(name, d.X.iloc[tr], y[tr], kinds=d.kinds)
             acc.append(np.mean(clf.predict(d.X.iloc[te]) == y[te]))
             rules.append(clf.program_.n_rules)
-        got[name] = (np.mean(acc), np.mean(rules))
+            literals.append(clf.program_.n_literals)
+        got[name] = (np.mean(acc), np.mean(rules), np.mean(literals))
     assert got["FoldRpp"][0] >= 0.793 and got["FoldRpp"][1] < 60
-    assert got["FoldSE"][0] >= 0.81 and got["FoldSE"][1] > got["FoldRpp"][1]
+    assert got["FoldSE"][0] >= got["FoldRpp"][0] - 0.02
+    assert got["FoldSE"][1] < 0.8 * got["FoldRpp"][1]
+    assert got["FoldSE"][2] < 0.8 * got["FoldRpp"][2]

@@ -616,9 +616,6 @@ class FoldSE(LogicClassifier):
         program (docs: Large tables).
     """
 
-    # multi-class: every literal keeps the positives its rule needs (_learn_multiclass)
-    _literals_keep_positives = True
-
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
 
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
@@ -746,9 +743,10 @@ class FoldSE(LogicClassifier):
         other classes it covers stay as negatives for the next rules (as in FOLD's
         binary loop and FOLD-RM; measured, README Multi-class).  One rule per step,
         not a class's whole rule set: measured on the shared multi-class sets, one
-        rule per step was as accurate or more on five of the six.  FoldRpp learns each
-        rule exactly as in a binary program (FOLD-R++'s literal search); FoldSE asks each
-        literal to keep the rows its rule needs (``_literals_keep_positives``).
+        rule per step was as accurate or more on five of the six.  Each rule is learned
+        exactly as in a binary program, with FOLD-R++'s literal search (FOLD-SE's too):
+        the literal the heuristic ranks best, even one that keeps none of the rule's
+        rows; the rule (or exception) then covers too few to keep, and its set ends.
 
         A rule is refused when no rule is found, when it covers fewer than ``tail`` of
         the rows divided by K - 1 for K classes (FOLD-SE's long-tail pruning: its
@@ -775,13 +773,9 @@ class FoldSE(LogicClassifier):
         names = list(self.schema_.names)
         if search is None:      # (the Dask fit brings its own, over the partitions)
             search = self._search(table, names, table.n_rows, others=len(self.classes_) - 1)
-        # FoldSE: a literal must keep the positives a rule (or an exception) needs to be
-        # kept, at every depth; FoldRpp: FOLD-R++'s and the reference FOLD-RM's literal
-        # search, as in a binary program (the best literal by the heuristic, even one that
-        # keeps none of the rule's rows: the rule then covers none, and its set ends
-        # there).  Measured both ways for both learners: docs, multi-class benchmarks
-        if self._literals_keep_positives:
-            search.min_tp = search.min_tp_deep = max(search.least, search.min_rule)
+        # FOLD-R++'s literal search, as in a binary program and the reference FOLD-RM
+        # (asking each literal to keep the rows its rule needs was FoldSE's until
+        # 2026-12-03: more accurate on avila, longer everywhere; docs, multi-class)
         search.majority = True
         k = len(self.classes_)
         if search.fast():
@@ -978,9 +972,6 @@ class FoldSE(LogicClassifier):
 
 class FoldRpp(FoldSE):
     """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
-
-    # multi-class: the reference FOLD-RM's literal search (FoldSE._learn_multiclass)
-    _literals_keep_positives = False
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
                  target=None, fixed_rules=None, background=None,

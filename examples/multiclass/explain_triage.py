@@ -20,7 +20,7 @@ from make_triage import triage_table  # noqa: E402
 
 table = triage_table(400, seed=0)
 X, y = table.drop(columns="level"), table["level"]
-clf = aspml.FoldSE(tail=0.06, target="level").fit(X, y)
+clf = aspml.FoldSE(tail=0.015, target="level").fit(X, y)
 program = clf.program_
 print(f"Learned from {len(X)} patients: {program.n_rules} rules, {program.n_literals} "
       f"literals, classes {list(program.classes)}, default {program.target.default!r}.")

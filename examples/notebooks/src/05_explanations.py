@@ -32,7 +32,7 @@ X.head()
 # class; a patient no rule covers gets the default class.
 
 # %%
-clf = aspml.FoldSE(tail=0.06, target="level").fit(X, y)
+clf = aspml.FoldSE(tail=0.015, target="level").fit(X, y)
 clf
 
 # %% [markdown]
