@@ -24,14 +24,12 @@ numba caches each function here with the kernels it calls from
 editing ``literals.py`` in a working copy, delete ``aspml/kernels/__pycache__`` (an
 installed package's files all change together).
 
-Settings (``cfg``, float64): ratio, fewest positives a literal of a default rule must
-cover (``min_tp``),
-fewest rows a rule must cover (``min_rule``), max depth (-1: none), majority refusal
-(1.0 or 0.0), heuristic code, negated comparisons (1.0 or 0.0), any category (1.0 or
-0.0), threads allowed for the parallel kernels, and the cells (rows x features) of a
-view from which the literal search and the filter take their parallel forms (when
-more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``), and the fewest
-positives a literal of an exception must cover.
+Settings (``cfg``, float64): ratio, fewest positives a literal must cover
+(``min_tp``), fewest rows a rule must cover (``min_rule``), max depth (-1: none),
+majority refusal (1.0 or 0.0), heuristic code, negated comparisons (1.0 or 0.0), any
+category (1.0 or 0.0), threads allowed for the parallel kernels, and the cells (rows x
+features) of a view from which the literal search and the filter take their parallel
+forms (when more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``).
 """
 
 from __future__ import annotations
@@ -53,7 +51,7 @@ from .literals import (
 )
 
 (RATIO, MIN_TP, MIN_RULE, MAX_DEPTH, MAJORITY, KIND, NEGATED, ANY_CATEGORY, THREADS,
- SEARCH_CELLS, FILTER_CELLS, MIN_TP_DEEP) = range(12)
+ SEARCH_CELLS, FILTER_CELLS) = range(11)
 
 
 # Weighted totals are sums of floats: two totals equal in exact arithmetic may differ in
@@ -334,7 +332,7 @@ def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, paren
         if neg.shape[0] > 0:
             fb, ob, vb = _banned_plus(bf, bo, bv, store, start, start + n_lits)
             _, f, op, v = _search(view, data, state, pos, neg, fb, ob, vb, cfg,
-                                  cfg[MIN_TP] if parent < 0 else cfg[MIN_TP_DEEP])
+                                  cfg[MIN_TP])
         if f < 0:
             if n_lits == 0 and neg.shape[0] > 0:
                 return store, -1, pos, neg, view

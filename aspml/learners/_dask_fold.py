@@ -257,7 +257,6 @@ class _DaskSearch(_Search):
         self.negated = negated
         self.ratio = ratio
         self.min_tp = min_tp
-        self.min_tp_deep = min_tp     # (an exception's literals: _Search)
         self.min_rule = min_rule
         self.max_depth = max_depth
         self.majority = False

@@ -129,7 +129,6 @@ class _Search:
         self.negated = negated
         self.ratio = ratio
         self.min_tp = min_tp          # fewest positives a literal may cover
-        self.min_tp_deep = min_tp     # ... in an exception (depth 1 and deeper)
         self.min_rule = min_rule      # the rows (or weight) a rule or exception must cover
         # one row's least count: a total of at least this means at least one row
         self.least = 1.0 if weights is None or not len(weights) else float(np.min(weights))
@@ -188,8 +187,7 @@ class _Search:
                         -1.0 if self.max_depth is None else float(self.max_depth),
                         float(self.majority), float(self.heuristic), float(self.negated),
                         float(self.any_category), float(self.threads),
-                        PARALLEL_CELLS["best_literal"], PARALLEL_CELLS["filter_sorted"],
-                        self.min_tp_deep])
+                        PARALLEL_CELLS["best_literal"], PARALLEL_CELLS["filter_sorted"]])
         # log2 of 0 .. n once a fit, for information gain of whole counts (each search
         # read it, where it computed its own)
         logs = _logs(float(self.n), 0.0, self.heuristic, self.weights is not None)
@@ -375,8 +373,7 @@ class _Search:
         if self.trace:
             self._step("rule", depth, tp=int(pos.sum()), fp=int(neg.sum()))
         while True:
-            lit, score = (self.best_literal(pos, neg, used + literals, view,
-                                            self.min_tp if depth == 0 else self.min_tp_deep)
+            lit, score = (self.best_literal(pos, neg, used + literals, view, self.min_tp)
                           if neg.any()
                           else (None, None))
             if lit is None:
