@@ -80,6 +80,7 @@ class Dataset:
     kinds: dict
     label: str
     positive: str | None   # None: multi-class
+    missing: tuple | None = None    # the tokens read as no value (--missing); None: "?"
 
     @property
     def multiclass(self) -> bool:
@@ -100,21 +101,22 @@ def read_manifest(data_dir: Path) -> dict:
     return {r["name"]: r for r in rows}
 
 
-def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
+def csv_entry(path: Path, label: str, positive: str | None = None, missing=None) -> dict:
     """The manifest entry of one CSV file: named after the file, kinds inferred, and the
     positive value given or, for a label of two values, the second one sorted (as
-    ``aspml learn`` picks it)."""
+    ``aspml learn`` picks it); ``missing``: the tokens read as no value (default ``?``)."""
     frame = _read(path)                         # as aspml learn reads it
     if label not in frame.columns:
         raise AspmlError(f"{path} has no column {label!r}")
     labels = frame[label]
     if positive is None:
         from .cli_learners import _numbers_if_all
-        values = sorted(set(labels) - {"", "?"})
+        gone = _gone(missing)
+        values = sorted(set(labels) - gone)
         if len(values) > 2:                     # every class: a multi-class program
             from .cli_learners import check_classes
             check_classes(label, list(_numbers_if_all(pd.Series(values))),
-                          int((labels != "").sum() - (labels == "?").sum()))
+                          int((~labels.isin(gone)).sum()))
             positive = MULTICLASS
         elif len(values) != 2:
             raise AspmlError(f"column {label!r} of {path} holds {len(values)} value(s); a "
@@ -127,16 +129,27 @@ def csv_entry(path: Path, label: str, positive: str | None = None) -> dict:
             "categorical_columns": "", "numeric_columns": "", "files": str(Path(path).resolve())}
 
 
-def infer_kinds(X: pd.DataFrame) -> dict:
+def infer_kinds(X: pd.DataFrame, missing=None) -> dict:
     """Each column's kind, as ``aspml learn`` reads a CSV: ``true``/``false`` (any case)
-    only is boolean, numbers only numeric, numbers and words mixed, else categorical."""
+    only is boolean, numbers only numeric, numbers and words mixed, else categorical;
+    ``missing``: the tokens read as no value (default ``?``; an empty cell always)."""
     from .data.table import infer_kind
+    gone = _gone(missing)
     kinds = {}
     for c in X.columns:
-        words = {str(v).strip().lower() for v in X[c]} - {"", "?"}
+        words = {str(v).strip().lower() for v in X[c] if v not in gone}
         kinds[c] = "boolean" if words and words <= {"true", "false"} else \
-            infer_kind(X[c], missing=("?", ""))
+            infer_kind(X[c], missing=tuple(gone))
     return kinds
+
+
+def _gone(missing) -> set:
+    """The cells read as no value: the ``missing`` tokens (default ``?``) and the empty
+    cell, as ``aspml learn`` reads them."""
+    return set(missing or ("?",)) | {""}
+
+
+KINDS = ("numeric", "categorical", "mixed", "boolean")
 
 
 def _read(path) -> pd.DataFrame:
@@ -167,10 +180,14 @@ def default_names(manifest: dict, overrides: dict, multiclass: bool = False) -> 
 
 
 def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
-                 multiclass: bool = False) -> Dataset:
+                 multiclass: bool = False, kinds: dict | None = None,
+                 missing=None) -> Dataset:
     """The dataset of a manifest entry: binary (the positive class against the others),
     or with every class when ``multiclass`` or when the entry says ``(multi-class)``
-    and no positive value is given."""
+    and no positive value is given.  ``kinds`` (``--kind``) sets the kind of the
+    columns it names that the table has, over the manifest's or the inferred one, as
+    ``aspml learn --kind`` does; ``missing`` (``--missing``): the tokens read as no
+    value, in place of ``?`` (an empty cell always is), as ``aspml learn --missing``."""
     df = pd.concat([_read(Path(data_dir) / f) for f in entry["files"].split()],
                    ignore_index=True)
     label = entry["label_column"]
@@ -179,35 +196,57 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
         multiclass = positive.endswith(MULTICLASS)
     if label not in df.columns:
         raise AspmlError(f"{entry['name']}: no column {label!r} in {entry['files']}")
-    df = df[~df[label].isin(["?", ""])].reset_index(drop=True)
+    gone = _gone(missing)
+    df = df[~df[label].isin(gone)].reset_index(drop=True)
     cats = [c for c in entry["categorical_columns"].split() if c in df.columns]
     nums = [c for c in entry["numeric_columns"].split() if c in df.columns]
     found = {}
     if not entry["categorical_columns"].split() and not entry["numeric_columns"].split():
-        found = infer_kinds(df.drop(columns=[label]))      # no kinds listed: infer them
+        found = infer_kinds(df.drop(columns=[label]), missing)   # no kinds listed: infer them
         cats = [c for c, k in found.items() if k in ("categorical", "boolean")]
         nums = [c for c, k in found.items() if k in ("numeric", "mixed")]
+    given = {c: k for c, k in (kinds or {}).items() if c in df.columns and c != label}
+    for c, k in given.items():
+        if k not in KINDS:
+            raise AspmlError(f"--kind {c}={k}: {k!r} is not one of {', '.join(KINDS)}")
+        cats = [x for x in cats if x != c] + ([c] if k in ("categorical", "boolean") else [])
+        nums = [x for x in nums if x != c] + ([c] if k in ("numeric", "mixed") else [])
+        found[c] = k
     if not cats and not nums:
         raise AspmlError(f"{entry['name']}: no feature column besides {label!r}")
     X = df[[c for c in df.columns if c in cats or c in nums]].copy()    # the file's order
+    for c in X.columns:             # a missing token is no value, in every column
+        X[c] = X[c].where(~X[c].isin(gone), None)
     kinds = {c: found.get(c, "categorical") for c in cats}
     for c in nums:
-        values = X[c].replace({"?": None, "": None})
+        values = X[c]
         as_num = pd.to_numeric(values, errors="coerce")
-        if as_num.notna().sum() == values.notna().sum():
+        if given.get(c) == "mixed":
+            kinds[c] = "mixed"
+        elif as_num.notna().sum() == values.notna().sum():
             X[c] = as_num
             kinds[c] = "numeric"
+        elif given.get(c) == "numeric":
+            word = values[values.notna() & as_num.isna()].iloc[0]
+            raise AspmlError(f"--kind {c}=numeric: column {c!r} of {entry['name']} holds "
+                             f"{word!r}; declare it mixed or categorical, or list the token "
+                             "as missing (--missing)")
         else:
             kinds[c] = "mixed"
     if multiclass:
         y = df[label].astype(str).to_numpy(dtype=object)
         if len(set(y)) < 2:
             raise AspmlError(f"{entry['name']}: column {label!r} holds one class only")
-        return Dataset(entry["name"], X, y, kinds, label, None)
+        return Dataset(entry["name"], X, y, kinds, label, None, _tokens(missing))
     y = (df[label] == positive).to_numpy()
     if not y.any():
         raise AspmlError(f"{entry['name']}: no row has {label} = {positive!r}")
-    return Dataset(entry["name"], X, y, kinds, label, positive)
+    return Dataset(entry["name"], X, y, kinds, label, positive, _tokens(missing))
+
+
+def _tokens(missing):
+    """``missing`` as the tuple a learner's ``missing=`` takes, or None (its default)."""
+    return tuple(missing) if missing else None
 
 
 def learners_available() -> list[str]:
@@ -261,6 +300,8 @@ def run_aspml(spec, data: Dataset, tr, te, seed):
     name, extra = parse_learner(spec)
     cls = available()[name]
     params = {"kinds": data.kinds} if data.multiclass else {"kinds": data.kinds, "positive": True}
+    if data.missing is not None:
+        params["missing"] = data.missing
     if "random_state" in cls().get_params():
         params["random_state"] = seed
     clf = cls(**{**params, **extra})
@@ -303,7 +344,7 @@ def _plain_frame(data: Dataset) -> pd.DataFrame:
     X = data.X.copy()
     for c, k in data.kinds.items():
         if k != "numeric":
-            X[c] = X[c].astype(object).where(X[c].notna() & (X[c] != "?"), None).astype(str)
+            X[c] = X[c].astype(object).where(X[c].notna(), None).astype(str)
     return X
 
 

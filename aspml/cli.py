@@ -764,7 +764,8 @@ def cmd_bench(args) -> int:
         if len(given) > 1:
             raise AspmlError("--positive: give one VALUE for a CSV file")
         data_dir = Path(args.data).parent
-        manifest = {stem: B.csv_entry(Path(args.data), args.target, given[0] if given else None)}
+        manifest = {stem: B.csv_entry(Path(args.data), args.target, given[0] if given else None,
+                                      args.missing)}
         args.positive = None
     else:
         if args.target:
@@ -798,6 +799,7 @@ def cmd_bench(args) -> int:
         raise AspmlError(f"--folds {args.folds}: cross-validation needs at least 2 folds")
     if args.out and not Path(args.out).resolve().parent.is_dir():
         raise AspmlError(f"cannot write {args.out}.csv/.json: no folder {Path(args.out).parent}")
+    kinds = _kinds(args.kind)
     datasets = []
     for n in names:
         base, positive = B.split_dataset(n)
@@ -809,7 +811,8 @@ def cmd_bench(args) -> int:
         if not B.usable(manifest[base], positive, args.multiclass):
             raise AspmlError(f"{n}: positive value {manifest[base]['positive_value']!r} is not "
                              f"one label; give one with --positive {n}=VALUE or as {n}@VALUE")
-        data = B.load_dataset(data_dir, manifest[base], positive, args.multiclass)
+        data = B.load_dataset(data_dir, manifest[base], positive, args.multiclass, kinds,
+                              args.missing)
         data.name = n
         if args.ignore:
             absent = [c for c in args.ignore if c not in data.X.columns]
@@ -822,6 +825,14 @@ def cmd_bench(args) -> int:
                 raise AspmlError(f"{n}: --ignore leaves no feature column")
         _note_identifiers(data)
         datasets.append(data)
+    for col in kinds:               # a kind for a column no table has is a typing slip
+        if all(col not in d.X.columns for d in datasets):
+            labels = {d.label for d in datasets}
+            raise AspmlError(f"--kind {col!r}: " + (
+                "that is the label column" if col in labels else
+                f"no feature column of that name (columns: "
+                f"{_columns(list(datasets[0].X.columns))})" if args.data is not None else
+                "no dataset has a feature column of that name"))
     if args.data is not None:         # one table: a class too small for the folds is an error
         d = datasets[0]
         small, rows = B.smallest_class(d.y)
@@ -846,7 +857,9 @@ def cmd_bench(args) -> int:
     if args.out:
         settings = {"folds": args.folds, "seed": args.seed, "data_dir": str(data_dir),
                     "datasets": [d.name for d in datasets], "learners": learners,
-                    "positive": {d.name: d.positive for d in datasets}}
+                    "positive": {d.name: d.positive for d in datasets},
+                    "kinds": {d.name: d.kinds for d in datasets},
+                    "missing": list(args.missing) if args.missing else ["?"]}
         paths = B.write_results(results, settings, args.out)
         print(f"\nwrote {paths[0]} and {paths[1]}")
     if failed:                                # the table is partial: say so, and in the status
@@ -1126,6 +1139,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--ignore", nargs="+", metavar="COLUMN",
                    help="columns that are not features (an identifier, a second label), "
                         "left out of every dataset that has them")
+    b.add_argument("--kind", action="append", metavar="COLUMN=KIND",
+                   help="read a column as numeric, categorical, mixed or boolean, as aspml "
+                        "learn --kind does (repeatable); with --data-dir, in every dataset "
+                        "that has the column")
+    b.add_argument("--missing", action="append", metavar="TOKEN",
+                   help=MISSING_HELP + "; default: ?, as aspml learn reads it")
     b.add_argument("--data-dir", metavar="DIR", help="folder with MANIFEST.tsv")
     b.add_argument("--datasets", nargs="+", metavar="NAME",
                    help="datasets of the manifest, NAME@VALUE for another positive class "

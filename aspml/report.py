@@ -328,7 +328,9 @@ BENCH_MEASURES = {"acc": (0, 1, False), "f1": (0, 1, False), "rules": (0, math.i
 # measures aspml bench writes since it reports the positive class's side (older files lack them)
 BENCH_OPTIONAL = {"bal_acc": (0, 1, False), "precision": (0, 1, False), "recall": (0, 1, False)}
 BENCH_SETTINGS = {"folds": int, "seed": int, "data_dir": str, "datasets": list,
-                  "learners": list, "positive": dict}
+                  "learners": list, "positive": dict,
+                  # how the tables were read (--kind, --missing; older files lack them)
+                  "kinds": dict, "missing": list}
 
 
 def check_bench(bench) -> None:

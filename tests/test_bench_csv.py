@@ -177,3 +177,67 @@ def test_bench_reads_a_csv_file_as_learn_does_and_a_label_may_hold_brackets(tmp_
         assert out.returncode == 0, out.stderr
         found.append(rows(out.stdout, name)[0].split("|")[3:-2])     # the figures
     assert found[0] == found[1] == found[2]
+
+
+def codes_table(n=240, seed=3) -> pd.DataFrame:
+    """Zip codes with leading zeros (read as numbers unless told) of which one is the
+    class, and an age column whose missing values are written NA; a label NA too."""
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"zip": rng.choice(["01001", "02002", "03003", "04004"], n),
+                       "age": rng.integers(20, 80, n).astype(object)})
+    df.loc[rng.random(n) < 0.15, "age"] = "NA"
+    df["y"] = np.where(df.zip == "02002", "yes", "no")
+    df.loc[[3, 7], "y"] = "NA"
+    return df
+
+
+def test_bench_reads_kind_and_missing_as_learn_does(tmp_path):
+    """``aspml bench --kind/--missing`` read the table as ``aspml learn`` does with them:
+    the same kinds, the same missing values, the label's missing rows left out, and the
+    learner inside bench learns what ``aspml learn`` saves."""
+    import json
+
+    from aspml.bench import csv_entry, load_dataset
+    codes_table().to_csv(tmp_path / "t.csv", index=False)
+    entry = csv_entry(tmp_path / "t.csv", "y", missing=["NA"])
+    assert entry["positive_value"] == "yes"             # NA is not a class
+    data = load_dataset(tmp_path, entry, None, False, {"zip": "categorical"}, ["NA"])
+    assert data.kinds == {"zip": "categorical", "age": "numeric"} and data.missing == ("NA",)
+    assert len(data.X) == 238 and data.X.age.isna().sum() > 0
+    plain = load_dataset(tmp_path, csv_entry(tmp_path / "t.csv", "y"))
+    assert plain.kinds == {"zip": "numeric", "age": "mixed"}    # as learn reads it untold
+    # the learner bench runs learns the program aspml learn saves
+    import aspml as A
+    clf = A.FoldSE(kinds=data.kinds, missing=data.missing, positive=True).fit(data.X, data.y)
+    out = aspml("learn", tmp_path / "t.csv", "--target", "y", "--kind", "zip=categorical",
+                "--missing", "NA", "-o", tmp_path / "m.lp")
+    assert out.returncode == 0, out.stderr
+    saved = A.load(tmp_path / "m.lp")
+    assert saved.rules == clf.program_.rules and len(saved.rules) == 1
+    # through the command: one literal a rule (zip = "02002"), two when read as numbers
+    for flags, literals in ((["--kind", "zip=categorical", "--missing", "NA"], 1.0),
+                            (["--missing", "NA"], 2.0)):
+        out = aspml("bench", tmp_path / "t.csv", "--target", "y", "--learners", "fold-se",
+                    "--folds", "3", "--out", tmp_path / "res", *flags)
+        assert out.returncode == 0, out.stderr
+        row = rows(out.stdout, "t")[0].split("|")
+        assert float(row[3]) == 1.0 and float(row[9]) == literals, row     # accuracy, literals
+    saved = json.loads((tmp_path / "res.json").read_text())["settings"]
+    assert saved["missing"] == ["NA"] and saved["kinds"]["t"] == {"zip": "numeric",
+                                                                  "age": "numeric"}
+
+
+@pytest.mark.parametrize("flags, said", [
+    (["--kind", "zip=bogus"], "'bogus' is not one of numeric, categorical, mixed, boolean"),
+    (["--kind", "zipp=categorical"], "--kind 'zipp': no feature column of that name"),
+    (["--kind", "y=categorical"], "--kind 'y': that is the label column"),
+    (["--kind", "age=numeric"], "column 'age' of t holds 'NA'; declare it mixed or categorical"),
+    (["--kind", "zip"], "--kind 'zip': write it as COLUMN=KIND"),
+])
+def test_bench_refuses_a_kind_it_cannot_use(tmp_path, flags, said):
+    codes_table().to_csv(tmp_path / "t.csv", index=False)
+    out = aspml("bench", tmp_path / "t.csv", "--target", "y", "--learners", "fold-se",
+                "--folds", "2", *flags)
+    assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr, \
+        out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith("aspml bench: ")
