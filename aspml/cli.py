@@ -695,6 +695,9 @@ def cmd_explain(args) -> int:
             out["counterfactual"] = None if cf is None else {
                 "changes": {k: [_json(o), _json(n)] for k, (o, n) in cf.changes.items()},
                 "rule": None if cf.rule is None else cf.rule + 1, "distance": cf.distance,
+                # the features whose new value stands for any value the program does not
+                # name (a placeholder text, never one of their values)
+                "any_other": list(cf.any_other),
                 **({"class": _json(cf.label)} if program.is_multiclass else {})}
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0

@@ -433,7 +433,8 @@ def counterfactual_html(cf, program: Program | None = None) -> str:
     if cf.changes:
         out.append("<table><tr><th>feature</th><th>from</th><th>to</th></tr>"
                    + "".join(f'<tr data-feature="{e(f)}"><th>{e(text_name(f))}</th>'
-                             f"<td>{e(_show(o))}</td><td><b>{e(_show(n))}</b></td></tr>"
+                             f"<td>{e(_show(o))}</td><td><b>{e(_show(n, f in cf.any_other))}"
+                             "</b></td></tr>"
                              for f, (o, n) in cf.changes.items()) + "</table>")
     else:
         out.append('<p class="note">no change: the row already gets this answer</p>')

@@ -140,3 +140,36 @@ def test_a_descriptive_model_says_no_grain():
     assert not learned_from_data(p)
     assert not learned_from_data(dataclasses.replace(p, provenance=(("learner", "generalize"),)))
     assert learned_from_data(dataclasses.replace(p, provenance=(("learner", "FoldSE"),)))
+
+
+def test_any_other_value_is_never_a_real_value(tmp_path):
+    """A category whose text is the placeholder's, "(any other value)": the change to that
+    very category is shown as the value it is (quoted, not in ``any_other``), and a
+    program that names it still finds "any other value" (a placeholder of another
+    text).  Before, the first was shown as any other value (only that category makes
+    the rule fire) and the second found no change at all."""
+    from aspml.display import counterfactual_html
+    named = aspml.parse('IF c = "(any other value)" THEN y = "yes"', "text")
+    cf = aspml.counterfactual(named, pd.Series({"c": "a"}))
+    assert cf.changes == {"c": ("a", "(any other value)")} and cf.any_other == ()
+    assert 'c: "a" -> "(any other value)"' in cf.to_text(named)
+    avoid = aspml.parse('IF c != "x" AND c != "(any other value)" THEN y = "yes"', "text")
+    cf = aspml.counterfactual(avoid, pd.Series({"c": "x"}))
+    assert cf is not None and cf.any_other == ("c",)
+    assert cf.changes["c"][1] not in ("x", "(any other value)")
+    assert avoid.predict(pd.DataFrame([cf.row]))[0]
+    assert 'c: "x" -> (any other value 2)' in cf.to_text(avoid)
+    assert "<b>(any other value 2)</b>" in counterfactual_html(cf)
+    # the usual case keeps its words
+    plain = aspml.parse('IF c != "x" THEN y = "yes"', "text")
+    cf = aspml.counterfactual(plain, pd.Series({"c": "x"}))
+    assert cf.any_other == ("c",) and 'c: "x" -> (any other value)' in cf.to_text(plain)
+    # the command's JSON says which new values are placeholders
+    pd.DataFrame({"c": ["x", "a"]}).to_csv(tmp_path / "d.csv", index=False)
+    for program, row, other in ((avoid, 0, ["c"]), (named, 1, [])):
+        (tmp_path / "m.txt").write_text(program.print("text"))
+        out = run_aspml("explain", tmp_path / "m.txt", tmp_path / "d.csv", "--row", str(row),
+                        "--counterfactual", "--json")
+        assert out.returncode == 0, out.stderr
+        got = json.loads(out.stdout)["counterfactual"]
+        assert got["any_other"] == other and list(got["changes"]) == ["c"]

@@ -102,6 +102,7 @@ class _Domain:
     terms: list            # clingo terms (text)
     values: list           # the Python value of each term (None: missing)
     orig: str              # the term of the row's own value
+    other: object = None   # the value that stands for any value the program does not name
 
 
 class _World:
@@ -169,11 +170,13 @@ class _World:
             own = col.categories[col.code[0]] if col.code[0] >= 0 else None
             if own is not None and own not in strings:
                 strings.append(own)
-            for v in strings + [OTHER]:
+            other = _placeholder(strings)
+            for v in strings + [other]:
                 terms.append(clingo_string(v))
                 values.append(v)
             if own is not None:
                 orig = clingo_string(own)
+            return _Domain(feature, terms, values, orig, other)
         return _Domain(feature, terms, values, orig)
 
     def _ranked(self, feature, col, numbers, terms, values) -> str:
@@ -292,6 +295,10 @@ class Counterfactual:
     rule: int | None            # index of a default rule that fires in the changed row
     distance: float
     label: object = None        # multi-class: the class the changed row gets
+    # the features changed to any value the program does not name: their new value in
+    # ``changes`` and ``row`` is a placeholder text, ``(any other value)`` (with a number
+    # when a category has that very text), not one of the feature's values
+    any_other: tuple = ()
     # the program it was found for (its rule is shown in words); not part of the value
     program: Program | None = field(default=None, compare=False, repr=False)
 
@@ -301,7 +308,8 @@ class Counterfactual:
         return counterfactual_html(self)
 
     def to_text(self, program: Program | None = None) -> str:
-        parts = [f"{text_name(f)}: {_show(o)} -> {_show(n)}" for f, (o, n) in self.changes.items()]
+        parts = [f"{text_name(f)}: {_show(o)} -> {_show(n, f in self.any_other)}"
+                 for f, (o, n) in self.changes.items()]
         text = "change " + "; ".join(parts)
         if program is not None and program.is_multiclass:
             from ..explain import _cond, class_head
@@ -328,9 +336,21 @@ class Counterfactual:
         return text + "\n"
 
 
-def _show(v) -> str:
+def _placeholder(names) -> str:
+    """The text that stands for any value the program does not name: :data:`OTHER`, or
+    when the column or the program has a value of that very text, ``(any other value
+    2)`` and so on, so that it never stands for a real value."""
+    other, k = OTHER, 2
+    while other in names:
+        other, k = f"(any other value {k})", k + 1
+    return other
+
+
+def _show(v, other: bool = False) -> str:
+    """A counterfactual's value as written; ``other``: the placeholder for any value the
+    program does not name (unquoted: not a value)."""
     from ..explain import _show as show
-    return v if isinstance(v, str) and v == OTHER else show(v)   # not a value to quote
+    return v if other else show(v)
 
 
 def counterfactual(program: Program, row, target=True, immutable=(), ranges=None,
@@ -399,7 +419,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
                 # where the features' sum cannot pass it
                 c = min(max(1, round(COST_SCALE * abs(v - own) / span)), cap)
             else:
-                c = COST_SCALE + (1 if v == OTHER else 0)
+                c = COST_SCALE + (1 if v == d.other else 0)
             costs.append(f"aspml_cost({f},{t},{c}).")
     s = world.session(goal, ["\n".join(costs + fixed), encoding("counterfactual")])
     s.ctl.configuration.solve.opt_mode = "opt"
@@ -414,6 +434,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         elif sym.name == "aspml_fires":
             fires.append(sym.arguments[0].number)
     changes = {}
+    any_other = []
     new_row = frame.iloc[0].astype(object).copy()
     distance = 0.0
     for d in world.domains:
@@ -422,6 +443,8 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
             continue
         old = d.values[d.terms.index(d.orig)]
         new = d.values[d.terms.index(term)]
+        if d.other is not None and term == clingo_string(d.other):
+            any_other.append(d.feature)
         changes[d.feature] = (old, new)
         new_row[d.feature] = new
         span = _span(world, d, old)
@@ -439,12 +462,12 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
             raise AspmlError("internal error: clingo and the fast path disagree on the "
                              "counterfactual's deciding rule")
         return Counterfactual(new_row, changes, index[k] if k >= 0 else None, distance, target,
-                              program)
+                              program=program, any_other=tuple(any_other))
     check = program.predict(pd.DataFrame([new_row]))[0]
     if bool(check) != target:
         raise AspmlError("internal error: the counterfactual does not change the prediction")
     return Counterfactual(new_row, changes, min(fires) if fires and target else None, distance,
-                          program=program)
+                          program=program, any_other=tuple(any_other))
 
 
 def learned_from_data(program: Program) -> bool:
