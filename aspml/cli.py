@@ -639,8 +639,12 @@ def _check_classes(program, X, labels) -> int:
                 line += f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']})"
         print(line)
     if figures["by_default"] and program.target.default is not None:
-        print(f"  default ({program.target.name} = {text_value(program.target.default)}): "
-              f"decides {figures['by_default']}")
+        line = (f"  default ({program.target.name} = {text_value(program.target.default)}): "
+                f"decides {figures['by_default']}")
+        if labels is not None and figures["default_labelled"]:
+            line += (f", precision {figures['default_right'] / figures['default_labelled']:.3f} "
+                     f"({figures['default_right']}/{figures['default_labelled']})")
+        print(line)
     return 0 if agree else 1
 
 

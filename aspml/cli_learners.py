@@ -267,7 +267,7 @@ def _condition(rule) -> str:
 
 def format_step(event: dict) -> str:
     """One learning step of ``fit(..., trace=...)`` as a line for people."""
-    from .logic.printers import text_literal
+    from .logic.printers import text_literal, text_value
     depth = event["depth"]
     pad = "  " * depth
     what = "a default rule" if depth == 0 else f"an exception (depth {depth})"
@@ -282,6 +282,15 @@ def format_step(event: dict) -> str:
         return f"{pad}  {event['fp']} wrongly covered: learn exceptions for them"
     if step == "stop":
         return f"{pad}  no literal helps: rule {'kept' if event['kept'] else 'dropped'}"
+    if step == "class":
+        return (f'{pad}class {text_value(event["label"])}: a rule for its {event["tp"]:g} '
+                f"remaining row(s), against {event['fp']:g} of other classes")
+    if step == "default":
+        left = event["left"]
+        return (f"{pad}default class {text_value(event['label'])}: " + (
+            f"{event['of']:g} of the {left:g} row(s) no rule covers are of it (beside the "
+            "tail bar's worth of rows at the classes' shares of all rows)" if left else
+            "every row is covered; the class of most rows"))
     if step == "expert":
         return (f"{pad}keep the expert's rule {_condition(event['rule'])}: covers "
                 f"{event['tp']} example(s), wrongly {event['fp']}")

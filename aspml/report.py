@@ -239,7 +239,9 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
     on (``covers``; its exceptions included), the rows it decides (the first rule
     that fires: ``decides``), and among the labelled rows it decides those with its
     class (``precision``).  An exception rule has ``class`` None and decides no row.
-    ``no_class``: rows that get no class (a program without a default class).
+    ``no_class``: rows that get no class (a program without a default class);
+    ``by_default``: rows no rule decides (the default class's), ``default_labelled`` and
+    ``default_right`` the labelled ones among them and those of the default class.
     Precision and recall are None where nothing is counted."""
     _multiclass(program, "class_figures")
     given, decider, cov = _decisions(program, X)
@@ -269,9 +271,12 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
     rules = [{"index": i + 1, "class": _plain(r.label), "head": r.head, **fig}
              for i, (r, fig) in enumerate(zip(program.rules,
                                               rule_decisions(program, decider, cov, known, hit)))]
+    by_default = decider < 0
     return {"classes": classes, "rules": rules,
             "no_class": int(sum(g is None for g in given)),
-            "by_default": int((decider < 0).sum())}
+            "by_default": int(by_default.sum()),
+            "default_labelled": int((by_default & known).sum()),
+            "default_right": int((by_default & hit).sum())}
 
 
 def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: int = 520,
@@ -600,6 +605,13 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels) -> list[str]:
         html.append(f"<tr><td class=n>{r['index']}</td><td>IF {_e(_cond(rule))} THEN "
                     f"{_e(text_head(program, rule))}{mark}</td><td class=n>{r['covers']}</td>"
                     f"<td class=n>{decides}</td><td class=n>{prec}</td></tr>")
+    if program.target.default is not None:          # the rows no rule decides
+        right, labelled = figures["default_right"], figures["default_labelled"]
+        prec = f"{right / labelled:.3f} ({right}/{labelled})" if labelled else "–"
+        html.append(f"<tr><td class=n></td><td>ELSE {_e(program.target.name)} = "
+                    f"{_e(text_value(program.target.default))} <em>(default class)</em></td>"
+                    f"<td class=n>–</td><td class=n>{figures['by_default']}</td>"
+                    f"<td class=n>{prec}</td></tr>")
     html.append("</table>")
     return html
 

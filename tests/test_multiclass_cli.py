@@ -301,3 +301,25 @@ def test_a_descriptive_model_of_one_class_says_not_that_class_elsewhere():
                                             default="other"))
     assert aspml.generalize(two, rho=0.8, reference=X).to_program(
         positive="setosa").target.negative == "other"     # two classes: the other one
+
+
+def test_trace_names_each_class_and_the_default(tmp_path):
+    """``aspml learn --trace`` on a multi-class label says which class each default rule is
+    for and how the default class was chosen (a trial: "start a default rule: 1006
+    example(s)" named no class); ``aspml check`` gives the default's precision."""
+    rng = np.random.default_rng(3)
+    n = 2000
+    x = rng.uniform(0, 100, n)
+    dx = np.where(x < 50, "common_a", "common_b").astype(object)
+    rare = rng.choice(n, 4, replace=False)
+    x[rare] = rng.uniform(120, 130, 4)
+    dx[rare] = "sepsis"
+    pd.DataFrame({"x": x.round(1), "dx": dx}).to_csv(tmp_path / "t.csv", index=False)
+    out = run_aspml("learn", tmp_path / "t.csv", "--target", "dx", "--trace",
+                    "-o", tmp_path / "m.lp")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert any(line.startswith('class "common_a": a rule for its') for line in lines)
+    assert 'default class "sepsis": 4 of the 4 row(s) no rule covers are of it' in out.stdout
+    out = run_aspml("check", tmp_path / "m.lp", tmp_path / "t.csv", "--target", "dx")
+    assert 'default (dx = "sepsis"): decides 4, precision 1.000 (4/4)' in out.stdout

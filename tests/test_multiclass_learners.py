@@ -413,3 +413,49 @@ def test_fold_rs_literal_search_and_foldse_shorter(data_dir):
     assert got["FoldSE"][0] >= got["FoldRpp"][0] - 0.02
     assert got["FoldSE"][1] < 0.8 * got["FoldRpp"][1]
     assert got["FoldSE"][2] < 0.8 * got["FoldRpp"][2]
+
+
+@pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp])
+def test_the_default_class_is_that_of_the_rows_no_rule_covers(learner):
+    """Four rows of a rare class, alone past a threshold, fewer than FoldSE's tail bar: no
+    rule for them, and the default class is theirs (the majority of the rows no rule
+    covers), not the largest class, which no row there has (a new-user trial's table;
+    FoldSE gave them "common_a" until 2026-12-03).  Every door answers so."""
+    rng = np.random.default_rng(3)
+    n = 2000
+    x = rng.uniform(0, 100, n)
+    dx = np.where(x < 50, "common_a", "common_b")
+    rare = rng.choice(n, 4, replace=False)
+    x[rare] = rng.uniform(120, 130, 4)
+    dx[rare] = "sepsis"
+    X = pd.DataFrame({"x": x.round(1), "z": rng.choice(["p", "q"], n)})
+    clf = learner(target="dx").fit(X, dx)
+    p = clf.program_
+    assert p.target.default == "sepsis" and len(p.default_rules) == 2
+    new = pd.DataFrame({"x": [125.0, 10.0, 70.0], "z": ["p", "q", "p"]})
+    assert list(clf.predict(new)) == ["sepsis", "common_a", "common_b"]
+    assert list(aspml.asp.predict(p, new)) == list(p.predict(new)) == list(clf.predict(new))
+    assert (clf.predict(X) == dx).all()
+
+
+def test_a_class_without_rules_is_named(tmp_path):
+    """A class FOLD learns no rule for, and that is not the default, is never given: the
+    learner says so, from Python and from the command (a trial: a triage level with no
+    rule, and not a word)."""
+    from conftest import run_aspml
+    rng = np.random.default_rng(1)
+    n = 1000
+    x = rng.uniform(0, 100, n).round(1)
+    y = np.where(x < 50, "A", "B").astype(object)
+    y[rng.choice(n, 30, replace=False)] = "C"              # scattered: no rule describes it
+    with pytest.warns(AspmlWarning, match=r'no rule for the class "C" \(30 rows\): the program '
+                      r'never gives it; a lower tail .* or class_weight="balanced"'):
+        clf = aspml.FoldSE().fit(pd.DataFrame({"x": x}), y)
+    assert "C" not in {r.label for r in clf.program_.default_rules}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)      # every class given: no note
+        aspml.FoldSE().fit(pd.DataFrame({"x": x}), np.where(x < 50, "A", np.where(x < 80, "B",
+                                                                                  "C")))
+    pd.DataFrame({"x": x, "y": y}).to_csv(tmp_path / "t.csv", index=False)
+    out = run_aspml("learn", tmp_path / "t.csv", "--target", "y", "-o", tmp_path / "m.lp")
+    assert out.returncode == 0 and 'note: FoldSE learned no rule for the class "C"' in out.stderr

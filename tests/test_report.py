@@ -121,6 +121,12 @@ def test_multiclass_report_holds_the_confusion_matrix_of_every_class(tmp_path):
         assert f"actual {c}" in page
     assert page.count("<tr><th>actual ") == 4 and page.count("<th>predicted ") == 3
     assert "ELSE IF" in page and "rule2(X)" in page      # the decision list, its ASP print
+    # the default class in the rules' table: the rows it decides, and its precision
+    from aspml.report import class_figures
+    f = class_figures(p, FIG_X, y)
+    assert f["by_default"] and (f"<td>ELSE triage = &quot;routine&quot; <em>(default class)"
+                                f"</em></td><td class=n>–</td><td class=n>{f['by_default']}"
+                                "</td>") in page
     for tag in ("table", "pre", "tr"):
         assert page.count(f"<{tag}") == page.count(f"</{tag}>"), tag
     png = screenshot(out, tmp_path / "shot.png", (1000, 800))
