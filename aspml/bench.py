@@ -185,7 +185,8 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
     """The dataset of a manifest entry: binary (the positive class against the others),
     or with every class when ``multiclass`` or when the entry says ``(multi-class)``
     and no positive value is given.  ``kinds`` (``--kind``) sets the kind of the
-    columns it names that the table has, over the manifest's or the inferred one, as
+    feature columns it names (a manifest that lists kinds names its features; a file
+    without them has every column but the label), over the manifest's or the inferred one, as
     ``aspml learn --kind`` does; ``missing`` (``--missing``): the tokens read as no
     value, in place of ``?`` (an empty cell always is), as ``aspml learn --missing``."""
     df = pd.concat([_read(Path(data_dir) / f) for f in entry["files"].split()],
@@ -205,7 +206,9 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
         found = infer_kinds(df.drop(columns=[label]), missing)   # no kinds listed: infer them
         cats = [c for c, k in found.items() if k in ("categorical", "boolean")]
         nums = [c for c, k in found.items() if k in ("numeric", "mixed")]
-    given = {c: k for c, k in (kinds or {}).items() if c in df.columns and c != label}
+    # the features only: a manifest that lists kinds names its features, and a kind for
+    # another dataset's column must not make one here
+    given = {c: k for c, k in (kinds or {}).items() if c in cats or c in nums}
     for c, k in given.items():
         if k not in KINDS:
             raise AspmlError(f"--kind {c}={k}: {k!r} is not one of {', '.join(KINDS)}")

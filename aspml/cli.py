@@ -638,7 +638,7 @@ def _check_classes(program, X, labels) -> int:
             if labels is not None and r["precision"] is not None:
                 line += f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']})"
         print(line)
-    if figures["by_default"] and program.target.default is not None:
+    if program.target.default is not None:       # decides 0: every row is covered
         line = (f"  default ({program.target.name} = {text_value(program.target.default)}): "
                 f"decides {figures['by_default']}")
         if labels is not None and figures["default_labelled"]:
@@ -807,6 +807,9 @@ def cmd_bench(args) -> int:
     if args.out and not Path(args.out).resolve().parent.is_dir():
         raise AspmlError(f"cannot write {args.out}.csv/.json: no folder {Path(args.out).parent}")
     kinds = _kinds(args.kind)
+    for col, kind in kinds.items():
+        if kind not in B.KINDS:
+            raise AspmlError(f"--kind {col}={kind}: {kind!r} is not one of {', '.join(B.KINDS)}")
     datasets = []
     for n in names:
         base, positive = B.split_dataset(n)

@@ -283,13 +283,14 @@ def format_step(event: dict) -> str:
     if step == "stop":
         return f"{pad}  no literal helps: rule {'kept' if event['kept'] else 'dropped'}"
     if step == "class":
-        return (f'{pad}class {text_value(event["label"])}: a rule for its {event["tp"]:g} '
-                f"remaining row(s), against {event['fp']:g} of other classes")
+        return (f'{pad}class {text_value(event["label"])}: a rule for its {event["tp"]} '
+                f"remaining row(s), against {event['fp']} of other classes")
     if step == "default":
-        left = event["left"]
+        left = event["tp"] + event["fp"]
         return (f"{pad}default class {text_value(event['label'])}: " + (
-            f"{event['of']:g} of the {left:g} row(s) no rule covers are of it (beside the "
-            "tail bar's worth of rows at the classes' shares of all rows)" if left else
+            f"{event['tp']} of the {left} row(s) no rule covers are of it" + (
+                " (counted beside the tail bar's worth of rows at the classes' shares of "
+                "all rows)" if event["bar"] else "") if left else
             "every row is covered; the class of most rows"))
     if step == "expert":
         return (f"{pad}keep the expert's rule {_condition(event['rule'])}: covers "

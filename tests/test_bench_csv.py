@@ -227,8 +227,25 @@ def test_bench_reads_kind_and_missing_as_learn_does(tmp_path):
                                                                   "age": "numeric"}
 
 
+def test_a_kind_makes_no_feature_of_a_column_a_manifest_leaves_out(tmp_path):
+    """A manifest that lists kinds names its features: ``--kind id=categorical`` (meant
+    for a dataset whose ``id`` is a feature) does not add another dataset's ``id``."""
+    from aspml.bench import load_dataset
+    df = codes_table()
+    df["id"] = np.arange(len(df)) % 7
+    df.to_csv(tmp_path / "t.csv", index=False)
+    entry = {"name": "t", "label_column": "y", "positive_value": "yes",
+             "categorical_columns": "zip", "numeric_columns": "", "files": "t.csv"}
+    data = load_dataset(tmp_path, entry, None, False, {"id": "categorical"})
+    assert list(data.X.columns) == ["zip"] and data.kinds == {"zip": "categorical"}
+    entry["categorical_columns"] = ""                       # kinds inferred: every column
+    data = load_dataset(tmp_path, entry, None, False, {"id": "categorical"}, ["NA"])
+    assert data.kinds["id"] == "categorical" and set(data.X.columns) == {"zip", "age", "id"}
+
+
 @pytest.mark.parametrize("flags, said", [
     (["--kind", "zip=bogus"], "'bogus' is not one of numeric, categorical, mixed, boolean"),
+    (["--kind", "nothere=bogus"], "'bogus' is not one of numeric, categorical, mixed, boolean"),
     (["--kind", "zipp=categorical"], "--kind 'zipp': no feature column of that name"),
     (["--kind", "y=categorical"], "--kind 'y': that is the label column"),
     (["--kind", "age=numeric"], "column 'age' of t holds 'NA'; declare it mixed or categorical"),

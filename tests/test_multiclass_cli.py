@@ -72,7 +72,7 @@ def test_simplify_reads_a_multiclass_programs_rules():
 
 # -- the command line -----------------------------------------------------------------
 
-from conftest import one_line_error, predict_with_every_engine, run_aspml  # noqa: E402
+from conftest import ROOT, one_line_error, predict_with_every_engine, run_aspml  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -323,3 +323,14 @@ def test_trace_names_each_class_and_the_default(tmp_path):
     assert 'default class "sepsis": 4 of the 4 row(s) no rule covers are of it' in out.stdout
     out = run_aspml("check", tmp_path / "m.lp", tmp_path / "t.csv", "--target", "dx")
     assert 'default (dx = "sepsis"): decides 4, precision 1.000 (4/4)' in out.stdout
+    # every row covered (the triage example's table): the default's line says so
+    # (decides 0), the trace too
+    import sys
+    sys.path.insert(0, str(ROOT / "examples" / "multiclass"))
+    from make_triage import triage_table
+    triage_table(400, 0).to_csv(tmp_path / "all.csv", index=False)
+    out = run_aspml("learn", tmp_path / "all.csv", "--target", "level", "--tail", "0.015",
+                    "--trace", "-o", tmp_path / "all.lp")
+    assert 'default class "routine": every row is covered' in out.stdout, out.stdout
+    out = run_aspml("check", tmp_path / "all.lp", tmp_path / "all.csv", "--target", "level")
+    assert 'default (level = "routine"): decides 0\n' in out.stdout, out.stdout

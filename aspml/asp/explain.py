@@ -297,7 +297,8 @@ class Counterfactual:
     label: object = None        # multi-class: the class the changed row gets
     # the features changed to any value the program does not name: their new value in
     # ``changes`` and ``row`` is a placeholder text, ``(any other value)`` (with a number
-    # when a category has that very text), not one of the feature's values
+    # when the program or the row has that very text), never a value the program names
+    # or the row holds
     any_other: tuple = ()
     # the program it was found for (its rule is shown in words); not part of the value
     program: Program | None = field(default=None, compare=False, repr=False)
@@ -338,8 +339,8 @@ class Counterfactual:
 
 def _placeholder(names) -> str:
     """The text that stands for any value the program does not name: :data:`OTHER`, or
-    when the column or the program has a value of that very text, ``(any other value
-    2)`` and so on, so that it never stands for a real value."""
+    when the program names or the row holds that very text (``names``), ``(any other
+    value 2)`` and so on, so that it never stands for a value the program reads."""
     other, k = OTHER, 2
     while other in names:
         other, k = f"(any other value {k})", k + 1

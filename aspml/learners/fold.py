@@ -646,7 +646,11 @@ class FoldSE(LogicClassifier):
     def fit(self, X, y, sample_weight=None, trace=None, progress=None, fixed_rules=None):
         """Learn the program; ``sample_weight`` as for every aspml learner (see
         :meth:`LogicClassifier.fit`); ``trace`` (optional) is called with one dict per
-        learning step.
+        learning step: ``step`` (``rule``, ``literal``, ``exceptions``, ``stop``,
+        ``covered``, ``expert``; with three or more classes also ``class``, the class
+        a default rule is learned for, and ``default``, the default class chosen),
+        ``depth``, and the step's figures (``tp``, ``fp``: rows, not weights; a
+        ``covered`` step has ``tp`` and ``kept``).
 
         ``fixed_rules`` (else the constructor's): expert rules for the positive
         class, a Program, a list of Rules, program text (``asp``, ``prolog`` or
@@ -796,9 +800,11 @@ class FoldSE(LogicClassifier):
         totals = (search.class_totals(y_idx, undecided, k) + search.min_rule * every / every.sum()
                   if left else every)
         default = largest_class(totals, lambda: search.class_totals(y_idx, rows, k, True))
-        if search.trace:
+        if search.trace:        # rows of the default class no rule covers, the others
+            uncovered = search.class_totals(y_idx, undecided, k, True)
             search._step("default", 0, label=as_label(self.classes_[default]),
-                         left=left, of=search.class_totals(y_idx, undecided, k)[default])
+                         tp=int(uncovered[default]), fp=int(uncovered.sum() - uncovered[default]),
+                         bar=search.min_rule)
         kept = len(learned)
         while labels and labels[-1] == default:
             learned.pop()
@@ -837,11 +843,12 @@ class FoldSE(LogicClassifier):
         if search.min_rule > search.least:
             unit = "rows" if getattr(search, "weights", None) is None else "of weight"
             hints.insert(0, f"a lower tail (a rule must cover {search.min_rule:g} {unit})")
+        hints.append("features that tell it apart")
         warnings.warn(f"{type(self).__name__} learned no rule for the class"
                       f"{'es' if len(silent) > 1 else ''} {said}: the program never gives "
                       f"{'them' if len(silent) > 1 else 'it'}"
-                      + (f"; {' or '.join(hints)} may give "
-                         f"{'them' if len(silent) > 1 else 'it'} rules" if hints else ""),
+                      + f"; {', '.join(hints[:-1])}{' or ' if len(hints) > 1 else ''}"
+                        f"{hints[-1]} may give {'them' if len(silent) > 1 else 'it'} rules",
                       AspmlWarning, stacklevel=5)
 
     @staticmethod
@@ -868,7 +875,7 @@ class FoldSE(LogicClassifier):
             view = search.narrow(view, remaining)
             if search.trace:
                 search._step("class", 0, label=names[c] if names else c,
-                             tp=search.total(pos), fp=search.total(neg))
+                             tp=int(pos.sum()), fp=int(neg.sum()))
             rule = search.learn_rule(pos, neg, [], 0, view)
             covered = (search.rule_mask(rule) & remaining if rule is not None
                        else search.zeros())
