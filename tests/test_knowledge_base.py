@@ -475,3 +475,17 @@ def test_cli_bad_key_or_prefix_is_one_line(birds_files, args, words):
     files = {"bad": tmp / "bad.csv", "dup": tmp / "dup.csv", "rows": tmp / "rows.csv"}
     args = [a.format(**files) for a in args]
     one_line_error(run_aspml("export", tmp / "m.lp", "--to", "prolog", *args), *words)
+
+
+def test_the_prolog_print_says_when_it_needs_row_facts():
+    """A rule that starts from no feature (and a multi-class default) reads the row facts:
+    the Prolog print says so in its header, with the prefix; a program that never reads
+    them says nothing (a trial's knowledge base without heart_row facts got other
+    classes, silently)."""
+    guarded = aspml.parse('IF col != "red" AND NOT ab1 THEN label = "yes"\nIF x > 9 THEN ab1',
+                          "text").with_prefix("heart")
+    text = guarded.print("prolog")
+    assert "% Input: heart_row(X) for each row X" in text.splitlines()[1]
+    assert aspml.parse(text, "prolog") == guarded
+    plain = aspml.parse('IF x > 9 AND col != "red" THEN label = "yes"', "text")
+    assert "% Input:" not in plain.print("prolog")

@@ -463,6 +463,12 @@ class LogicPrinter:
             if hidden:      # clingo strings have no escape for them: name them here
                 lines.append("% Strings with invisible characters (escaped here, raw below): "
                              + ", ".join(text_string(s) for s in hidden) + ".")
+        elif self.d == "prolog" and self.uses_domain():
+            # a knowledge base without the row facts: the rules that start from them never
+            # hold, and a later rule (or no class) answers in their place
+            lines.append(f"% Input: {self.naming.domain}(X) for each row X (the rules that "
+                         "start from it hold for no row without it), and pred(X,Value) for "
+                         "each known value.")
         lines.append(META_PREFIX + json.dumps(metadata(p, self.d, self.naming, self.ranks),
                                               ensure_ascii=True))
         return lines

@@ -1,4 +1,5 @@
 % aspml program, prolog dialect: target "label" = "ckd"
+% Input: row(X) for each row X (the rules that start from it hold for no row without it), and pred(X,Value) for each known value.
 % aspml: {"aspml": 1, "dialect": "prolog", "target": {"name": "label", "pred": "label", "positive": "ckd", "negative": null}, "features": [["sc", "sc", "numeric", 10], ["al", "al", "categorical", null], ["htn", "htn", "categorical", null], ["hemo", "hemo", "numeric", 1], ["sg", "sg", "numeric", 1000]], "provenance": []}
 :- encoding(utf8).
 :- dynamic sc/2, al/2, htn/2, hemo/2, sg/2, ab1/1, row/1.
