@@ -53,6 +53,7 @@ import pandas as pd
 
 from .cli_learners import ISSUE_VARIANTS, available
 from .errors import AspmlError, AspmlWarning
+from .logic.model import KINDS
 
 EXTERNAL = {"foldrpp": "foldrpp", "ripper": "wittgenstein", "tree": "sklearn", "figs": "imodels"}
 MEASURES = ("acc", "f1", "bal_acc", "precision", "recall", "rules", "literals", "train_s")
@@ -149,7 +150,11 @@ def _gone(missing) -> set:
     return set(missing or ("?",)) | {""}
 
 
-KINDS = ("numeric", "categorical", "mixed", "boolean")
+def check_kinds(kinds: dict) -> None:
+    """``--kind``'s kinds, each one aspml reads (:data:`aspml.logic.model.KINDS`)."""
+    for col, kind in kinds.items():
+        if kind not in KINDS:
+            raise AspmlError(f"--kind {col}={kind}: {kind!r} is not one of {', '.join(KINDS)}")
 
 
 def _read(path) -> pd.DataFrame:
@@ -208,10 +213,9 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
         nums = [c for c, k in found.items() if k in ("numeric", "mixed")]
     # the features only: a manifest that lists kinds names its features, and a kind for
     # another dataset's column must not make one here
+    check_kinds(kinds or {})
     given = {c: k for c, k in (kinds or {}).items() if c in cats or c in nums}
     for c, k in given.items():
-        if k not in KINDS:
-            raise AspmlError(f"--kind {c}={k}: {k!r} is not one of {', '.join(KINDS)}")
         cats = [x for x in cats if x != c] + ([c] if k in ("categorical", "boolean") else [])
         nums = [x for x in nums if x != c] + ([c] if k in ("numeric", "mixed") else [])
         found[c] = k

@@ -807,9 +807,7 @@ def cmd_bench(args) -> int:
     if args.out and not Path(args.out).resolve().parent.is_dir():
         raise AspmlError(f"cannot write {args.out}.csv/.json: no folder {Path(args.out).parent}")
     kinds = _kinds(args.kind)
-    for col, kind in kinds.items():
-        if kind not in B.KINDS:
-            raise AspmlError(f"--kind {col}={kind}: {kind!r} is not one of {', '.join(B.KINDS)}")
+    B.check_kinds(kinds)            # before any table is read
     datasets = []
     for n in names:
         base, positive = B.split_dataset(n)

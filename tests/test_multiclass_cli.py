@@ -303,7 +303,7 @@ def test_a_descriptive_model_of_one_class_says_not_that_class_elsewhere():
         positive="setosa").target.negative == "other"     # two classes: the other one
 
 
-def test_trace_names_each_class_and_the_default(tmp_path):
+def test_trace_names_each_class_and_the_default(tmp_path, monkeypatch):
     """``aspml learn --trace`` on a multi-class label says which class each default rule is
     for and how the default class was chosen (a trial: "start a default rule: 1006
     example(s)" named no class); ``aspml check`` gives the default's precision."""
@@ -325,8 +325,7 @@ def test_trace_names_each_class_and_the_default(tmp_path):
     assert 'default (dx = "sepsis"): decides 4, precision 1.000 (4/4)' in out.stdout
     # every row covered (the triage example's table): the default's line says so
     # (decides 0), the trace too
-    import sys
-    sys.path.insert(0, str(ROOT / "examples" / "multiclass"))
+    monkeypatch.syspath_prepend(str(ROOT / "examples" / "multiclass"))
     from make_triage import triage_table
     triage_table(400, 0).to_csv(tmp_path / "all.csv", index=False)
     out = run_aspml("learn", tmp_path / "all.csv", "--target", "level", "--tail", "0.015",

@@ -460,3 +460,19 @@ def test_a_class_without_rules_is_named(tmp_path):
     pd.DataFrame({"x": x, "y": y}).to_csv(tmp_path / "t.csv", index=False)
     out = run_aspml("learn", tmp_path / "t.csv", "--target", "y", "-o", tmp_path / "m.lp")
     assert out.returncode == 0 and 'note: FoldSE learned no rule for the class "C"' in out.stderr
+
+
+def test_a_traced_multiclass_fit_tells_each_class_and_the_default():
+    """``fit(trace=...)`` (the Python door of ``aspml learn --trace``): a ``class`` step
+    before each default rule and one ``default`` step, each with row counts, as the other
+    steps have; the traced fit learns the program the untraced one does."""
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    steps = []
+    traced = aspml.FoldSE().fit(X, y, trace=steps.append).program_
+    assert traced == aspml.FoldSE().fit(X, y).program_
+    classes = [s for s in steps if s["step"] == "class"]
+    default = [s for s in steps if s["step"] == "default"]
+    assert classes and all({"label", "tp", "fp", "depth"} <= set(s) for s in classes)
+    assert classes[0]["tp"] + classes[0]["fp"] == len(X)
+    assert len(default) == 1 and default[0]["label"] == traced.target.default
+    assert {"tp", "fp", "bar"} <= set(default[0])

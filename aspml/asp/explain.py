@@ -141,7 +141,7 @@ class _World:
             orig = "1" if (col.is_num[0] and col.num[0] == 1.0) else "none"
             return _Domain(feature, terms, values, orig)
         consts = self._constants(feature)
-        orig = "none"
+        orig, other = "none", None
         if feature in self.ranks:
             orig = self._ranked(feature, col, numbers, terms, values)
         elif kind in ("numeric", "mixed"):
@@ -176,8 +176,7 @@ class _World:
                 values.append(v)
             if own is not None:
                 orig = clingo_string(own)
-            return _Domain(feature, terms, values, orig, other)
-        return _Domain(feature, terms, values, orig)
+        return _Domain(feature, terms, values, orig, other)
 
     def _ranked(self, feature, col, numbers, terms, values) -> str:
         """Every rank of a ranked feature as a term, with a number of its own; the row's term."""
@@ -444,7 +443,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
             continue
         old = d.values[d.terms.index(d.orig)]
         new = d.values[d.terms.index(term)]
-        if d.other is not None and term == clingo_string(d.other):
+        if d.other is not None and new == d.other:
             any_other.append(d.feature)
         changes[d.feature] = (old, new)
         new_row[d.feature] = new

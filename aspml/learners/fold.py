@@ -810,7 +810,7 @@ class FoldSE(LogicClassifier):
             learned.pop()
             labels.pop()
         if learned:
-            self._warn_classes_without_rules(search, y_idx, labels, default)
+            self._warn_classes_without_rules(search, y_idx, labels, default, every)
         if not learned:
             least = max(search.least, search.min_rule)
             why = ("its only rules concluded the class every row gets without them" if kept
@@ -825,17 +825,18 @@ class FoldSE(LogicClassifier):
                              labels=[as_label(self.classes_[c]) for c in labels],
                              default=default)
 
-    def _warn_classes_without_rules(self, search, y_idx, labels, default) -> None:
+    def _warn_classes_without_rules(self, search, y_idx, labels, default, every) -> None:
         """Say which classes of the training rows the program never gives (no rule
         concludes them and they are not the default class): a user reads the program as
         a description of every class (a new-user trial: a triage level with no rule, and
-        not a word).  The hint: a lower tail (FoldSE), or class_weight="balanced"."""
+        not a word).  The hint: a lower tail (FoldSE), or class_weight="balanced".
+        ``every``: each class's total over all rows (the caller's: a Dask fit counts each
+        total over its partitions)."""
         k = len(self.classes_)
-        totals = search.class_totals(y_idx, None, k)
-        rows = search.class_totals(y_idx, None, k, True)
-        silent = [c for c in range(k) if totals[c] > 0 and c != default and c not in labels]
+        silent = [c for c in range(k) if every[c] > 0 and c != default and c not in labels]
         if not silent:
             return
+        rows = search.class_totals(y_idx, None, k, True)
         said = ", ".join(f'"{as_label(self.classes_[c])}" ({int(rows[c])} '
                          f'row{"s" if rows[c] != 1 else ""})' for c in silent)
         hints = ([] if getattr(self, "class_weight", None) is not None
