@@ -178,17 +178,47 @@ def _sample_weight(df, args, missing):
         raise AspmlError(f"--sample-weight {col!r} is the --target column")
     keep = (L.labelled(df[args.target], missing) if args.target in df.columns
             else np.ones(len(df), dtype=bool))
-    raw = df[col][keep]
+    return df.drop(columns=[col]), _weights_on(df, args, keep)[keep]
+
+
+def _weights_on(df, args, keep) -> np.ndarray:
+    """The numbers of the ``--sample-weight`` column on every row of ``df`` (0 on the rows
+    not in ``keep``, whose weights count nowhere); a missing, non-numeric, negative or
+    infinite weight on a row in ``keep`` is one clear error naming its line."""
+    col = args.sample_weight
+    raw = df[col]
     weights = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
-    bad = ~np.isfinite(weights) | (weights < 0)
+    bad = (~np.isfinite(weights) | (weights < 0)) & keep
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
-        line = int(np.flatnonzero(keep)[k]) + 2            # the header is line 1
         cell = raw.iloc[k]
         said = "no weight" if pd.isna(cell) else f"weight {cell!r}"
-        raise AspmlError(f"--sample-weight {col!r}: line {line} of {args.data} has {said}; "
+        raise AspmlError(f"--sample-weight {col!r}: line {k + 2} of {args.data} has {said}; "
                          "every row with a label needs a finite number >= 0")
-    return df.drop(columns=[col]), weights
+    return np.where(keep, weights, 0.0)
+
+
+def _scored_weights(args, program, X, labels):
+    """``check`` and ``report``: ``(X without the --sample-weight column, its weights or
+    None)``; the column is no feature, and weighs the labelled rows as ``aspml learn
+    --sample-weight`` weighed them, so that the figures are the ones learn printed."""
+    col = args.sample_weight
+    if col is None:
+        return X, None
+    if col not in X.columns:
+        raise AspmlError(f"--sample-weight: {args.data} has no column {col!r} "
+                         f"(its columns: {_columns(X.columns)})")
+    if labels is None:
+        raise AspmlError(f"--sample-weight {col!r} weighs the labelled rows, and {args.data} "
+                         "has no label column for this program (give one with --target)")
+    if col == labels.name:
+        raise AspmlError(f"--sample-weight {col!r} is the label column")
+    if col in program.columns_used:
+        raise AspmlError(f"--sample-weight {col!r} is a column the program reads")
+    from .report import class_of_labels, truth_of
+    known = (class_of_labels(program, labels)[0] if program.is_multiclass
+             else truth_of(labels, program.target.positive, program.missing)[0])
+    return X.drop(columns=[col]), _weights_on(X, args, known)
 
 
 def cmd_learn(args) -> int:
@@ -274,12 +304,11 @@ def cmd_learn(args) -> int:
         s = macro_scores(answers if rounded else clf.predict(X), y, sample_weight)
         fit = _fit_text(s["acc"], s["f1"], True)
     else:
-        hit = answers if rounded else clf.decision(X)
-        truth = np.asarray(y == positive)
-        w = np.ones(len(truth)) if sample_weight is None else sample_weight
-        tp = w[hit & truth].sum()
-        f1 = 0.0 if tp == 0 else 2 * tp / (w[hit].sum() + w[truth].sum())
-        fit = _fit_text(w[hit == truth].sum() / w.sum(), f1, False)
+        from .report import binary_scores      # (check and report print the same)
+        hit = np.asarray(answers if rounded else clf.decision(X), dtype=bool)
+        truth = np.asarray(y == positive, dtype=bool)
+        s = binary_scores(hit, truth, np.ones(len(truth), dtype=bool), sample_weight)
+        fit = _fit_text(s["accuracy"], s["f1"], False)
     rows = _count(len(X), "row") + ("" if sample_weight is None
                                     else f" of total weight {sample_weight.sum():g}")
     return _show_learned(args, program, rows, fit)
@@ -548,12 +577,13 @@ def _labels_of(args, program, X):
 def cmd_check(args) -> int:
     from . import asp
     from .evaluate import evaluate
-    from .report import rule_rows, truth_of
+    from .report import amount, binary_scores, rule_rows, truth_of
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
+    X, weights = _scored_weights(args, program, X, labels)
     if program.is_multiclass:
-        return _check_classes(program, X, labels)
+        return _check_classes(program, X, labels, weights, args.sample_weight)
     target, cov, _ = evaluate(program, X)
     reference = asp.predict(program, X)
     agree = bool(np.array_equal(target, reference))
@@ -565,14 +595,11 @@ def cmd_check(args) -> int:
             print(f"note: column {labels.name!r} never holds the program's positive label "
                   f"{program.target.positive!r}; is it the label column? (--target COLUMN)",
                   file=sys.stderr)
-        p, y = target[known], truth[known]
-        tp = int(np.sum(p & y))
-        precision = tp / p.sum() if p.any() else 0.0
-        recall = tp / y.sum() if y.any() else 0.0
-        f1 = 2 * tp / (p.sum() + y.sum()) if tp else 0.0
-        print(f"{int(known.sum())} labelled rows ({labels.name}): accuracy {np.mean(p == y):.3f}, "
-              f"precision {precision:.3f}, recall {recall:.3f}, F1 {f1:.3f}")
-        rows = rule_rows(program, X, known, truth)
+        b = binary_scores(target, truth, known, weights)
+        print(f"{int(known.sum())} labelled rows ({labels.name}"
+              + _weighed_by(args, b["labelled"]) + f"): accuracy {b['accuracy']:.3f}, "
+              f"precision {b['precision']:.3f}, recall {b['recall']:.3f}, F1 {b['f1']:.3f}")
+        rows = rule_rows(program, X, known, truth, cov, weights)
     for i, rule in enumerate(program.rules):
         n = int(cov[:, i].sum())
         kind = ", expert" if i in program.expert else ""
@@ -580,23 +607,33 @@ def cmd_check(args) -> int:
                 f"row{'s' if n != 1 else ''}")
         if labels is not None and rows[i]["precision"] is not None:
             r = rows[i]
-            line += (f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']} "
+            line += (f", precision {r['precision']:.3f} ({amount(r['right'])}/"
+                     f"{amount(r['labelled'])} "
                      f"{'positive' if r['argues'] == 'positive' else 'negative'})")
         print(line)
     return 0 if agree else 1
 
 
-def _check_classes(program, X, labels) -> int:
+def _weighed_by(args, total) -> str:
+    """``, total weight 30.5 (column w)`` when ``--sample-weight`` weighs the figures."""
+    from .report import amount
+    if args.sample_weight is None:
+        return ""
+    return f", total weight {amount(total)} (column {args.sample_weight})"
+
+
+def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
     """``check`` of a multi-class program: the engines agree; per class, the rows it is
     given (and with labels its precision and recall, and the confusion matrix); per
-    rule, the rows it covers and those it decides."""
+    rule, the rows it covers and those it decides.  ``weights``: the labelled rows'
+    figures weighted (``--sample-weight weight_name``)."""
     from . import asp
     from .logic.printers import text_value
-    from .report import class_figures, confusion
+    from .report import amount, class_figures, confusion
     fast, reference = program.predict(X), asp.predict(program, X)
     agree = bool(np.array_equal(fast, reference))
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
-    figures = class_figures(program, X, labels)
+    figures = class_figures(program, X, labels, weights)
     show = {c: text_value(c) for c in program.classes}
 
     def share(x):
@@ -606,27 +643,32 @@ def _check_classes(program, X, labels) -> int:
                 f"({_count(len(c['rules']), 'rule')}" + (", the default" if c["default"] else "")
                 + ")")
         if labels is not None:
-            line += (f"; {c['actual']} labelled so, precision {share(c['precision'])}, "
+            line += (f"; {amount(c['actual'])} {'weight ' if weights is not None else ''}"
+                     f"labelled so, precision {share(c['precision'])}, "
                      f"recall {share(c['recall'])}")
         print(line)
     if figures["no_class"]:
         print(f"  no class: {figures['no_class']} rows (the program has no default class)")
     if labels is not None:
-        m = confusion(program, X, labels)
+        m = confusion(program, X, labels, weights)
         # the rows of the matrix for the program's classes: all 0, no label is a class
         if m["labelled"] and not any(map(sum, m["matrix"][:len(program.classes)])):
             print(f"note: column {labels.name!r} holds none of the program's classes "
                   f"({', '.join(show[c] for c in program.classes)}); is it the label column? "
                   "(--target COLUMN)", file=sys.stderr)
         if m["labelled"]:
-            print(f"{m['labelled']} labelled rows ({labels.name}): accuracy {m['accuracy']:.3f}, "
-                  f"macro-F1 {m['macro_f1']:.3f}")
+            weighed = "" if weights is None else \
+                f", total weight {amount(m['weight'])} (column {weight_name})"
+            print(f"{m['labelled']} labelled rows ({labels.name}{weighed}): accuracy "
+                  f"{m['accuracy']:.3f}, macro-F1 {m['macro_f1']:.3f}")
             names = [text_value(c) for c in m["classes"]]
             cols = ["(no class)" if c is None else text_value(c) for c in m["predicted"]]
-            width = max(len(x) for x in names + cols + ["actual"])
-            print("confusion matrix (rows: the label, columns: the program's class):")
+            cells = [[amount(n) for n in row] for row in m["matrix"]]
+            width = max(len(x) for x in names + cols + ["actual"] + sum(cells, []))
+            print("confusion matrix (rows: the label, columns: the program's class"
+                  + ("; each cell the rows' weight" if weights is not None else "") + "):")
             print("  " + "actual".ljust(width) + "".join(f" {c:>{width}}" for c in cols))
-            for name, row in zip(names, m["matrix"]):
+            for name, row in zip(names, cells):
                 print("  " + name.ljust(width) + "".join(f" {n:>{width}}" for n in row))
     for r in figures["rules"]:
         rule = program.rules[r["index"] - 1]
@@ -636,14 +678,16 @@ def _check_classes(program, X, labels) -> int:
         if rule.head is None:
             line += f", decides {r['decides']}"
             if labels is not None and r["precision"] is not None:
-                line += f", precision {r['precision']:.3f} ({r['right']}/{r['labelled']})"
+                line += (f", precision {r['precision']:.3f} ({amount(r['right'])}/"
+                         f"{amount(r['labelled'])})")
         print(line)
     if program.target.default is not None:       # decides 0: every row is covered
         line = (f"  default ({program.target.name} = {text_value(program.target.default)}): "
                 f"decides {figures['by_default']}")
         if labels is not None and figures["default_labelled"]:
             line += (f", precision {figures['default_right'] / figures['default_labelled']:.3f} "
-                     f"({figures['default_right']}/{figures['default_labelled']})")
+                     f"({amount(figures['default_right'])}/"
+                     f"{amount(figures['default_labelled'])})")
         print(line)
     return 0 if agree else 1
 
@@ -733,6 +777,7 @@ def cmd_report(args) -> int:
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
+    X, weights = _scored_weights(args, program, X, labels)
     bench = None
     if args.bench:
         try:
@@ -747,7 +792,8 @@ def cmd_report(args) -> int:
         except AspmlError as e:
             raise AspmlError(f"{args.bench} is not the JSON that aspml bench --out writes: "
                              f"{e}") from None
-    page = render(program, X, labels, Path(args.model).name, Path(args.data).name, bench)
+    page = render(program, X, labels, Path(args.model).name, Path(args.data).name, bench,
+                  weights, args.sample_weight)
     try:
         Path(args.output).write_text(page, encoding="utf-8")
     except OSError as e:
@@ -933,6 +979,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the CSV separator, one character or 'tab' (default: the one of "
                             ", tab ; | that splits the header line into the most fields)")
 
+    def scored_weight(p):
+        p.add_argument("--sample-weight", metavar="COLUMN",
+                       help="weigh each labelled row by the number in this column, as aspml "
+                            "learn --sample-weight does (accuracy, precision, recall, F1, the "
+                            "confusion matrix); the column is not a feature")
+
     from . import cli_learners as L           # no learner imported: predict needs none
     raw = argparse.RawDescriptionHelpFormatter
     le = sub.add_parser("learn", help="learn a program from a CSV table", formatter_class=raw,
@@ -1055,6 +1107,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--target", metavar="COLUMN",
                    help="the label column, for precision per rule (default: the column named "
                         "like the target, when there is one)")
+    scored_weight(c)
     separator(c)
     c.set_defaults(run=cmd_check)
 
@@ -1111,6 +1164,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("-o", "--output", required=True, metavar="REPORT.html")
     r.add_argument("--target", metavar="COLUMN",
                    help="the label column (default: the column named like the target)")
+    scored_weight(r)
     r.add_argument("--bench", metavar="RESULTS.json", help="results of aspml bench --out")
     separator(r)
     r.set_defaults(run=cmd_report)

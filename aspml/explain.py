@@ -138,7 +138,11 @@ class Explanation:
 # ---------------------------------------------------------------------------
 
 def as_row(program: Program, row) -> pd.DataFrame:
-    """One row as a one-row DataFrame of the program's features (missing ones: NaN)."""
+    """One row as a one-row DataFrame.  A DataFrame or Series must hold every column the
+    program reads, as ``predict`` asks (an unknown value is None or NaN: a trial's row
+    without ``age`` was explained as if its age were missing, an answer ``predict``
+    refused to give); a dict gives the row's known values, a column it leaves out is
+    missing (``{"bird": True}``: the facts that hold)."""
     if isinstance(row, pd.DataFrame):
         if len(row) != 1:
             raise AspmlError(f"explain takes one row; got a table of {len(row)} rows (use .iloc[[i]])")
@@ -150,9 +154,12 @@ def as_row(program: Program, row) -> pd.DataFrame:
                          f"not {type(row).__name__}")
     from .data.table import column_sources
     found = column_sources(program.columns_used, frame.columns)   # " Col A" finds "Col A"
-    for f in program.columns_used:          # background atoms are derived, not given
-        if f not in found:
-            frame[f] = np.nan
+    absent = [f for f in program.columns_used if f not in found]   # (background atoms are
+    if absent and not isinstance(row, dict):                       # derived, not given)
+        raise AspmlError(f"the row has no column(s) {absent}; the program needs "
+                         f"{list(program.columns_used)} (an unknown value is None or NaN)")
+    for f in absent:
+        frame[f] = np.nan
     return frame
 
 
@@ -252,8 +259,8 @@ def resolve_class(program: Program, value, what: str = "class"):
     ``True`` / ``False`` or its positive and negative labels.  Anything else: one error
     that lists the classes."""
     if not program.is_multiclass:
-        if isinstance(value, bool):
-            return value
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
         t = program.target
         for label, answer in ((t.positive, True), (t.negative, False)):
             if label is not None and (_same(value, label) or

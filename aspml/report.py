@@ -78,10 +78,24 @@ def _depths(program: Program) -> list[int]:
     return [depth_of_head.get(r.head, 1) for r in program.rules]
 
 
+def weigh(mask, weights=None):
+    """How many rows ``mask`` holds (an int), or their total weight (a float) when the rows
+    are weighted (``weights``: one number >= 0 a row, as ``fit``'s ``sample_weight``)."""
+    return int(np.count_nonzero(mask)) if weights is None else float(np.sum(weights[mask]))
+
+
+def amount(x) -> str:
+    """A count or a total weight as text: ``12``, ``12.5`` (a whole weight as a whole
+    number)."""
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
 def rule_rows(program: Program, X: pd.DataFrame, known, positive_truth,
-              cov=None) -> list[dict]:
+              cov=None, weights=None) -> list[dict]:
     """Per rule: rows where it fires, and how many of them have the class it argues for
-    (``cov``: the rows x rules coverage of ``X``, when the caller has it)."""
+    (``cov``: the rows x rules coverage of ``X``, when the caller has it).  With
+    ``weights`` (one a row) the labelled rows and the right ones are their weights, and
+    precision is weighted; ``covers`` counts rows."""
     if cov is None:
         _, cov, _ = evaluate(program, X)
     out = []
@@ -90,13 +104,30 @@ def rule_rows(program: Program, X: pd.DataFrame, known, positive_truth,
         argues_positive = depth % 2 == 0
         n = int(fires.sum())
         labelled = fires & known
-        right = int(np.sum(labelled & (positive_truth == argues_positive)))
+        right = weigh(labelled & (positive_truth == argues_positive), weights)
+        total = weigh(labelled, weights)
         out.append({"index": i + 1, "head": text_head(program, rule),
                     "body": " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE",
                     "depth": depth, "argues": "positive" if argues_positive else "negative",
-                    "covers": n, "labelled": int(labelled.sum()), "right": right,
-                    "precision": right / labelled.sum() if labelled.any() else None})
+                    "covers": n, "labelled": total, "right": right,
+                    "precision": right / total if total else None})
     return out
+
+
+def binary_scores(prediction, truth, known, weights=None) -> dict:
+    """A binary program's confusion on the labelled rows (``known``): ``tp``, ``fp``,
+    ``fn``, ``tn`` (row counts, or weights), ``accuracy``, ``precision``, ``recall``,
+    ``f1`` (0.0 where nothing is counted), as ``aspml learn``, ``check`` and ``report``
+    print them."""
+    p, y = prediction & known, truth & known
+    tp, fp = weigh(p & y, weights), weigh(p & ~y, weights)
+    fn, tn = weigh(known & ~prediction & y, weights), weigh(known & ~prediction & ~y, weights)
+    n = tp + fp + fn + tn
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "labelled": n,
+            "accuracy": (tp + tn) / n if n else 0.0,
+            "precision": tp / (tp + fp) if tp + fp else 0.0,
+            "recall": tp / (tp + fn) if tp + fn else 0.0,
+            "f1": 2 * tp / (2 * tp + fp + fn) if tp else 0.0}
 
 
 # ---------------------------------------------------------------------------
@@ -151,7 +182,7 @@ def _decisions(program: Program, X, cov=None) -> tuple[np.ndarray, np.ndarray, n
     return labels[first], index[first], cov
 
 
-def confusion(program: Program, X: pd.DataFrame, y) -> dict:
+def confusion(program: Program, X: pd.DataFrame, y, weights=None) -> dict:
     """The confusion matrix of a multi-class program on ``X`` against the labels ``y``.
 
     ``{"classes": [...], "matrix": [[...]], "labelled": n, "accuracy": a,
@@ -163,22 +194,26 @@ def confusion(program: Program, X: pd.DataFrame, y) -> dict:
     Unlabelled rows (empty, the missing tokens) are left out.  Macro-F1 is
     scikit-learn's ``f1_macro``: the mean F1 of every class the rows hold or the
     program gives them ("(no class)" included, at F1 0); a class neither seen nor
-    given is left out."""
+    given is left out.  With ``weights`` (one a row) each cell is the rows' total
+    weight, and so are accuracy and macro-F1 (``labelled`` still counts rows,
+    ``weight`` is the labelled rows' total weight)."""
     _multiclass(program, "confusion")
     known, actual = class_of_labels(program, y)
     predicted = _decisions(program, X)[0]
     pred, act = predicted[known], actual[known]
+    w = np.ones(len(pred)) if weights is None else np.asarray(weights, dtype=float)[known]
     classes = list(program.classes)
     extra = [v for v in dict.fromkeys(act) if not any(_is(v, c) for c in classes)]
     rows = classes + extra
     cols = classes + ([None] if any(v is None for v in pred) else [])
-    matrix = np.zeros((len(rows), len(cols)), dtype=np.int64)
-    for a, p in zip(act, pred):
+    matrix = np.zeros((len(rows), len(cols)), dtype=np.int64 if weights is None else float)
+    for a, p, wk in zip(act, pred, w):
         i = next(k for k, c in enumerate(rows) if _is(a, c))
         j = next(k for k, c in enumerate(cols) if _is(p, c))
-        matrix[i, j] += 1
+        matrix[i, j] += 1 if weights is None else wk
     n = int(known.sum())
-    right = int(sum(matrix[k, k] for k in range(len(classes))))
+    total = matrix.sum()
+    right = sum(matrix[k, k] for k in range(len(classes)))
     f1s = []
     for k in range(len(classes)):
         given, seen = matrix[:, k].sum(), matrix[k, :].sum()
@@ -187,9 +222,9 @@ def confusion(program: Program, X: pd.DataFrame, y) -> dict:
     # the labels the program never gives, and "(no class)", which no row is: F1 0 each
     f1s += [0.0] * (len(extra) + (len(cols) > len(classes)))
     return {"classes": [_plain(c) for c in rows], "predicted": [_plain(c) for c in cols],
-            "matrix": matrix.tolist(), "labelled": n,
-            "accuracy": right / n if n else None,
-            "macro_f1": float(np.mean(f1s)) if n else None}
+            "matrix": matrix.tolist(), "labelled": n, "weight": _plain(total),
+            "accuracy": float(right / total) if total else None,
+            "macro_f1": float(np.mean(f1s)) if total else None}
 
 
 def _is(a, b) -> bool:
@@ -206,26 +241,32 @@ def _plain(v):
     return v.item() if isinstance(v, np.generic) else v
 
 
-def rule_decisions(program: Program, decider, cov, known, hit) -> list[dict]:
+def rule_decisions(program: Program, decider, cov, known, hit, weights=None) -> list[dict]:
     """Per rule of a multi-class program: the rows its body holds on (``covers``), the
     rows it decides (``decider``: each row's deciding rule, as :func:`_decisions` gives
     it), the labelled ones among them, and those of them that are right (``hit``: the
-    row is labelled with the class it is given)."""
+    row is labelled with the class it is given); with ``weights``, the labelled and
+    right rows' weights."""
     n = len(program.rules)
     slot = np.where(decider >= 0, decider, n)          # rows no rule decides: slot n
     decides = np.bincount(slot, minlength=n + 1)
-    labelled = np.bincount(slot[known], minlength=n + 1)
-    right = np.bincount(slot[known & hit], minlength=n + 1)
+
+    def summed(mask):
+        if weights is None:
+            return [int(x) for x in np.bincount(slot[mask], minlength=n + 1)]
+        return [float(x) for x in np.bincount(slot[mask], weights=weights[mask],
+                                              minlength=n + 1)]
+    labelled, right = summed(known), summed(known & hit)
     covers = np.count_nonzero(cov, axis=0) if n else np.zeros(0, dtype=np.int64)
     out = []
     for i in range(n):
         out.append({"covers": int(covers[i]), "decides": int(decides[i]),
-                    "labelled": int(labelled[i]), "right": int(right[i]),
+                    "labelled": labelled[i], "right": right[i],
                     "precision": right[i] / labelled[i] if labelled[i] else None})
     return out
 
 
-def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
+def class_figures(program: Program, X: pd.DataFrame, y=None, weights=None) -> dict:
     """Per class and per rule figures of a multi-class program on ``X`` (labels ``y``, or
     None: coverage only).
 
@@ -242,8 +283,13 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
     ``no_class``: rows that get no class (a program without a default class);
     ``by_default``: rows no rule decides (the default class's), ``default_labelled`` and
     ``default_right`` the labelled ones among them and those of the default class.
-    Precision and recall are None where nothing is counted."""
+    Precision and recall are None where nothing is counted.  With ``weights`` (one a
+    row) every figure of labelled rows (``labelled``, ``actual``, ``right``, the
+    default's) is their total weight, and precision, recall and F1 are weighted;
+    ``given``, ``covers``, ``decides``, ``by_default`` count rows."""
     _multiclass(program, "class_figures")
+    if weights is not None:
+        weights = np.asarray(weights, dtype=float)
     given, decider, cov = _decisions(program, X)
     if y is None:
         known, actual = np.zeros(len(given), dtype=bool), np.full(len(given), None, dtype=object)
@@ -255,28 +301,29 @@ def class_figures(program: Program, X: pd.DataFrame, y=None) -> dict:
     for c in program.classes:
         gets = np.array([g is not None and _is(g, c) for g in given], dtype=bool)
         has = known & np.array([a is not None and _is(a, c) for a in actual], dtype=bool)
-        right = int((gets & has).sum())
-        labelled_given = int((gets & known).sum())
+        right = weigh(gets & has, weights)
+        labelled_given = weigh(gets & known, weights)
+        actual_c = weigh(has, weights)
         precision = right / labelled_given if labelled_given else None
-        recall = right / int(has.sum()) if has.any() else None
-        f1 = (2 * right / (labelled_given + int(has.sum()))
-              if labelled_given + int(has.sum()) else None)
+        recall = right / actual_c if actual_c else None
+        f1 = 2 * right / (labelled_given + actual_c) if labelled_given + actual_c else None
         classes.append({"class": _plain(c),
                         "rules": [i + 1 for i, r in enumerate(program.rules)
                                   if r.head is None and _is(r.label, c)],
                         "default": _is(c, program.target.default),
                         "given": int(gets.sum()), "labelled": labelled_given,
-                        "actual": int(has.sum()), "right": right,
+                        "actual": actual_c, "right": right,
                         "precision": precision, "recall": recall, "f1": f1})
     rules = [{"index": i + 1, "class": _plain(r.label), "head": r.head, **fig}
              for i, (r, fig) in enumerate(zip(program.rules,
-                                              rule_decisions(program, decider, cov, known, hit)))]
+                                              rule_decisions(program, decider, cov, known, hit,
+                                                             weights)))]
     by_default = decider < 0
     return {"classes": classes, "rules": rules,
             "no_class": int(sum(g is None for g in given)),
             "by_default": int(by_default.sum()),
-            "default_labelled": int((by_default & known).sum()),
-            "default_right": int((by_default & hit).sum())}
+            "default_labelled": weigh(by_default & known, weights),
+            "default_right": weigh(by_default & hit, weights)}
 
 
 def scatter_svg(points: list[tuple[str, float, float, str]], title: str, width: int = 520,
@@ -463,12 +510,17 @@ def _head(program: Program, X, model_name: str, data_name: str, target: str) -> 
     return html
 
 def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_name: str,
-           data_name: str, bench: dict | None = None) -> str:
-    """The report page as one HTML string."""
+           data_name: str, bench: dict | None = None, weights=None,
+           weight_name: str | None = None) -> str:
+    """The report page as one HTML string.  ``weights`` (one number a row, the column
+    ``weight_name``): the figures of labelled rows weigh each row by it, as ``fit``'s
+    ``sample_weight`` does."""
     t = program.target
+    if weights is not None:
+        weights = np.asarray(weights, dtype=float)
     if program.is_multiclass:
         return _page(program, X, model_name, data_name, bench,
-                     multiclass_sections(program, X, labels))
+                     multiclass_sections(program, X, labels, weights, weight_name))
     prediction = program.predict(X)
     if labels is not None:
         known, truth = truth_of(labels, t.positive, program.missing)
@@ -477,20 +529,17 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
     html = _head(program, X, model_name, data_name,
                  f"<code>{_e(text_head(program, _default_rule()))}</code>")
     if labels is not None and known.any():
-        p, y = prediction[known], truth[known]
-        tp, fp = int(np.sum(p & y)), int(np.sum(p & ~y))
-        fn, tn = int(np.sum(~p & y)), int(np.sum(~p & ~y))
-        precision = tp / (tp + fp) if tp + fp else 0.0
-        recall = tp / (tp + fn) if tp + fn else 0.0
-        f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+        b = binary_scores(prediction, truth, known, weights)
+        tp, fp, fn, tn = (amount(b[k]) for k in ("tp", "fp", "fn", "tn"))
         if t.positive is None:
             pos, neg = _e(t.name), _e(f"not {t.name}")
         else:
             pos = _e(t.positive)
             neg = _e(t.negative if t.negative is not None else f"not {t.positive}")
         html += ["<h2>Confusion matrix</h2>",
-                 f"<p>{int(known.sum())} labelled rows. Accuracy {(tp + tn) / known.sum():.3f}, "
-                 f"precision {precision:.3f}, recall {recall:.3f}, F1 {f1:.3f}.</p>",
+                 f"<p>{int(known.sum())} labelled rows{_weighted(b['labelled'], weight_name)}. "
+                 f"Accuracy {b['accuracy']:.3f}, precision {b['precision']:.3f}, recall "
+                 f"{b['recall']:.3f}, F1 {b['f1']:.3f}.</p>",
                  '<table class="cm"><tr><th></th><th>predicted ' + pos + "</th><th>predicted "
                  + neg + "</th></tr>",
                  f"<tr><th>actual {pos}</th><td style='background:#d8f0d8'>{tp}</td>"
@@ -508,14 +557,24 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
              "for.</p>",
              "<table><tr><th class=n>#</th><th>rule</th><th>argues for</th><th class=n>fires on"
              "</th><th class=n>precision</th></tr>"]
-    for r in rule_rows(program, X, known, truth):
-        prec = "–" if r["precision"] is None else f"{r['precision']:.3f} ({r['right']}/{r['labelled']})"
+    for r in rule_rows(program, X, known, truth, weights=weights):
+        prec = ("–" if r["precision"] is None
+                else f"{r['precision']:.3f} ({amount(r['right'])}/{amount(r['labelled'])})")
         mark = " <em>(expert rule)</em>" if r["index"] - 1 in program.expert else ""
         html.append(f"<tr><td class=n>{r['index']}</td><td>IF {_e(r['body'])} THEN "
                     f"{_e(r['head'])}{mark}</td><td>{r['argues']}</td><td class=n>{r['covers']}</td>"
                     f"<td class=n>{prec}</td></tr>")
     html.append("</table>")
     return _foot(program, html, bench)
+
+
+def _weighted(total, weight_name) -> str:
+    """`` of total weight 30.5 (column w), each figure below weighted``, or nothing when
+    the rows are not weighted."""
+    if weight_name is None:
+        return ""
+    return (f" of total weight {amount(total)} (column {_e(weight_name)}), every figure "
+            "of labelled rows weighted by it")
 
 
 def _page(program: Program, X, model_name: str, data_name: str, bench, sections) -> str:
@@ -542,22 +601,25 @@ def _foot(program: Program, html: list[str], bench) -> str:
     return "\n".join(html) + "\n"
 
 
-def multiclass_sections(program: Program, X: pd.DataFrame, labels) -> list[str]:
+def multiclass_sections(program: Program, X: pd.DataFrame, labels, weights=None,
+                        weight_name=None) -> list[str]:
     """The HTML of a multi-class program's figures: the confusion matrix for all classes
-    with accuracy and macro-F1, each class's figures, each rule's coverage and precision."""
+    with accuracy and macro-F1, each class's figures, each rule's coverage and precision
+    (weighted by ``weights``, the column ``weight_name``, when given)."""
     html = []
-    figures = class_figures(program, X, labels)
+    figures = class_figures(program, X, labels, weights)
     if labels is not None:
-        cm = confusion(program, X, labels)
+        cm = confusion(program, X, labels, weights)
     if labels is not None and cm["labelled"]:
         html += ["<h2>Confusion matrix</h2>",
-                 f"<p>{cm['labelled']} labelled rows. Accuracy {cm['accuracy']:.3f}, "
+                 f"<p>{cm['labelled']} labelled rows{_weighted(cm['weight'], weight_name)}. "
+                 f"Accuracy {cm['accuracy']:.3f}, "
                  f"macro-F1 {cm['macro_f1']:.3f}. Rows: the actual class; columns: the class "
                  "the program gives.</p>",
                  '<table class="cm"><tr><th></th>'
                  + "".join(f"<th>predicted {_e(_class_text(c))}</th>" for c in cm["predicted"])
                  + "</tr>"]
-        top = max(1, max((max(r) for r in cm["matrix"]), default=1))
+        top = max((max(r) for r in cm["matrix"]), default=0) or 1     # (weights may be < 1)
         for i, (actual, row) in enumerate(zip(cm["classes"], cm["matrix"])):
             cells = []
             for j, n in enumerate(row):
@@ -566,7 +628,7 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels) -> list[str]:
                 alpha = 0.25 + 0.75 * n / top if n else 0.0
                 colour = "#fff" if not n else "#%02x%02x%02x" % tuple(
                     round(255 - (255 - v) * alpha) for v in shade)
-                cells.append(f"<td style='background:{colour}'>{n}</td>")
+                cells.append(f"<td style='background:{colour}'>{amount(n)}</td>")
             html.append(f"<tr><th>actual {_e(_class_text(actual))}</th>{''.join(cells)}</tr>")
         html.append("</table>")
     else:
@@ -580,7 +642,7 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels) -> list[str]:
         if c["default"]:
             rules += " (default class)"
         html.append(f"<tr><td>{_e(_class_text(c['class']))}</td><td>{rules}</td>"
-                    f"<td class=n>{c['given']}</td><td class=n>{c['actual']}</td>"
+                    f"<td class=n>{c['given']}</td><td class=n>{amount(c['actual'])}</td>"
                     + "".join(f"<td class=n>{_ratio(c[k])}</td>" for k in ("precision", "recall",
                                                                            "f1"))
                     + "</tr>")
@@ -599,7 +661,7 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels) -> list[str]:
     for r, rule in zip(figures["rules"], program.rules):
         from .explain import _cond
         prec = ("–" if r["precision"] is None
-                else f"{r['precision']:.3f} ({r['right']}/{r['labelled']})")
+                else f"{r['precision']:.3f} ({amount(r['right'])}/{amount(r['labelled'])})")
         decides = r["decides"] if rule.head is None else "–"
         mark = " <em>(expert rule)</em>" if r["index"] - 1 in program.expert else ""
         html.append(f"<tr><td class=n>{r['index']}</td><td>IF {_e(_cond(rule))} THEN "
@@ -607,7 +669,7 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels) -> list[str]:
                     f"<td class=n>{decides}</td><td class=n>{prec}</td></tr>")
     if program.target.default is not None:          # the rows no rule decides
         right, labelled = figures["default_right"], figures["default_labelled"]
-        prec = f"{right / labelled:.3f} ({right}/{labelled})" if labelled else "–"
+        prec = f"{right / labelled:.3f} ({amount(right)}/{amount(labelled)})" if labelled else "–"
         html.append(f"<tr><td class=n></td><td>ELSE {_e(program.target.name)} = "
                     f"{_e(text_value(program.target.default))} <em>(default class)</em></td>"
                     f"<td class=n>–</td><td class=n>{figures['by_default']}</td>"

@@ -706,6 +706,77 @@ def test_learn_figures_weigh_rows_as_the_file_of_their_copies(tmp_path, positive
     assert one.stdout.splitlines()[1:] == two.stdout.splitlines()[1:]  # the program
 
 
+@pytest.mark.parametrize("positive", ["yes", None])
+def test_check_and_report_weigh_rows_as_learn_did(tmp_path, positive):
+    """A trial: learn --sample-weight printed weighted figures, check and report on the same
+    file unweighted ones.  With --sample-weight both print the figures of the file whose
+    rows are repeated their weight (learn's), counts of rows staying counts of rows."""
+    import re
+    rng = np.random.default_rng(7)
+    n = 240
+    X = pd.DataFrame({"a": rng.integers(0, 20, n), "b": rng.integers(0, 20, n)})
+    X["label"] = np.where(X.a + rng.integers(-6, 6, n) > 12, "yes",
+                          np.where(X.b > 10, "no", "maybe"))
+    if positive:
+        X["label"] = X["label"].where(X["label"] == "yes", "no")
+    w = rng.integers(0, 4, n)
+    weighted, repeated, model = tmp_path / "w.csv", tmp_path / "r.csv", tmp_path / "m.lp"
+    X.assign(w=w).to_csv(weighted, index=False)
+    X.loc[X.index.repeat(w)].to_csv(repeated, index=False)
+    extra = ("--positive", positive) if positive else ()
+    out = aspml("learn", weighted, "--target", "label", "--sample-weight", "w",
+                "--learner", "fold-rpp", "-o", model, *extra)
+    assert out.returncode == 0, out.stderr
+    learned = re.findall(r"accuracy ([0-9.]+), (?:macro-)?F1 ([0-9.]+)", out.stdout)[0]
+    one = aspml("check", model, weighted, "--sample-weight", "w")
+    two = aspml("check", model, repeated)
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    figures = re.compile(r"accuracy ([0-9.]+), (?:precision [0-9.]+, recall [0-9.]+, )?"
+                         r"(?:macro-)?F1 ([0-9.]+)")
+    assert figures.findall(one.stdout) == figures.findall(two.stdout) == [learned]
+    assert f"{n} labelled rows (label, total weight {w.sum()} (column w))" in one.stdout
+    # precision per rule and class: the same figures; the rows a rule covers stay rows
+    precision = re.compile(r"precision ([0-9.]+) \((\d+)/(\d+)")
+    assert precision.findall(one.stdout) == precision.findall(two.stdout)
+    unweighted = aspml("check", model, weighted)
+    assert figures.findall(unweighted.stdout) != [learned] or w.min() == w.max()
+    # the report: the same figures in HTML
+    pages = []
+    for data, opts in ((weighted, ("--sample-weight", "w")), (repeated, ())):
+        page = tmp_path / f"{data.stem}.html"
+        done = aspml("report", model, data, "-o", page, *opts)
+        assert done.returncode == 0, done.stderr
+        pages.append(page.read_text(encoding="utf-8"))
+    accuracy = re.compile(r"Accuracy ([0-9.]+), (?:precision [0-9.]+, recall [0-9.]+, F1|"
+                          r"macro-F1) ([0-9]+\.[0-9]+)")
+    assert accuracy.findall(pages[0]) == accuracy.findall(pages[1]) == [learned]
+    assert "of total weight" in pages[0] and "(column w)" in pages[0]
+    cells = re.compile(r"\((\d+)/(\d+)\)</td>")
+    assert cells.findall(pages[0]) == cells.findall(pages[1])
+
+
+def test_check_weight_column_errors_are_one_line(tmp_path):
+    """A weight column that is missing, the label, a column the program reads, or holds no
+    number on a labelled row: one line, exit 2."""
+    data, model = tmp_path / "d.csv", tmp_path / "m.lp"
+    rows = [f"{a},{'yes' if a > 4 else 'no'},{a % 3}" for a in range(10)]
+    data.write_text("a,label,w\n" + "\n".join(rows) + "\n")
+    assert aspml("learn", data, "--target", "label", "--positive", "yes", "--ignore", "w",
+                 "-o", model).returncode == 0
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,label,w\n" + "\n".join(rows[:-1]) + "\n9,yes,x\n")
+    for args, words in [((data, "--sample-weight", "nope"), "has no column 'nope'"),
+                        ((data, "--sample-weight", "label"), "is the label column"),
+                        ((data, "--sample-weight", "a"), "a column the program reads"),
+                        ((bad, "--sample-weight", "w"), "line 11 of"),
+                        ((data, "--target", "w", "--sample-weight", "w"), "label column")]:
+        for command in ("check", "report"):
+            more = ("-o", tmp_path / "r.html") if command == "report" else ()
+            out = aspml(command, model, *args, *more)
+            assert out.returncode == 2 and words in out.stderr, (command, args, out.stderr)
+            assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
 @pytest.mark.parametrize("name", ["FoldSE", "FoldRpp", "Libre", "MultiValueRuleSet"])
 def test_python_names_the_target_after_y_as_the_command_does(tmp_path, name):
     """FoldSE().fit(X, df["outcome"]) concluded label = ...; aspml learn --target outcome

@@ -126,6 +126,44 @@ def test_bad_rows():
         aspml.counterfactual(LOAN, LOAN_ROWS["rich"], target=False, immutable=["nope"])
 
 
+def test_a_binary_counterfactual_reads_its_target_as_a_label_or_refuses_it():
+    """A trial: target="no" on a row approved gave "no change" (any text was True); the
+    labels name the answers, and a value that is none of them is an error."""
+    row = LOAN_ROWS["indebted"]                       # not approved
+    assert not LOAN.predict(pd.DataFrame([row]))[0]
+    wanted = aspml.counterfactual(LOAN, row, target=True, ranges={"debt": (0, 100000)})
+    for same in ("yes", np.bool_(True)):
+        got = aspml.counterfactual(LOAN, row, target=same, ranges={"debt": (0, 100000)})
+        assert (got.changes, got.rule) == (wanted.changes, wanted.rule)
+    assert wanted.changes
+    rich = LOAN_ROWS["rich"]                          # approved: to "no"
+    assert LOAN.predict(pd.DataFrame([rich]))[0]
+    to_no = aspml.counterfactual(LOAN, rich, target="no")
+    assert to_no.changes == aspml.counterfactual(LOAN, rich, target=False).changes != {}
+    assert not LOAN.predict(pd.DataFrame([to_no.row]))[0]
+    for bad in ("maybe", 2, None):
+        with pytest.raises(aspml.AspmlError, match="not an answer of this binary program"):
+            aspml.counterfactual(LOAN, rich, target=bad)
+
+
+def test_a_table_row_without_a_column_the_program_reads_is_refused_as_predict_does():
+    """A trial: a row without ``age`` was explained as if its age were missing, and
+    predict refused it.  A DataFrame or Series must hold the columns (None or NaN for an
+    unknown value); a dict gives the values known."""
+    full = pd.DataFrame([LOAN_ROWS["rich"]])
+    short = full.drop(columns=["debt"])
+    with pytest.raises(aspml.AspmlError, match="no column"):
+        LOAN.predict(short)
+    for row in (short, short.iloc[0]):
+        for call in (lambda r: aspml.explain(LOAN, r),
+                     lambda r: aspml.counterfactual(LOAN, r, target=False)):
+            with pytest.raises(aspml.AspmlError, match=r"row has no column\(s\) \['debt'\]"):
+                call(row)
+    unknown = full.assign(debt=None)
+    as_dict = {k: v for k, v in LOAN_ROWS["rich"].items() if k != "debt"}
+    assert aspml.explain(LOAN, as_dict).to_dict() == aspml.explain(LOAN, unknown).to_dict()
+
+
 def test_a_hostile_feature_name_is_quoted_in_every_line_as_in_the_rule(tmp_path):
     """A name such as ``x = 3 AND y`` read bare in a reason line ("x = 3 AND y = "a b"")
     says something the rule does not; every line quotes it as the printed rule does."""

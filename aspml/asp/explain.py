@@ -389,8 +389,9 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
             return min(found, key=lambda c: (len(c.changes), c.distance), default=None)
         target = resolve_class(program, target, "target")
         goal = ("is", target)
-    else:
-        goal = target = bool(target)
+    else:       # True, False or a label of the program ("no" was True, as any text)
+        from ..explain import resolve_class
+        goal = target = resolve_class(program, target, "target")
     world = _World(program, frame, missing, ranges, steps)
     derived = [f for f in immutable if f in program.background_atoms]
     if derived:                         # the atom follows from columns that would change
