@@ -194,6 +194,37 @@ def test_implied_not_equal_literals_are_dropped_with_the_same_meaning():
         assert np.array_equal(before.predict(X), after.predict(X)), body
 
 
+def test_implied_negated_comparisons_are_dropped_with_the_same_meaning():
+    """A trial's FOLD-SE rule read ``NOT (age > 41) AND NOT (age <= 25) AND NOT (age >
+    36)``: the first is implied by the third (on missing values too).  Any body of order
+    and negated comparisons keeps its answer on every value, missing and text included,
+    once simplified; the trial's loses its first literal."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from aspml import Compare, Feature, NotCompare, Program, Rule, Schema, Target
+    from aspml.learners.fold import _simplify
+    trial = [NotCompare("age", ">", 41), NotCompare("age", "<=", 25), NotCompare("age", ">", 36)]
+    assert _simplify(trial) == [NotCompare("age", ">", 36), NotCompare("age", "<=", 25)]
+    values = [20, 25, 30, 36, 41, 50]
+    X = pd.DataFrame({"m": [v + d for v in values for d in (-0.5, 0, 0.5)] + [None, "x"]})
+    schema = Schema((Feature("m", "mixed"),))
+    literal = st.one_of(
+        st.builds(Compare, st.just("m"), st.sampled_from(["<=", "<", ">", ">="]),
+                  st.sampled_from(values)),
+        st.builds(NotCompare, st.just("m"), st.sampled_from(["<=", ">"]), st.sampled_from(values)))
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.lists(literal, min_size=1, max_size=5))
+    def same(body):
+        short = _simplify(list(body))
+        assert len(short) <= len(body)
+        before = Program((Rule(None, tuple(body)),), Target("label", "yes", "no"), schema)
+        after = Program((Rule(None, tuple(short)),), Target("label", "yes", "no"), schema)
+        assert np.array_equal(before.predict(X), after.predict(X)), (body, short)
+    same()
+
+
 @pytest.mark.parametrize("classes", [2, 3])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp, aspml.Libre])

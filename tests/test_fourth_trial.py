@@ -98,6 +98,28 @@ def test_a_code_in_a_mixed_column_that_reads_as_a_number_is_named():
     assert m.schema_["ward"].kind == "categorical"
 
 
+def test_codes_in_a_column_of_numbers_are_named(tmp_path):
+    """A trial's diagnosis codes ("007", "250.01", every value a number) learned
+    ``dx > 12 AND dx <= 250.02`` without a word.  The note names a code and the kind that
+    keeps them, in Python and from the command; numbers written plainly get no note."""
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"dx": rng.choice(["007", "012", "250.01", "401"], 200),
+                      "age": rng.integers(20, 90, 200)})
+    y = np.where(X.dx.isin(["250.01", "012"]), "yes", "no")
+    with pytest.warns(AspmlWarning, match=r"column 'dx' holds numbers, some written as codes: "
+                      r"'0(07|12)' reads there as the number (7|12).*--kind dx=categorical"):
+        aspml.FoldSE(positive="yes").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        kept = aspml.FoldSE(positive="yes", kinds={"dx": "categorical"}).fit(X, y)
+        aspml.FoldSE(positive="yes").fit(X.assign(dx=X.dx.str.lstrip("0")), y)
+    assert '"007"' in kept.program_.to_text()          # the code as written
+    data = tmp_path / "codes.csv"
+    X.assign(y=y).to_csv(data, index=False)
+    out = run_aspml("learn", data, "--target", "y", "--positive", "yes")
+    assert out.returncode == 0 and "--kind dx=categorical" in out.stderr, out.stderr
+
+
 @pytest.mark.parametrize("code, number", [("1.10", "1.1"), ("2E1", "20")])
 def test_a_code_written_otherwise_than_its_number_is_named_in_a_mixed_column(code, number):
     """A mixed column reads "1.10" and "1.1" (or "2E1" and "20") as one number; a trial's

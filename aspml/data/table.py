@@ -421,6 +421,14 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                           f"'categorical'}}, aspml learn {_kind_flag(series.name)})",
                           AspmlWarning, stacklevel=4)
         return "mixed"
+    if has_num and code is not None:
+        # every value a number, some written as codes: a trial's diagnosis codes ("007",
+        # "250.01") were compared as numbers (dx > 12) without a word
+        warnings.warn(f"column {series.name!r} holds numbers, some written as codes: {code}, "
+                      f"and the column is compared as numbers; to keep every value a code "
+                      f"as written, declare it categorical (kinds={{{series.name!r}: "
+                      f"'categorical'}}, aspml learn {_kind_flag(series.name)})",
+                      AspmlWarning, stacklevel=4)
     return "numeric" if has_num else "categorical"
 
 

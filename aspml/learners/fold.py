@@ -413,19 +413,32 @@ _TIGHTER = {"<=": min, "<": min, ">": max, ">=": max}
 def _simplify(body: list) -> list:
     """Drop literals another literal of the rule implies (same meaning, shorter rule).
 
-    ``x > 234 AND x > 271`` keeps ``x > 271`` (where the first stood);
+    ``x > 234 AND x > 271`` keeps ``x > 271`` (where the first stood), and so
+    ``not (x > 41) AND not (x > 36)`` keeps ``not (x > 36)`` (both hold on a missing
+    value; a trial's FOLD-SE rule read ``NOT (age > 41) AND NOT (age <= 25) AND NOT
+    (age > 36)``); ``x <= 30`` makes ``not (x > 36)`` redundant;
     ``c == "2"`` makes ``c != "3"`` redundant, and so does ``c > 1`` (order
     comparisons hold for numbers only) for ``c != "x"`` and for ``c != 0``.
     """
     out: list = []
     for lit in body:
-        if isinstance(lit, Compare) and lit.op in _TIGHTER:
-            same = next((k for k, o in enumerate(out) if isinstance(o, Compare)
+        if isinstance(lit, (Compare, NotCompare)) and lit.op in _TIGHTER:
+            kind = type(lit)
+            same = next((k for k, o in enumerate(out) if type(o) is kind
                          and o.feature == lit.feature and o.op == lit.op), None)
             if same is not None:
-                out[same] = Compare(lit.feature, lit.op, _TIGHTER[lit.op](out[same].value, lit.value))
+                # not (x > a) AND not (x > b): not (x > min(a, b)), as x <= a AND x <= b
+                tighter = _TIGHTER[">" if lit.op == "<=" else "<="] if kind is NotCompare \
+                    else _TIGHTER[lit.op]
+                out[same] = kind(lit.feature, lit.op, tighter(out[same].value, lit.value))
                 continue
         out.append(lit)
+    plain = [lit for lit in out if isinstance(lit, Compare) and lit.op in _TIGHTER]
+    # not (x > b) holds where x <= a (a <= b) or x < a (a <= b) does; not (x <= b) where
+    # x > a (a >= b) or x >= a (a > b) does
+    out = [lit for lit in out if not (isinstance(lit, NotCompare) and any(
+        o.feature == lit.feature and _IMPLIES_NOT[lit.op][o.op](o.value, lit.value)
+        for o in plain if o.op in _IMPLIES_NOT[lit.op]))]
     equal = {lit.feature: lit.value for lit in out if isinstance(lit, Compare) and lit.op == "=="}
     order = {}                                  # feature -> its order comparisons
     for lit in out:
@@ -444,6 +457,10 @@ def _simplify(body: list) -> list:
         return any(not _ORDER_HOLDS[o.op](lit.value, o.value) for o in order.get(lit.feature, ()))
     return [lit for lit in out if not implied(lit)]
 
+
+# _IMPLIES_NOT[op][o](a, b): the plain comparison ``x o a`` implies ``not (x op b)``
+_IMPLIES_NOT = {">": {"<=": lambda a, b: a <= b, "<": lambda a, b: a <= b},
+                "<=": {">": lambda a, b: a >= b, ">=": lambda a, b: a > b}}
 
 _ORDER_HOLDS = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b,
                 ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
