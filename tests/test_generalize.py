@@ -327,6 +327,13 @@ def test_rules_from_a_forest_tree_by_tree():
     m = aspml.generalize(forest, rho=0.8, feature_names=["a", "b", "c", "d"], reference=X)
     check_model(m, 0.8, 0.0)
     assert m.fidelity is not None
+    # the header says what its fidelity counts, and how low the rules kept as they were go
+    # (a trial read "rho=0.9; fidelity 0.829" as every rule's floor)
+    head = m.to_text().splitlines()[0]
+    assert f"; fidelity {m.fidelity:.3f} over rule applications" in head
+    kept = [r for r in m.rules if not r.is_union]
+    low_cc = min(r.cc for r in kept)
+    assert (f"go down to CC {low_cc:.2f}" in head) == (low_cc < 0.8), head
 
 
 def test_a_tree_generalized_with_reference_and_as_a_program():
