@@ -282,6 +282,8 @@ def format_step(event: dict) -> str:
         return f"{pad}  {event['fp']} wrongly covered: learn exceptions for them"
     if step == "stop":
         return f"{pad}  no literal helps: rule {'kept' if event['kept'] else 'dropped'}"
+    if step == "empty":
+        return f"{pad}  no row of its own left: the rule stops ({event['fp']} wrongly)"
     if step == "class":
         return (f'{pad}class {text_value(event["label"])}: a rule for its {event["tp"]} '
                 f"remaining row(s), against {event['fp']} of other classes")

@@ -117,6 +117,29 @@ def test_a_traced_fit_takes_the_python_loop_and_learns_the_same(monkeypatch):
     assert traced == plain
 
 
+@pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp])
+def test_a_rule_left_with_no_positive_stops_there(learner):
+    """FOLD-R++'s search may narrow a rule to none of its positives, and no rule set keeps
+    such a rule; it went on narrowing its negatives (on avila 407 of FoldRpp's 1,203
+    literal searches).  It stops at once (an ``empty`` step), and the program is the one
+    both loops learn."""
+    rng = np.random.default_rng(0)
+    n = 300
+    X = pd.DataFrame({"age": rng.integers(20, 80, n), "bp": rng.choice(["hi", "lo", "mid"], n),
+                      "w": rng.integers(1, 4, n)})
+    y = np.where(X.age > 60, "old", np.where(X.age > 40, "mid", "young"))
+    y[rng.random(n) < 0.2] = "mid"
+    steps = []
+    traced = learner().fit(X, y, trace=steps.append).program_
+    assert traced == _fit("numba", learner, X, y, None)[0]
+    empty = [i for i, e in enumerate(steps) if e["step"] == "empty"]
+    assert empty                                   # the table has such rules
+    for i, e in enumerate(steps[:-1]):
+        if e["step"] == "literal" and e["tp"] == 0:     # the rule's last literal
+            assert steps[i + 1]["step"] == "empty" and steps[i + 1]["fp"] == e["fp"]
+            assert steps[i + 2]["step"] == "covered" and not steps[i + 2]["kept"]
+
+
 @pytest.mark.parametrize("name", ["cardiotocography", "ecoli", "balance", "anneal"])
 def test_shared_multiclass_tables_learn_the_same_programs(data_dir, name):
     from aspml.bench import load_dataset, read_manifest

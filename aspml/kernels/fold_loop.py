@@ -348,6 +348,12 @@ def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, paren
         n_lits += 1
         pos = _where_lit(pos, f, op, v, num, is_num, codes)
         neg = _where_lit(neg, f, op, v, num, is_num, codes)
+        if pos.shape[0] == 0:
+            # no positive left: no rule set keeps it (each asks it to cover one), so its
+            # further literals and exceptions would change nothing (on avila 407 of
+            # FoldRpp's 1,203 literal searches narrowed such rules; docs, multi-class)
+            neg = neg[:0]
+            break
         if fewer(total(neg, weights), cfg[RATIO] * total(pos, weights)):
             break
         view = _narrow(view, pos, neg, active, cfg, data)

@@ -389,6 +389,12 @@ class _Search:
             if self.trace:
                 self._step("literal", depth, literal=lit, score=score, tp=int(pos.sum()),
                            fp=int(neg.sum()))
+            if not pos.any():
+                # no positive left: no rule set keeps the rule (each asks it to cover one),
+                # so more literals or exceptions would change nothing
+                if self.trace:
+                    self._step("empty", depth, tp=0, fp=int(neg.sum()))
+                return _Rule(literals)
             # (a float product: ratio inf times no positives is nan, without numpy's warning)
             if fewer(self.total(neg), self.ratio * float(self.total(pos))):
                 break
@@ -664,7 +670,7 @@ class FoldSE(LogicClassifier):
         """Learn the program; ``sample_weight`` as for every aspml learner (see
         :meth:`LogicClassifier.fit`); ``trace`` (optional) is called with one dict per
         learning step: ``step`` (``rule``, ``literal``, ``exceptions``, ``stop``,
-        ``covered``, ``expert``; with three or more classes also ``class``, the class
+        ``empty``, ``covered``, ``expert``; with three or more classes also ``class``, the class
         a default rule is learned for, and ``default``, the default class chosen),
         ``depth``, and the step's figures (``tp``, ``fp``: rows, not weights; a
         ``covered`` step has ``tp`` and ``kept``).
@@ -687,7 +693,9 @@ class FoldSE(LogicClassifier):
         ``rule`` (a rule is started), ``literal`` (``literal``: the aspml
         Literal chosen, ``score``: its heuristic value), ``exceptions`` (the
         rule's remaining ``fp`` are learned as exceptions), ``stop`` (no valid
-        literal; ``kept`` says whether the rule stays), ``covered`` (the
+        literal; ``kept`` says whether the rule stays), ``empty`` (the last literal
+        left the rule no positive: it stops there, and no rule set keeps it),
+        ``covered`` (the
         finished rule covers ``tp`` positives; ``kept``: enough to keep it).
         ``progress(done, total, note)`` hears how many positives the default
         rules cover so far.  The learner itself never prints.  With fixed rules,
