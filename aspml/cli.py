@@ -304,7 +304,8 @@ def cmd_learn(args) -> int:
         s = macro_scores(answers if rounded else clf.predict(X), y, sample_weight)
         fit = _fit_text(s["acc"], s["f1"], True)
     else:
-        from .report import binary_scores      # (check and report print the same)
+        from .report import binary_scores  # (check and report print the same)
+
         hit = np.asarray(answers if rounded else clf.decision(X), dtype=bool)
         truth = np.asarray(y == positive, dtype=bool)
         s = binary_scores(hit, truth, np.ones(len(truth), dtype=bool), sample_weight)
@@ -664,7 +665,7 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
             names = [text_value(c) for c in m["classes"]]
             cols = ["(no class)" if c is None else text_value(c) for c in m["predicted"]]
             cells = [[amount(n) for n in row] for row in m["matrix"]]
-            width = max(len(x) for x in names + cols + ["actual"] + sum(cells, []))
+            width = max(len(x) for x in [*names, *cols, "actual", *(c for r in cells for c in r)])
             print("confusion matrix (rows: the label, columns: the program's class"
                   + ("; each cell the rows' weight" if weights is not None else "") + "):")
             print("  " + "actual".ljust(width) + "".join(f" {c:>{width}}" for c in cols))
@@ -985,7 +986,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "learn --sample-weight does (accuracy, precision, recall, F1, the "
                             "confusion matrix); the column is not a feature")
 
-    from . import cli_learners as L           # no learner imported: predict needs none
+    from . import cli_learners as L  # no learner imported: predict needs none
     raw = argparse.RawDescriptionHelpFormatter
     le = sub.add_parser("learn", help="learn a program from a CSV table", formatter_class=raw,
                         description="Learn a program from a CSV table and print it; -o saves it "

@@ -679,12 +679,11 @@ def test_a_label_written_as_a_float_is_that_number_as_pandas_reads_it(tmp_path):
     assert out.returncode == 0 and 'CLASSES "0", "01", "1"' in out.stdout, out.stdout
 
 
-@pytest.mark.parametrize("positive", ["yes", None])
-def test_learn_figures_weigh_rows_as_the_file_of_their_copies(tmp_path, positive):
-    """--sample-weight: the printed training figures counted every row once (a row of
-    weight 0 too); they are now those of the file with each row repeated its weight."""
-    rng = np.random.default_rng(4)
-    n = 300
+def weighted_and_repeated(tmp_path, seed, n, positive):
+    """A table of three classes (two: ``positive`` against "no") written twice: with a
+    column ``w`` of weights 0-3 (w.csv), and with each row repeated its weight (r.csv);
+    returns (rows, weights, w.csv, r.csv)."""
+    rng = np.random.default_rng(seed)
     X = pd.DataFrame({"a": rng.integers(0, 20, n), "b": rng.integers(0, 20, n)})
     X["label"] = np.where(X.a + rng.integers(-6, 6, n) > 12, "yes",
                           np.where(X.b > 10, "no", "maybe"))
@@ -694,6 +693,14 @@ def test_learn_figures_weigh_rows_as_the_file_of_their_copies(tmp_path, positive
     weighted, repeated = tmp_path / "w.csv", tmp_path / "r.csv"
     X.assign(w=w).to_csv(weighted, index=False)
     X.loc[X.index.repeat(w)].to_csv(repeated, index=False)
+    return n, w, weighted, repeated
+
+
+@pytest.mark.parametrize("positive", ["yes", None])
+def test_learn_figures_weigh_rows_as_the_file_of_their_copies(tmp_path, positive):
+    """--sample-weight: the printed training figures counted every row once (a row of
+    weight 0 too); they are now those of the file with each row repeated its weight."""
+    n, w, weighted, repeated = weighted_and_repeated(tmp_path, 4, 300, positive)
     extra = ("--positive", positive) if positive else ()
     one = aspml("learn", weighted, "--target", "label", "--sample-weight", "w",
                 "--learner", "fold-rpp", *extra)
@@ -712,17 +719,8 @@ def test_check_and_report_weigh_rows_as_learn_did(tmp_path, positive):
     file unweighted ones.  With --sample-weight both print the figures of the file whose
     rows are repeated their weight (learn's), counts of rows staying counts of rows."""
     import re
-    rng = np.random.default_rng(7)
-    n = 240
-    X = pd.DataFrame({"a": rng.integers(0, 20, n), "b": rng.integers(0, 20, n)})
-    X["label"] = np.where(X.a + rng.integers(-6, 6, n) > 12, "yes",
-                          np.where(X.b > 10, "no", "maybe"))
-    if positive:
-        X["label"] = X["label"].where(X["label"] == "yes", "no")
-    w = rng.integers(0, 4, n)
-    weighted, repeated, model = tmp_path / "w.csv", tmp_path / "r.csv", tmp_path / "m.lp"
-    X.assign(w=w).to_csv(weighted, index=False)
-    X.loc[X.index.repeat(w)].to_csv(repeated, index=False)
+    n, w, weighted, repeated = weighted_and_repeated(tmp_path, 7, 240, positive)
+    model = tmp_path / "m.lp"
     extra = ("--positive", positive) if positive else ()
     out = aspml("learn", weighted, "--target", "label", "--sample-weight", "w",
                 "--learner", "fold-rpp", "-o", model, *extra)
