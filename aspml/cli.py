@@ -218,7 +218,11 @@ def _scored_weights(args, program, X, labels):
     from .report import class_of_labels, truth_of
     known = (class_of_labels(program, labels)[0] if program.is_multiclass
              else truth_of(labels, program.target.positive, program.missing)[0])
-    return X.drop(columns=[col]), _weights_on(X, args, known)
+    weights = _weights_on(X, args, known)
+    if known.any() and not weights[known].sum() > 0:
+        raise AspmlError(f"--sample-weight {col!r}: every labelled row of {args.data} weighs "
+                         "0, so no figure can be weighted")
+    return X.drop(columns=[col]), weights
 
 
 def cmd_learn(args) -> int:

@@ -763,10 +763,13 @@ def test_check_weight_column_errors_are_one_line(tmp_path):
                  "-o", model).returncode == 0
     bad = tmp_path / "bad.csv"
     bad.write_text("a,label,w\n" + "\n".join(rows[:-1]) + "\n9,yes,x\n")
+    zero = tmp_path / "zero.csv"
+    zero.write_text("a,label,w\n" + "\n".join(r.rsplit(",", 1)[0] + ",0" for r in rows) + "\n")
     for args, words in [((data, "--sample-weight", "nope"), "has no column 'nope'"),
                         ((data, "--sample-weight", "label"), "is the label column"),
                         ((data, "--sample-weight", "a"), "a column the program reads"),
                         ((bad, "--sample-weight", "w"), "line 11 of"),
+                        ((zero, "--sample-weight", "w"), "every labelled row of"),
                         ((data, "--target", "w", "--sample-weight", "w"), "label column")]:
         for command in ("check", "report"):
             more = ("-o", tmp_path / "r.html") if command == "report" else ()
