@@ -282,6 +282,11 @@ def resolve_class(program: Program, value, what: str = "class"):
         if not named:       # " hi" fitted in Python is "hi" read from a CSV (data.md)
             named = [c for c in choices if isinstance(c, str)
                      and read_as_csv(c) == read_as_csv(value)]
+        if not named:       # "2.0" for the class 2, as Python's 2.0 names it
+            from .data.table import _as_number
+            number = _as_number(value)
+            if number is not None:
+                named = [c for c in choices if not isinstance(c, str) and _same(number, c)]
         if len(named) == 1:
             return named[0]
         if len(named) > 1:
@@ -607,8 +612,10 @@ def _class_dict(e: Explanation) -> dict:
                            and first.rule.label != d else None),
         }
     # what the minimal reason forces: the row's class, or (asked why not d) that d is ruled out
+    # (None without a minimal reason: a trial read a class beside "minimal_reason": null)
     out["minimal_reason_rules_out"] = (_plain(e.why_not) if e.why_not is not None
-                                       and e.why_not != e.prediction else None)
+                                       and e.why_not != e.prediction
+                                       and out.get("minimal_reason") is not None else None)
     return out
 
 

@@ -458,7 +458,8 @@ def bench_section(bench: dict) -> str:
     html = ["<h2>Learners compared</h2>",
             f"<p class=muted>{_e(s.get('folds', '?'))}-fold stratified cross-validation, "
             f"seed {_e(s.get('seed', '?'))} (<code>aspml bench</code>). Each point is one "
-            "dataset; hover for its name.</p>"]
+            "dataset; hover for its name. F1 is the positive class's, or on a multi-class "
+            "dataset the macro average over its classes.</p>"]
     points = [(r["learner"], r["rules"], r["f1"], f"{r['data']}: {r['learner']}, F1 "
                f"{r['f1']:.3f}, {r['rules']:.1f} rules") for r in results]
     html.append('<div class="plots">')

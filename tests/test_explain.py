@@ -126,6 +126,19 @@ def test_bad_rows():
         aspml.counterfactual(LOAN, LOAN_ROWS["rich"], target=False, immutable=["nope"])
 
 
+@pytest.mark.parametrize("text, value, step, want", [
+    ('IF x <= 3.8 THEN label = "yes"', 6.62, 1e-6, 3.8),
+    ('IF x <= 7.19 THEN label = "yes"', 12.23, 0.01, 7.19),
+    ('IF x > 7.19 THEN label = "yes"', 1.0, 0.01, 7.2)])
+def test_a_counterfactual_stops_at_the_nearest_value_that_works(text, value, step, want):
+    """A trial: x 6.62 went to 3.799999 beside the rule x <= 3.8 (each cost is rounded to
+    a thousandth of the span, and the tie went to the lower value); the nearest value
+    that gives the answer now wins a tie."""
+    p = aspml.parse(text + '\nELSE label = "no"', "text")
+    cf = aspml.counterfactual(p, {"x": value}, target="yes", steps={"x": step})
+    assert cf.changes == {"x": (value, want)}
+
+
 def test_a_binary_counterfactual_reads_its_target_as_a_label_or_refuses_it():
     """A trial: target="no" on a row approved gave "no change" (any text was True); the
     labels name the answers, and a value that is none of them is an error."""

@@ -19,11 +19,11 @@ from test_multiclass_explain import P, ROWS
 def test_a_binary_counterfactual_that_needs_no_change_says_so():
     p = aspml.parse('IF age > 50 THEN sick = "yes"\nELSE sick = "no"', dialect="text")
     assert aspml.counterfactual(p, {"age": 60}).to_text(p) == (
-        'no change: the row already gets sick = "yes"\nrule 1 fires: IF age > 50\n')
+        'no change: the row already gets sick = "yes"\nrule 1 fires: IF age > 50 THEN sick = "yes"\n')
     assert aspml.counterfactual(p, {"age": 40}, target=False).to_text(p) == (
         'no change: the row already gets sick = "no"\n')
     assert aspml.counterfactual(p, {"age": 40}).to_text(p) == (
-        "change age: 40 -> 50.5\nthen rule 1 fires: IF age > 50\n")
+        'change age: 40 -> 50.5\nthen rule 1 fires: IF age > 50 THEN sick = "yes"\n')
 
 
 @pytest.fixture

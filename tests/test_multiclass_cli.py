@@ -171,6 +171,22 @@ def test_explain_why_and_why_not_from_the_command_line(learned, iris_csv):
                    "tulip", "setosa")
 
 
+def test_why_not_names_a_number_class_as_python_does(tmp_path):
+    """A trial: ``--why-not 2.0`` was refused where Python's ``why_not=2.0`` names the
+    class 2; the text of a number names a number class (not a number: still an error)."""
+    p = aspml.parse("CLASSES 1, 2, 3\nIF x > 1 THEN label = 2\nELSE IF x > 0 THEN label = 3\n"
+                    "ELSE label = 1", "text")
+    model, data = tmp_path / "m.lp", tmp_path / "d.csv"
+    p.save(model)
+    data.write_text("x\n-1\n0.5\n")
+    for text in ("2", "2.0", " 2"):
+        out = run_aspml("explain", model, data, "--row", 0, "--why-not", text)
+        assert out.returncode == 0 and "label = 2 does not hold" in out.stdout, out.stderr
+    assert aspml.explain(p, {"x": -1}, why_not=2.0).to_text() == \
+        aspml.explain(p, {"x": -1}, why_not="2.0").to_text()
+    one_line_error(run_aspml("explain", model, data, "--row", 0, "--why-not", "2.5"), "2.5")
+
+
 def test_why_not_on_a_binary_program_is_one_error(iris_csv, tmp_path):
     model = tmp_path / "binary.lp"
     assert run_aspml("learn", iris_csv, "--target", "species", "--positive", "setosa",

@@ -211,6 +211,8 @@ def test_minimal_reasons_force_the_class_and_rule_out_the_others(name):
         assert aspml.counterfactual(P, row, target=d, immutable=fixed) is None
         why_not = aspml.explain(P, row, why_not=d, minimal=True)
         assert why_not.to_dict()["minimal_reason_rules_out"] == d
+        # no minimal reason asked: nothing it rules out (a trial read d beside null)
+        assert aspml.explain(P, row, why_not=d).to_dict()["minimal_reason_rules_out"] is None
         assert aspml.counterfactual(P, row, target=d, immutable=tuple(why_not.minimal)) is None
         # and minimal: each value dropped, d can be reached
         for f in why_not.minimal:

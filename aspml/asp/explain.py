@@ -332,7 +332,9 @@ class Counterfactual:
             if self.rule is not None:
                 body = (" AND ".join(text_literal(lit) for lit in program.rules[self.rule].body)
                         or "TRUE")
-                text += f"\n{'then ' if parts else ''}rule {self.rule + 1} fires: IF {body}"
+                head = text_head(program, Rule(None, ()))
+                text += (f"\n{'then ' if parts else ''}rule {self.rule + 1} fires: IF {body} "
+                         f"THEN {head}")
         return text + "\n"
 
 
@@ -405,10 +407,15 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     cap = (2**31 - 1) // (2 * max(1, len(world.domains)))
     for n, d in enumerate(world.domains):
         f = clingo_string(d.feature)
-        costs.extend(f"aspml_rank({f},{t},{n * 1000 + k})." for k, t in enumerate(d.terms))
+        own = d.values[d.terms.index(d.orig)]
+        # the last tie-break: the value nearest the row's own first (a cost is rounded to
+        # 1/COST_SCALE of the span, and a trial's x 6.62 went to 3.799999 beside a rule
+        # x <= 3.8, one grain past the nearest value that works)
+        near = sorted(range(len(d.terms)), key=lambda k: (0, abs(d.values[k] - own), k)
+                      if _plain_number(d.values[k]) and _plain_number(own) else (1, 0.0, k))
+        costs.extend(f"aspml_rank({f},{d.terms[k]},{n * 1000 + r})." for r, k in enumerate(near))
         if d.feature in immutable:
             fixed.append(f"aspml_immutable({f}).")
-        own = d.values[d.terms.index(d.orig)]
         span = _span(world, d, own)
         for t, v in zip(d.terms, d.values):
             if t == d.orig or (t == "none" and v is None):
@@ -542,6 +549,10 @@ def _checked_steps(steps: dict) -> dict:
                              f"(1, 0.1, 0.5 ...), got {step!r}")
         out[f] = float(step) if step >= 1 else 1 / round(1 / step)
     return out
+
+
+def _plain_number(v) -> bool:
+    return is_number(v) and not isinstance(v, bool)
 
 
 def _span(world: _World, d: _Domain, own) -> float:
