@@ -601,9 +601,12 @@ def cmd_check(args) -> int:
                   f"{program.target.positive!r}; is it the label column? (--target COLUMN)",
                   file=sys.stderr)
         b = binary_scores(target, truth, known, weights)
-        print(f"{int(known.sum())} labelled rows ({labels.name}"
-              + _weighed_by(args, b["labelled"]) + f"): accuracy {b['accuracy']:.3f}, "
-              f"precision {b['precision']:.3f}, recall {b['recall']:.3f}, F1 {b['f1']:.3f}")
+        if known.any():
+            print(f"{int(known.sum())} labelled rows ({labels.name}"
+                  + _weighed_by(args, b["labelled"]) + f"): accuracy {b['accuracy']:.3f}, "
+                  f"precision {b['precision']:.3f}, recall {b['recall']:.3f}, F1 {b['f1']:.3f}")
+        else:
+            print(f"no labelled rows in column {labels.name!r}: no accuracy or precision")
         rows = rule_rows(program, X, known, truth, cov, weights)
     for i, rule in enumerate(program.rules):
         n = int(cov[:, i].sum())
@@ -648,8 +651,9 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
                 f"({_count(len(c['rules']), 'rule')}" + (", the default" if c["default"] else "")
                 + ")")
         if labels is not None:
-            line += (f"; {amount(c['actual'])} {'weight ' if weights is not None else ''}"
-                     f"labelled so, precision {share(c['precision'])}, "
+            line += ((f"; {amount(c['actual'])} labelled so" if weights is None
+                      else f"; labelled so: weight {amount(c['actual'])}")
+                     + f", precision {share(c['precision'])}, "
                      f"recall {share(c['recall'])}")
         print(line)
     if figures["no_class"]:

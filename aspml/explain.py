@@ -270,6 +270,12 @@ def resolve_class(program: Program, value, what: str = "class"):
             if isinstance(label, str) and isinstance(value, str) and \
                     read_as_csv(label) == read_as_csv(value):      # as a CSV reads " yes"
                 return answer
+        if isinstance(value, str):      # "1.0" for the label 1, as for a class
+            from .data.table import _as_number
+            number = _as_number(value)
+            for label, answer in ((t.positive, True), (t.negative, False)):
+                if number is not None and not isinstance(label, str) and _same(number, label):
+                    return answer
         shown = "".join(f", {v!r}" for v in (t.positive, t.negative) if v is not None)
         raise AspmlError(f"{what}: {value!r} is not an answer of this binary program "
                          f"(True, False{shown})")

@@ -87,7 +87,7 @@ def weigh(mask, weights=None):
 def amount(x) -> str:
     """A count or a total weight as text: ``12``, ``12.5`` (a whole weight as a whole
     number)."""
-    return f"{x:g}" if isinstance(x, float) else str(x)
+    return f"{x:.12g}" if isinstance(x, float) else str(x)
 
 
 def rule_rows(program: Program, X: pd.DataFrame, known, positive_truth,
@@ -203,11 +203,16 @@ def confusion(program: Program, X: pd.DataFrame, y, weights=None) -> dict:
     pred, act = predicted[known], actual[known]
     w = np.ones(len(pred)) if weights is None else np.asarray(weights, dtype=float)[known]
     classes = list(program.classes)
-    extra = [v for v in dict.fromkeys(act) if not any(_is(v, c) for c in classes)]
+    # a label or "(no class)" only rows of weight 0 have is not in the file of the rows
+    # repeated their weight: no row or column of its own, no F1 of 0 in the mean
+    counts = w > 0
+    extra = [v for v in dict.fromkeys(act[counts]) if not any(_is(v, c) for c in classes)]
     rows = classes + extra
-    cols = classes + ([None] if any(v is None for v in pred) else [])
+    cols = classes + ([None] if any(v is None for v in pred[counts]) else [])
     matrix = np.zeros((len(rows), len(cols)), dtype=np.int64 if weights is None else float)
     for a, p, wk in zip(act, pred, w):
+        if not wk:
+            continue            # (weight 0: it adds nothing, and may have no row or column)
         i = next(k for k, c in enumerate(rows) if _is(a, c))
         j = next(k for k, c in enumerate(cols) if _is(p, c))
         matrix[i, j] += 1 if weights is None else wk
@@ -529,7 +534,7 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
         known, truth = np.zeros(len(X), dtype=bool), np.zeros(len(X), dtype=bool)
     html = _head(program, X, model_name, data_name,
                  f"<code>{_e(text_head(program, _default_rule()))}</code>")
-    if labels is not None and known.any():
+    if labels is not None and known.any() and (weights is None or weights[known].sum() > 0):
         b = binary_scores(prediction, truth, known, weights)
         tp, fp, fn, tn = (amount(b[k]) for k in ("tp", "fp", "fn", "tn"))
         if t.positive is None:
@@ -611,7 +616,7 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels, weights=None,
     figures = class_figures(program, X, labels, weights)
     if labels is not None:
         cm = confusion(program, X, labels, weights)
-    if labels is not None and cm["labelled"]:
+    if labels is not None and cm["labelled"] and cm["accuracy"] is not None:
         html += ["<h2>Confusion matrix</h2>",
                  f"<p>{cm['labelled']} labelled rows{_weighted(cm['weight'], weight_name)}. "
                  f"Accuracy {cm['accuracy']:.3f}, "

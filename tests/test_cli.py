@@ -753,6 +753,34 @@ def test_check_and_report_weigh_rows_as_learn_did(tmp_path, positive):
     assert cells.findall(pages[0]) == cells.findall(pages[1])
 
 
+def test_weighted_figures_leave_out_what_only_rows_of_weight_0_hold(tmp_path):
+    """A review: a label only rows of weight 0 hold got a row of the confusion matrix and
+    an F1 of 0 in the macro mean (0.667 where the repeated file and learn say 1.0); a
+    report whose labelled rows all weigh 0 raised TypeError from Python; a binary check
+    with no labelled row printed figures of 0."""
+    from aspml.bench import macro_scores
+    from aspml.report import confusion, render
+    p = pkg.parse('CLASSES "a", "b", "c"\nIF x > 0 THEN label = "a"\nELSE IF x > -5 THEN '
+                  'label = "b"\nELSE label = "c"', "text")
+    X = pd.DataFrame({"x": [1, 1, -1, -1]})
+    y = pd.Series(["a", "a", "b", "zzz"])
+    w = np.array([1, 1, 1, 0.0])
+    got = confusion(p, X, y, w)
+    assert got["macro_f1"] == confusion(p, X[:3], y[:3])["macro_f1"] == 1.0
+    assert got["macro_f1"] == macro_scores(p.predict(X), y.to_numpy(object), w)["f1"]
+    assert "zzz" not in got["classes"]
+    page = render(p, X, y, "m.lp", "d.csv", weights=np.zeros(4), weight_name="w")
+    assert "no precision and no confusion matrix" in page
+    binary = pkg.parse('IF x > 0 THEN sick = "yes"\nELSE sick = "no"', "text")
+    assert "Confusion matrix" not in render(binary, X, pd.Series(["yes"] * 4), "m", "d",
+                                            weights=np.zeros(4), weight_name="w")
+    model, data = tmp_path / "b.lp", tmp_path / "u.csv"
+    binary.save(model)
+    data.write_text("x,sick\n1,\n-1,\n")
+    out = aspml("check", model, data)
+    assert out.returncode == 0 and "no labelled rows in column 'sick'" in out.stdout, out.stdout
+
+
 def test_check_weight_column_errors_are_one_line(tmp_path):
     """A weight column that is missing, the label, a column the program reads, or holds no
     number on a labelled row: one line, exit 2."""

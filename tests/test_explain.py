@@ -157,6 +157,10 @@ def test_a_binary_counterfactual_reads_its_target_as_a_label_or_refuses_it():
     for bad in ("maybe", 2, None):
         with pytest.raises(aspml.AspmlError, match="not an answer of this binary program"):
             aspml.counterfactual(LOAN, rich, target=bad)
+    numbered = aspml.parse("IF x > 3 THEN label = 1\nELSE label = 0", "text")
+    for text, answer in (("1.0", True), ("0", False), (" 1", True)):
+        got = aspml.counterfactual(numbered, {"x": 9 if not answer else 0}, target=text)
+        assert numbered.predict(pd.DataFrame([got.row]))[0] == answer
 
 
 def test_a_table_row_without_a_column_the_program_reads_is_refused_as_predict_does():

@@ -359,7 +359,8 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
                    missing=None, steps=None) -> Counterfactual | None:
     """The fewest changes to ``row`` (then the smallest distance) that give ``target``.
 
-    ``target`` is the wanted answer (True: the target holds); for a multi-class
+    ``target`` is the wanted answer (True: the target holds; or the program's positive
+    or negative label, ``"no"``; anything else is an error); for a multi-class
     program the class the row should get, by default (True or None) the nearest other
     class: of fewest changes, then of smallest distance (as ``aspml explain
     --counterfactual``; None when no class can be reached).  ``immutable``

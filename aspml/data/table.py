@@ -371,6 +371,7 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     has_num = has_str = False
     code = None             # a number written as a code ("007", "1.10" beside "1.1"), which a
     seen: dict = {}         # mixed column reads as its number (7, 1.1); number -> a text of it
+    zero = None             # the first with a leading zero ("007")
     texts = []              # the texts that are not numbers (the first 2,000)
     words = set()           # the texts that other tools write for a missing value
     other = False           # ... and whether the column holds any other text
@@ -385,11 +386,12 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
             # a code a mixed column reads as its number: one with a leading zero ("007"),
             # or one that reads as the number another text of the column reads as ("1.10"
             # beside "1.1", "2E1" beside "20": two values made one)
-            if code is None and isinstance(u, str):
+            if (code is None or zero is None) and isinstance(u, str):
                 key, as_code = number_text(number), category_text(u)
                 if _CODE_TEXT.match(u):
-                    code = f"{u.strip()!r} reads there as the number {key}"
-                elif seen.get(key, as_code) != as_code:
+                    zero = zero or f"{u.strip()!r} reads there as the number {key}"
+                    code = code or zero
+                elif code is None and seen.get(key, as_code) != as_code:
                     code = f"{seen[key]!r} and {u.strip()!r} read there as one number, {key}"
                 seen.setdefault(key, as_code)
         else:
@@ -421,10 +423,11 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                           f"'categorical'}}, aspml learn {_kind_flag(series.name)})",
                           AspmlWarning, stacklevel=4)
         return "mixed"
-    if has_num and code is not None:
+    if has_num and zero is not None:
         # every value a number, some written as codes: a trial's diagnosis codes ("007",
-        # "250.01") were compared as numbers (dx > 12) without a word
-        warnings.warn(f"column {series.name!r} holds numbers, some written as codes: {code}, "
+        # "250.01") were compared as numbers (dx > 12) without a word.  Only a leading
+        # zero says so ("1.10" beside "1.1" may be one number written two ways)
+        warnings.warn(f"column {series.name!r} holds numbers, some written as codes: {zero}, "
                       f"and the column is compared as numbers; to keep every value a code "
                       f"as written, declare it categorical (kinds={{{series.name!r}: "
                       f"'categorical'}}, aspml learn {_kind_flag(series.name)})",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -164,8 +165,10 @@ class DescriptiveModel:
         kept = [r for r in self.rules if not r.is_union]
         cc = min((r.cc for r in kept), default=1.0)
         fid = min((r.fidelity for r in kept if r.fidelity is not None), default=1.0)
-        low = [x for x in (f"CC {cc:.2f}" if cc < self.rho else None,
-                           f"fidelity {fid:.2f}" if fid < self.rho else None) if x]
+        def floor(v):       # (0.8999 under rho 0.9 reads 0.89, never 0.90)
+            return f"{math.floor(v * 100) / 100:.2f}"
+        low = [x for x in (f"CC {floor(cc)}" if cc < self.rho else None,
+                           f"fidelity {floor(fid)}" if fid < self.rho else None) if x]
         if low:
             head += ("; rules kept as they were in the model go down to "
                      + " and ".join(low))
