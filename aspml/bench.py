@@ -498,14 +498,14 @@ def fold_scores(pred, truth) -> dict:
     Labels that are not Booleans (a multi-class fold): :func:`macro_scores`."""
     if np.asarray(truth).dtype != bool:
         return macro_scores(pred, truth)
+    from .report import binary_scores  # (the figures check and report print)
+
     pred, truth = np.asarray(pred, dtype=bool), np.asarray(truth, dtype=bool)
-    tp = int(np.sum(pred & truth))
-    f1 = 0.0 if tp == 0 else 2 * tp / (pred.sum() + truth.sum())
-    recall = tp / max(int(truth.sum()), 1)
-    specificity = int(np.sum(~pred & ~truth)) / max(int((~truth).sum()), 1)
-    return {"acc": float(np.mean(pred == truth)), "f1": float(f1),
-            "bal_acc": float((recall + specificity) / 2),
-            "precision": float(tp / max(int(pred.sum()), 1)), "recall": float(recall)}
+    s = binary_scores(pred, truth, np.ones(len(truth), dtype=bool))
+    specificity = s["tn"] / max(s["tn"] + s["fp"], 1)
+    return {"acc": float(s["accuracy"]), "f1": float(s["f1"]),
+            "bal_acc": float((s["recall"] + specificity) / 2),
+            "precision": float(s["precision"]), "recall": float(s["recall"])}
 
 
 def smallest_class(y) -> tuple:

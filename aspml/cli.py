@@ -582,7 +582,7 @@ def _labels_of(args, program, X):
 def cmd_check(args) -> int:
     from . import asp
     from .evaluate import evaluate
-    from .report import amount, binary_scores, rule_rows, truth_of
+    from .report import binary_scores, rule_rows, share_text, truth_of
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
@@ -603,8 +603,9 @@ def cmd_check(args) -> int:
         b = binary_scores(target, truth, known, weights)
         if known.any():
             print(f"{int(known.sum())} labelled rows ({labels.name}"
-                  + _weighed_by(args, b["labelled"]) + f"): accuracy {b['accuracy']:.3f}, "
-                  f"precision {b['precision']:.3f}, recall {b['recall']:.3f}, F1 {b['f1']:.3f}")
+                  + _weighed_by(args.sample_weight, b["labelled"])
+                  + f"): accuracy {b['accuracy']:.3f}, precision {b['precision']:.3f}, "
+                  f"recall {b['recall']:.3f}, F1 {b['f1']:.3f}")
         else:
             print(f"no labelled rows in column {labels.name!r}: no accuracy or precision")
         rows = rule_rows(program, X, known, truth, cov, weights)
@@ -615,19 +616,18 @@ def cmd_check(args) -> int:
                 f"row{'s' if n != 1 else ''}")
         if labels is not None and rows[i]["precision"] is not None:
             r = rows[i]
-            line += (f", precision {r['precision']:.3f} ({amount(r['right'])}/"
-                     f"{amount(r['labelled'])} "
-                     f"{'positive' if r['argues'] == 'positive' else 'negative'})")
+            line += f", precision {share_text(r['right'], r['labelled'], r['argues'])}"
         print(line)
     return 0 if agree else 1
 
 
-def _weighed_by(args, total) -> str:
-    """``, total weight 30.5 (column w)`` when ``--sample-weight`` weighs the figures."""
+def _weighed_by(column, total) -> str:
+    """``, total weight 30.5 (column w)`` when ``--sample-weight column`` weighs the
+    figures, else nothing."""
     from .report import amount
-    if args.sample_weight is None:
+    if column is None:
         return ""
-    return f", total weight {amount(total)} (column {args.sample_weight})"
+    return f", total weight {amount(total)} (column {column})"
 
 
 def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
@@ -637,7 +637,7 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
     figures weighted (``--sample-weight weight_name``)."""
     from . import asp
     from .logic.printers import text_value
-    from .report import amount, class_figures, confusion
+    from .report import amount, class_figures, confusion, share_text
     fast, reference = program.predict(X), asp.predict(program, X)
     agree = bool(np.array_equal(fast, reference))
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
@@ -666,9 +666,8 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
                   f"({', '.join(show[c] for c in program.classes)}); is it the label column? "
                   "(--target COLUMN)", file=sys.stderr)
         if m["labelled"]:
-            weighed = "" if weights is None else \
-                f", total weight {amount(m['weight'])} (column {weight_name})"
-            print(f"{m['labelled']} labelled rows ({labels.name}{weighed}): accuracy "
+            print(f"{m['labelled']} labelled rows ({labels.name}"
+                  f"{_weighed_by(weight_name, m['weight'])}): accuracy "
                   f"{m['accuracy']:.3f}, macro-F1 {m['macro_f1']:.3f}")
             names = [text_value(c) for c in m["classes"]]
             cols = ["(no class)" if c is None else text_value(c) for c in m["predicted"]]
@@ -687,16 +686,14 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
         if rule.head is None:
             line += f", decides {r['decides']}"
             if labels is not None and r["precision"] is not None:
-                line += (f", precision {r['precision']:.3f} ({amount(r['right'])}/"
-                         f"{amount(r['labelled'])})")
+                line += f", precision {share_text(r['right'], r['labelled'])}"
         print(line)
     if program.target.default is not None:       # decides 0: every row is covered
         line = (f"  default ({program.target.name} = {text_value(program.target.default)}): "
                 f"decides {figures['by_default']}")
         if labels is not None and figures["default_labelled"]:
-            line += (f", precision {figures['default_right'] / figures['default_labelled']:.3f} "
-                     f"({amount(figures['default_right'])}/"
-                     f"{amount(figures['default_labelled'])})")
+            line += (", precision "
+                     + share_text(figures["default_right"], figures["default_labelled"]))
         print(line)
     return 0 if agree else 1
 

@@ -270,12 +270,9 @@ def resolve_class(program: Program, value, what: str = "class"):
             if isinstance(label, str) and isinstance(value, str) and \
                     read_as_csv(label) == read_as_csv(value):      # as a CSV reads " yes"
                 return answer
-        if isinstance(value, str):      # "1.0" for the label 1, as for a class
-            from .data.table import _as_number
-            number = _as_number(value)
-            for label, answer in ((t.positive, True), (t.negative, False)):
-                if number is not None and not isinstance(label, str) and _same(number, label):
-                    return answer
+        for label, answer in ((t.positive, True), (t.negative, False)):
+            if _number_names(value, label):         # "1.0" for the label 1, as for a class
+                return answer
         shown = "".join(f", {v!r}" for v in (t.positive, t.negative) if v is not None)
         raise AspmlError(f"{what}: {value!r} is not an answer of this binary program "
                          f"(True, False{shown})")
@@ -289,10 +286,7 @@ def resolve_class(program: Program, value, what: str = "class"):
             named = [c for c in choices if isinstance(c, str)
                      and read_as_csv(c) == read_as_csv(value)]
         if not named:       # "2.0" for the class 2, as Python's 2.0 names it
-            from .data.table import _as_number
-            number = _as_number(value)
-            if number is not None:
-                named = [c for c in choices if not isinstance(c, str) and _same(number, c)]
+            named = [c for c in choices if _number_names(value, c)]
         if len(named) == 1:
             return named[0]
         if len(named) > 1:
@@ -300,6 +294,15 @@ def resolve_class(program: Program, value, what: str = "class"):
                              "pass the class itself")
     raise AspmlError(f"{what}: {value!r} is not a class of the program (its classes: "
                      + ", ".join(text_value(c) for c in choices) + ")")
+
+
+def _number_names(text, label) -> bool:
+    """``text`` writes the number ``label`` is (``"2.0"`` for the class 2)."""
+    if not isinstance(text, str) or label is None or isinstance(label, str):
+        return False
+    from .data.table import _as_number
+    number = _as_number(text)
+    return number is not None and _same(number, label)
 
 
 def _same(a, b) -> bool:

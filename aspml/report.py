@@ -90,6 +90,12 @@ def amount(x) -> str:
     return f"{x:.12g}" if isinstance(x, float) else str(x)
 
 
+def share_text(right, total, of: str = "") -> str:
+    """A precision as ``check`` and ``report`` print it: ``0.883 (181/205)``, or with
+    ``of`` what the rows are, ``0.883 (181/205 positive)``."""
+    return f"{right / total:.3f} ({amount(right)}/{amount(total)}{' ' + of if of else ''})"
+
+
 def rule_rows(program: Program, X: pd.DataFrame, known, positive_truth,
               cov=None, weights=None) -> list[dict]:
     """Per rule: rows where it fires, and how many of them have the class it argues for
@@ -119,9 +125,9 @@ def binary_scores(prediction, truth, known, weights=None) -> dict:
     ``fn``, ``tn`` (row counts, or weights), ``accuracy``, ``precision``, ``recall``,
     ``f1`` (0.0 where nothing is counted), as ``aspml learn``, ``check`` and ``report``
     print them."""
-    p, y = prediction & known, truth & known
-    tp, fp = weigh(p & y, weights), weigh(p & ~y, weights)
-    fn, tn = weigh(known & ~prediction & y, weights), weigh(known & ~prediction & ~y, weights)
+    yes, no = known & prediction, known & ~prediction
+    tp, fp = weigh(yes & truth, weights), weigh(yes & ~truth, weights)
+    fn, tn = weigh(no & truth, weights), weigh(no & ~truth, weights)
     n = tp + fp + fn + tn
     return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "labelled": n,
             "accuracy": (tp + tn) / n if n else 0.0,
@@ -564,8 +570,7 @@ def render(program: Program, X: pd.DataFrame, labels: pd.Series | None, model_na
              "<table><tr><th class=n>#</th><th>rule</th><th>argues for</th><th class=n>fires on"
              "</th><th class=n>precision</th></tr>"]
     for r in rule_rows(program, X, known, truth, weights=weights):
-        prec = ("–" if r["precision"] is None
-                else f"{r['precision']:.3f} ({amount(r['right'])}/{amount(r['labelled'])})")
+        prec = "–" if r["precision"] is None else share_text(r["right"], r["labelled"])
         mark = " <em>(expert rule)</em>" if r["index"] - 1 in program.expert else ""
         html.append(f"<tr><td class=n>{r['index']}</td><td>IF {_e(r['body'])} THEN "
                     f"{_e(r['head'])}{mark}</td><td>{r['argues']}</td><td class=n>{r['covers']}</td>"
@@ -666,8 +671,7 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels, weights=None,
              "<th class=n>decides</th><th class=n>precision</th></tr>"]
     for r, rule in zip(figures["rules"], program.rules):
         from .explain import _cond
-        prec = ("–" if r["precision"] is None
-                else f"{r['precision']:.3f} ({amount(r['right'])}/{amount(r['labelled'])})")
+        prec = "–" if r["precision"] is None else share_text(r["right"], r["labelled"])
         decides = r["decides"] if rule.head is None else "–"
         mark = " <em>(expert rule)</em>" if r["index"] - 1 in program.expert else ""
         html.append(f"<tr><td class=n>{r['index']}</td><td>IF {_e(_cond(rule))} THEN "
@@ -675,7 +679,7 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels, weights=None,
                     f"<td class=n>{decides}</td><td class=n>{prec}</td></tr>")
     if program.target.default is not None:          # the rows no rule decides
         right, labelled = figures["default_right"], figures["default_labelled"]
-        prec = f"{right / labelled:.3f} ({amount(right)}/{amount(labelled)})" if labelled else "–"
+        prec = share_text(right, labelled) if labelled else "–"
         html.append(f"<tr><td class=n></td><td>ELSE {_e(program.target.name)} = "
                     f"{_e(text_value(program.target.default))} <em>(default class)</em></td>"
                     f"<td class=n>–</td><td class=n>{figures['by_default']}</td>"

@@ -413,7 +413,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         # 1/COST_SCALE of the span, and a trial's x 6.62 went to 3.799999 beside a rule
         # x <= 3.8, one grain past the nearest value that works)
         near = sorted(range(len(d.terms)), key=lambda k: (0, abs(d.values[k] - own), k)
-                      if _plain_number(d.values[k]) and _plain_number(own) else (1, 0.0, k))
+                      if is_number(d.values[k]) and is_number(own) else (1, 0.0, k))
         costs.extend(f"aspml_rank({f},{d.terms[k]},{n * 1000 + r})." for r, k in enumerate(near))
         if d.feature in immutable:
             fixed.append(f"aspml_immutable({f}).")
@@ -550,10 +550,6 @@ def _checked_steps(steps: dict) -> dict:
                              f"(1, 0.1, 0.5 ...), got {step!r}")
         out[f] = float(step) if step >= 1 else 1 / round(1 / step)
     return out
-
-
-def _plain_number(v) -> bool:
-    return is_number(v) and not isinstance(v, bool)
 
 
 def _span(world: _World, d: _Domain, own) -> float:

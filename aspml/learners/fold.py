@@ -414,6 +414,8 @@ class _Search:
 
 
 _TIGHTER = {"<=": min, "<": min, ">": max, ">=": max}
+# not (x > a) AND not (x > b) is not (x > min(a, b)), as x <= a AND x <= b is x <= min(a, b)
+_NOT_TIGHTER = {">": min, "<=": max}
 
 
 def _simplify(body: list) -> list:
@@ -433,9 +435,7 @@ def _simplify(body: list) -> list:
             same = next((k for k, o in enumerate(out) if type(o) is kind
                          and o.feature == lit.feature and o.op == lit.op), None)
             if same is not None:
-                # not (x > a) AND not (x > b): not (x > min(a, b)), as x <= a AND x <= b
-                tighter = _TIGHTER[">" if lit.op == "<=" else "<="] if kind is NotCompare \
-                    else _TIGHTER[lit.op]
+                tighter = (_NOT_TIGHTER if kind is NotCompare else _TIGHTER)[lit.op]
                 out[same] = kind(lit.feature, lit.op, tighter(out[same].value, lit.value))
                 continue
         out.append(lit)
