@@ -140,6 +140,32 @@ def test_a_rule_left_with_no_positive_stops_there(learner):
             assert steps[i + 2]["step"] == "covered" and not steps[i + 2]["kept"]
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_class_refused_again_is_settled_without_its_searches(seed, monkeypatch):
+    """Many classes, numbers that follow them loosely: FOLD-R++'s search often narrows a
+    class's rule to none of its rows, and the class is tried again after each kept rule
+    of another class.  When its next rule takes the same literals to the same rows, the
+    numba loop knows the outcome without searching on (``fold_loop._rule_literals``'s
+    memo): the programs are the Python loop's, which searches every time."""
+    rng = np.random.default_rng(seed)
+    n, k = 400, 6
+    c = rng.integers(0, k, n)
+    X = pd.DataFrame({f"f{j}": np.round(c * 0.3 + rng.normal(0, 1, n), 3) for j in range(3)})
+    y = np.array([f"k{v}" for v in c])
+    settled = []
+    real = _Search.fast_multiclass
+
+    def spy(self, *args):
+        out = real(self, *args)
+        settled.append(self.settled)
+        return out
+
+    monkeypatch.setattr(_Search, "fast_multiclass", spy)
+    for make in (aspml.FoldSE, aspml.FoldRpp):
+        assert _fit("numba", make, X, y, None) == _fit("python", make, X, y, None)
+    assert len(settled) == 2 and min(settled) > 0
+
+
 @pytest.mark.parametrize("name", ["cardiotocography", "ecoli", "balance", "anneal"])
 def test_shared_multiclass_tables_learn_the_same_programs(data_dir, name):
     from aspml.bench import load_dataset, read_manifest

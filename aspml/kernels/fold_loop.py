@@ -53,6 +53,10 @@ from .literals import (
 (RATIO, MIN_TP, MIN_RULE, MAX_DEPTH, MAJORITY, KIND, NEGATED, ANY_CATEGORY, THREADS,
  SEARCH_CELLS, FILTER_CELLS) = range(11)
 
+# the literals of a class's last rule that narrowed to none of its positives kept to be
+# compared with its next (:func:`_rule_literals`); a longer rule is not kept
+MEMO_STEPS = 32
+
 
 # Weighted totals are sums of floats: two totals equal in exact arithmetic may differ in
 # their last bits once the weights are scaled (weights normalised to sum to 1).  FOLD's
@@ -314,13 +318,44 @@ def _banned_plus(bf, bo, bv, store, lo, hi):
 
 
 @numba.njit(cache=True)
-def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, parent, cfg):
+def _no_memo():
+    """A :func:`_rule_literals` memo that records nothing (class -1)."""
+    z = np.zeros((1, 1), dtype=np.int64)
+    return (z, z, np.zeros((1, 1)), z, z, np.zeros(1, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _new_memo(k):
+    """Each class's last top-level rule that narrowed to none of its positives:
+    features, ops, values, and after each literal the positives and negatives it kept
+    (``MEMO_STEPS`` literals at most), and its length (0: none)."""
+    return (np.zeros((k, MEMO_STEPS), dtype=np.int64), np.zeros((k, MEMO_STEPS), dtype=np.int64),
+            np.zeros((k, MEMO_STEPS)), np.zeros((k, MEMO_STEPS), dtype=np.int64),
+            np.zeros((k, MEMO_STEPS), dtype=np.int64), np.zeros(k, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, parent, cfg,
+                   memo, mc):
     """The literal loop of FOLD's ``learn_rule``: the rule's literals, written to the
     store as rule ``rid`` (its ``end`` still ``rid + 1``).  Returns ``(store, rid, pos,
     neg, view)``: the positives and negatives its exceptions are learned from (no
     negatives: no exceptions) and the view they start from; ``rid`` -1 when no rule
-    was found (nothing written)."""
+    was found (nothing written).
+
+    ``memo``, ``mc`` (a class, or -1: none): a multi-class top-level rule of class
+    ``mc`` is checked against that class's last rule that narrowed to none of its
+    positives (:func:`_new_memo`).  Rows only ever leave the remaining rows, so after
+    the same literals a rule's positives and negatives are subsets of that rule's; of
+    the same sizes they are the same rows, and every later search would find what it
+    found: the rule narrows to no positive again, and ``rid`` is -2 (nothing written;
+    the store's new literals are the caller's to cut)."""
     num, is_num, codes, weights = data[4], data[5], data[2], data[6]
+    mf, mo, mv, mp, mn, mlen = memo
+    recorded = 0
+    if mc >= 0:
+        recorded = mlen[mc]
+        mlen[mc] = 0
     view = _narrow(view, pos, neg, active, cfg, data)
     counts = store[4]
     start = counts[1]
@@ -348,10 +383,26 @@ def _rule_literals(store, view, data, state, active, pos, neg, bf, bo, bv, paren
         n_lits += 1
         pos = _where_lit(pos, f, op, v, num, is_num, codes)
         neg = _where_lit(neg, f, op, v, num, is_num, codes)
+        if mc >= 0:
+            j = n_lits - 1
+            if j < recorded and mf[mc, j] == f and mo[mc, j] == op and mv[mc, j] == v:
+                if mp[mc, j] == pos.shape[0] and mn[mc, j] == neg.shape[0]:
+                    mlen[mc] = recorded
+                    return store, -2, pos, neg, view
+            else:
+                recorded = min(recorded, j)     # another literal: the rest is not that rule's
+            if j < MEMO_STEPS:
+                mf[mc, j] = f
+                mo[mc, j] = op
+                mv[mc, j] = v
+                mp[mc, j] = pos.shape[0]
+                mn[mc, j] = neg.shape[0]
         if pos.shape[0] == 0:
             # no positive left: no rule set keeps it (each asks it to cover one), so its
             # further literals and exceptions would change nothing (on avila 407 of
             # FoldRpp's 1,203 literal searches narrowed such rules; docs, multi-class)
+            if mc >= 0 and n_lits <= MEMO_STEPS:
+                mlen[mc] = n_lits
             neg = neg[:0]
             break
         if fewer(total(neg, weights), cfg[RATIO] * total(pos, weights)):
@@ -424,14 +475,15 @@ def _exceptions_frame(store, rid, bf, bo, bv, p, n, depth, view, active, cfg, da
 
 @numba.njit(cache=True)
 def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent, cfg, refused,
-          as_set):
+          as_set, memo, mc):
     """FOLD's ``learn_rule`` (``as_set`` False) or ``learn_rule_set`` (``as_set`` True),
     with a stack of rule sets instead of recursion (numba's cache cannot hold a
     recursive function).
 
     ``learn_rule``: one rule for ``pos`` against ``neg`` under ``parent``, its exceptions
     learned with it; returns ``(store, rid)``, ``rid`` its number in the store, or -1
-    (no rule).  ``learn_rule_set``: rules for ``pos`` against ``neg`` until too few
+    (no rule), or -2 (the rule of class ``mc`` the memo knows narrows to none of its
+    positives: :func:`_rule_literals`).  ``learn_rule_set``: rules for ``pos`` against ``neg`` until too few
     positives are left or a rule is not kept; returns ``(store, -1)``.  At depth 0,
     ``refused`` says why the first rule was not kept: [1, positives, negatives it
     covered], or [0, ...] when no rule was found.
@@ -442,9 +494,9 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
         top = -1
     else:
         store, top, p, n, v = _rule_literals(store, view, data, state, active, pos, neg, bf,
-                                            bo, bv, parent, cfg)
+                                            bo, bv, parent, cfg, memo, mc)
         if top < 0:
-            return store, -1
+            return store, top
         if not _exceptions_due(n, depth, cfg):
             return store, top
         stack = [_exceptions_frame(store, top, bf, bo, bv, p, n, depth, v, active, cfg, data)]
@@ -470,7 +522,7 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
         if not _enough(s_pos, weights, cfg[MIN_RULE]):
             continue
         store, rid, p, n, v = _rule_literals(store, s_view, data, state, active, s_pos, s_neg,
-                                            s_bf, s_bo, s_bv, s_parent, cfg)
+                                            s_bf, s_bo, s_bv, s_parent, cfg, memo, -1)
         if rid < 0:
             if s_depth == 0 and status[0] == 0:
                 refused[0] = 0.0
@@ -511,7 +563,7 @@ def rule_set(view, data, pos, neg, cfg):
     refused = np.full(3, -1.0)
     none = np.zeros(0, dtype=np.int64)
     store, _ = learn(store, view, data, state, active, pos, neg, none, none, np.zeros(0), 0, -1,
-                     cfg, refused, True)
+                     cfg, refused, True, _no_memo(), -1)
     rules, lits, values = _as_arrays(store)
     return rules, lits, values, refused
 
@@ -543,9 +595,11 @@ def most(totals):
 def multiclass(view, data, y_idx, k, cfg):
     """FOLD-RM's decision list (``FoldSE._learn_multiclass``'s loop) over all rows.
 
-    Returns ``(rules, lits, values, tops, classes, decided)``: the store as
+    Returns ``(rules, lits, values, tops, classes, decided, settled)``: the store as
     :func:`rule_set` returns it, the kept top-level rules' numbers in list order and
-    their classes, and which rows some kept rule covers (uint8)."""
+    their classes, which rows some kept rule covers (uint8), and how many attempts the
+    memo of refused rules settled without their later searches (:func:`_rule_literals`).
+    """
     n = y_idx.shape[0]
     weights = data[6]
     num, is_num, codes = data[4], data[5], data[2]
@@ -563,6 +617,8 @@ def multiclass(view, data, y_idx, k, cfg):
     tops.pop()
     classes.pop()
     of_class = np.empty(n, dtype=np.bool_)
+    memo = _new_memo(k)
+    settled = 0
     while remaining.shape[0] > 0:
         totals = _class_totals(y_idx, remaining, weights, k)
         if np.count_nonzero(totals > 0) < 2:
@@ -583,9 +639,10 @@ def multiclass(view, data, y_idx, k, cfg):
         n_rules = store[4][0]
         n_lits = store[4][1]
         store, rid = learn(store, view, data, state, active, pos, neg, none, none, no_values, 0,
-                           -1, cfg, refused, False)
+                           -1, cfg, refused, False, memo, c)
         kept = False
         on = np.zeros(0, dtype=np.bool_)
+        settled += rid == -2
         if rid >= 0:
             on = holds_rows(store, rid, remaining, num, is_num, codes)
             cov_pos = np.empty(remaining.shape[0], dtype=np.bool_)
@@ -620,4 +677,4 @@ def multiclass(view, data, y_idx, k, cfg):
     for i in range(len(tops)):
         t[i] = tops[i]
         cl[i] = classes[i]
-    return rules, lits, values, t, cl, decided
+    return rules, lits, values, t, cl, decided, settled

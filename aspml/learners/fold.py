@@ -227,7 +227,7 @@ class _Search:
         """FOLD-RM's loop (``FoldSE._multiclass_loop``) in numba: (rules, their classes,
         the rows some rule covers)."""
         view, data, cfg = self._loop_args()
-        rules, lits, values, tops, classes, decided = _in_threads(
+        rules, lits, values, tops, classes, decided, self.settled = _in_threads(
             self.threads, fold_loop.multiclass, view, data, np.ascontiguousarray(y_idx,
                                                                                 dtype=np.int64),
             k, cfg)
