@@ -27,6 +27,7 @@ assumptions keep chosen features at the row's values.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
@@ -111,6 +112,7 @@ class _World:
         self.program = program      # engine_program's: the program's own names
         self.steps = _checked_steps(steps or {})
         table = as_table(program, frame, missing)
+        self.frame, self.missing = frame, missing
         base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
         for name, step in self.steps.items():     # the grid holds every multiple of the step
             if name in base and step < 1:
@@ -135,7 +137,9 @@ class _World:
         kind = self.program.schema[feature].kind
         terms, values = ["none"], [None]
         if kind == "boolean":
-            values[0] = False                      # a flag that does not hold
+            # a flag that does not hold: the row's own value when it is missing (a trial's
+            # explanation said "f = false" of a row without f)
+            values[0] = None if col.missing[0] else False
             terms.append("1")
             values.append(True)
             orig = "1" if (col.is_num[0] and col.num[0] == 1.0) else "none"
@@ -159,6 +163,12 @@ class _World:
                 own = int(numbers[0][0])
                 ints.add(own)
                 orig = str(own)
+            if not ints:
+                # no number named and none held: one stands for every number, which the
+                # program's "f is a number" (an interval open at both ends) reads (without
+                # it, a trial's row missing f could never hold one: a false minimal reason,
+                # and no counterfactual where giving f a number was one)
+                ints.add(self._some_number(feature, s))
             for k in sorted(ints):
                 terms.append(str(k))
                 values.append(int(k // s) if k % s == 0 else k / s)
@@ -166,7 +176,10 @@ class _World:
             own_value = float(col.num[0])
             values[terms.index(orig)] = int(own_value) if own_value.is_integer() else own_value
         if kind in ("categorical", "mixed"):
-            strings = sorted({v for v in consts if isinstance(v, str)})
+            # a text no data can hold (" lead": a value is read without its leading
+            # spaces) is no world: a trial's counterfactual chose it, and the row then
+            # read did not change its answer
+            strings = sorted({v for v in consts if isinstance(v, str) and self._holds(feature, v)})
             own = col.categories[col.code[0]] if col.code[0] >= 0 else None
             if own is not None and own not in strings:
                 strings.append(own)
@@ -177,6 +190,23 @@ class _World:
             if own is not None:
                 orig = clingo_string(own)
         return _Domain(feature, terms, values, orig, other)
+
+    def _some_number(self, feature: str, scale) -> int:
+        """The scaled number that stands for any number: 0, or the low end of the
+        feature's range when 0 lies outside it."""
+        lo, hi = self.ranges.get(feature, (None, None))
+        if lo is not None and hi is not None and not lo <= 0 <= hi:
+            return math.ceil(lo * scale)
+        return 0
+
+    def _holds(self, feature: str, value: str) -> bool:
+        """Whether the row with ``value`` in ``feature`` reads as that text (data hold it)."""
+        frame = self.frame.copy()
+        frame[feature] = pd.Series([value], index=frame.index, dtype=object)
+        with warnings.catch_warnings():     # (the row's own reading gave the notes)
+            warnings.simplefilter("ignore")
+            col = as_table(self.program, frame, self.missing)[feature]
+        return bool(col.code[0] >= 0 and col.categories[col.code[0]] == value)
 
     def _ranked(self, feature, col, numbers, terms, values) -> str:
         """Every rank of a ranked feature as a term, with a number of its own; the row's term."""
