@@ -310,6 +310,31 @@ def test_rules_from_a_tree_agree_with_its_predictions():
     assert np.allclose(pred, reg.predict(X)) and (masks.sum(axis=0) == 1).all()
 
 
+def test_a_trees_threshold_is_written_on_its_own_side_of_the_split():
+    """The tree compares ``float32(x) <= t``; written, the threshold is the shortest
+    decimal of the largest float32 at most ``t``.  On 0.1 and 0.2 the tree splits at
+    0.15000000223517418, whose nearest float32 (0.15's) lies above it: ``x <= 0.15`` took
+    the row 0.15, which the tree sends right (a new-user trial).  Rows of other
+    decimals, as a CSV holds them, get the tree's answer from the program at rho 1."""
+    from sklearn.tree import DecisionTreeClassifier
+    X = pd.DataFrame({"x": [0.1, 0.1, 0.2, 0.2]})
+    tree = DecisionTreeClassifier().fit(X, [0, 0, 1, 1])
+    p = aspml.generalize(tree, rho=1.0, reference=X).to_program(positive=1)
+    assert p.to_text().splitlines()[-2:] == ["IF x > 0.14999999 THEN label = 1",
+                                             "ELSE label = 0"]
+    rows = pd.DataFrame({"x": [0.15, 0.1499999999, 0.14999999, 0.1, 0.2]})
+    assert list(p.predict(rows)) == list(tree.predict(rows) == 1) == [True, True, False,
+                                                                     False, True]
+    rng = np.random.default_rng(0)
+    for _ in range(60):                 # (the nearest float32 failed on 4 trees of 200)
+        X = pd.DataFrame({"x": rng.normal(0, 1, 50).round(rng.integers(1, 6))})
+        tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, rng.integers(0, 2, 50))
+        p = aspml.generalize(tree, rho=1.0, reference=X).to_program(positive=1)
+        rows = pd.DataFrame({"x": np.concatenate([X.x, rng.normal(0, 1, 200).round(
+            rng.integers(1, 8))])})
+        assert list(p.predict(rows)) == list(tree.predict(rows) == 1)
+
+
 def test_rules_from_a_forest_tree_by_tree():
     from sklearn.ensemble import RandomForestClassifier
     X, y = _xy(1, n=150)

@@ -52,10 +52,19 @@ def rules_from_sklearn(model, feature_names=None) -> list[BoxRule]:
 
 
 def _threshold(t) -> float:
-    """A split threshold as written: scikit-learn's thresholds are float32 values (the tree
-    compares ``float32(x) <= t``), so the shortest decimal of that float32 is the same test
-    and reads as ``0.55`` rather than ``0.550000011920929``."""
-    return float(np.format_float_positional(np.float32(t), unique=True, trim="-"))
+    """A split threshold as written.  scikit-learn's tree compares ``float32(x) <= t``,
+    ``t`` a float64 (the mean of two float32 values, itself a float32 or not): its left
+    side holds the float32 values up to ``a``, the largest float32 at most ``t``, and the
+    shortest decimal of ``a`` is the same test on them (and on aspml's reading of a
+    float32 column, its values' shortest decimals) and reads as ``0.55`` rather than
+    ``0.550000011920929``.  Not the float32 nearest ``t``: it may lie above ``t`` (a tree
+    on 0.1 and 0.2 splits at 0.15000000223517418, whose nearest float32 is 0.15's,
+    0.150000006: ``x <= 0.15`` then took the row 0.15, which the tree sends right; a
+    new-user trial); ``a`` is 0.14999999."""
+    a = np.float32(t)
+    if float(a) > float(t):
+        a = np.nextafter(a, np.float32(-np.inf))
+    return float(np.format_float_positional(a, unique=True, trim="-"))
 
 
 def _trees(model):
