@@ -129,6 +129,25 @@ def test_whole_numbers_beyond_float64_keep_every_digit(tmp_path, swipl):
     assert aspml.data.table.infer_kind(pd.Series([10**17, 5])) == "numeric"
 
 
+def test_large_floats_as_to_csv_writes_them_stay_numbers(tmp_path):
+    """``1e+300`` is how ``to_csv`` writes the float 1e300: a float's own text, no whole
+    number float64 loses digits of (a trial's file read it as categories, with a note
+    of 300 digits, where its DataFrame held numbers)."""
+    X = pd.DataFrame({"v": [1e300, 0.5, 1e23, 2.5e25], "y": ["a", "b", "a", "a"]})
+    X.to_csv(tmp_path / "sci.csv", index=False)
+    assert (tmp_path / "sci.csv").read_text().splitlines()[1] == "1e+300,a"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        assert aspml.data.table.infer_kind(X["v"]) == "numeric"
+        assert aspml.data.table.infer_kind(X["v"].astype(str)) == "numeric"
+        r = run_aspml("learn", tmp_path / "sci.csv", "--target", "y", "-o", tmp_path / "m.lp")
+    assert r.returncode == 0 and "cannot hold" not in r.stderr
+    assert "v <= 0.5" in aspml.parse((tmp_path / "m.lp").read_text(), "asp").to_text()
+    # an integer's text past 2**53 still keeps every digit
+    with pytest.warns(AspmlWarning, match="float64 cannot hold"):
+        assert aspml.data.table.infer_kind(pd.Series(["9007199254740993", "1"])) == "categorical"
+
+
 def test_constants_beyond_float64_compare_exactly_in_every_engine(tmp_path, swipl):
     """A constant written in a program that float64 cannot hold lies between two floats;
     the fast path compared the rounded constant and disagreed with clingo and SWI-Prolog

@@ -84,6 +84,21 @@ class Table:
         return self.columns[name]
 
 
+def take_rows(table: Table, rows: np.ndarray) -> Table:
+    """The table's ``rows`` (indices, ascending), with the same schema: each column's
+    categories are those the rows hold, coded in the same order (a category none of
+    them holds is not offered to a learner)."""
+    columns = {}
+    for name, c in table.columns.items():
+        code = c.code[rows]
+        held = np.unique(code[code >= 0])
+        recode = np.full(len(c.categories) + 1, -1, dtype=code.dtype)  # the last slot: -1
+        recode[held] = np.arange(len(held), dtype=code.dtype)
+        columns[name] = Column(c.name, c.kind, c.num[rows], c.is_num[rows], recode[code],
+                               tuple(c.categories[i] for i in held), c.missing[rows])
+    return Table(table.schema, columns, len(rows))
+
+
 def _missing_texts(missing) -> frozenset:
     """The ``missing`` tokens (one, or several) as the texts a value is compared with:
     without leading spaces, as values are read (``" ?"`` given is ``"?"``)."""
@@ -134,7 +149,10 @@ def _loses_digits(u, number: float) -> bool:
     if abs(number) < 2**53 or isinstance(u, (bool, np.bool_)):
         return False
     if isinstance(u, str):
-        if not _NUMBER_TEXT.match(u):
+        if not _NUMBER_TEXT.match(u) or _as_pandas_writes(u.strip(" \t"), number):
+            # a float's own text ("1e+300", as to_csv writes the float 1e300: a trial's
+            # file read as categories what its DataFrame held as numbers) holds no digits
+            # float64 loses
             return False
         u = Decimal(u.strip(" \t"))             # "9007199254740993.0" too
     if isinstance(u, Decimal):
