@@ -582,7 +582,13 @@ def _labels_of(args, program, X):
 def cmd_check(args) -> int:
     from . import asp
     from .evaluate import evaluate
-    from .report import binary_scores, rule_rows, share_text, truth_of
+    from .report import (
+        binary_scores,
+        other_labels_note,
+        rule_rows,
+        share_text,
+        truth_of,
+    )
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
@@ -593,8 +599,12 @@ def cmd_check(args) -> int:
     reference = asp.predict(program, X)
     agree = bool(np.array_equal(target, reference))
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
-    print(f"{int(target.sum())} rows derive the target")
+    n = int(target.sum())
+    print(f"{n} row{'s' if n != 1 else ''} derive{'s' if n == 1 else ''} the target")
     if labels is not None:
+        note = other_labels_note(program, labels)
+        if note:
+            print(f"note: {note}", file=sys.stderr)
         known, truth = truth_of(labels, program.target.positive, program.missing)
         if known.any() and not truth[known].any() and program.target.positive is not None:
             print(f"note: column {labels.name!r} never holds the program's positive label "
@@ -779,10 +789,13 @@ def _json(v):
 def cmd_report(args) -> int:
     import json
 
-    from .report import render
+    from .report import other_labels_note, render
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
     labels = _labels_of(args, program, X)
+    note = None if labels is None else other_labels_note(program, labels)
+    if note:
+        print(f"aspml report: note: {note}", file=sys.stderr)
     X, weights = _scored_weights(args, program, X, labels)
     bench = None
     if args.bench:

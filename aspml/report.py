@@ -61,6 +61,26 @@ def truth_of(labels: pd.Series, positive, missing=("?",)) -> tuple[np.ndarray, n
     return known.to_numpy(), hit.to_numpy()
 
 
+def other_labels_note(program: Program, labels: pd.Series) -> str | None:
+    """A binary program's note on the labelled rows that hold neither its positive nor
+    its negative label, which are scored as not positive (a trial's ``maybe`` rows were
+    counted as ``no`` without a word), or None."""
+    t = program.target
+    if t.is_multiclass or t.positive is None or t.negative is None:
+        return None
+    known, positive = truth_of(labels, t.positive, program.missing)
+    _, negative = truth_of(labels, t.negative, program.missing)
+    other = known & ~positive & ~negative
+    if not other.any() or not positive[known].any():   # (else: the wrong column's note)
+        return None
+    values = list(dict.fromkeys(labels[other].astype(str)))
+    shown = ", ".join(repr(v) for v in values[:3]) + (", ..." if len(values) > 3 else "")
+    n = int(other.sum())
+    return (f"{n} labelled row{'s' if n != 1 else ''} of column {labels.name!r} "
+            f"hold{'s' if n == 1 else ''} neither {t.positive!r} nor {t.negative!r} ({shown}): "
+            f"scored as not {t.positive!r}")
+
+
 def _depths(program: Program) -> list[int]:
     """Nesting depth of each rule: 0 for default rules, d+1 for an exception of a depth-d rule."""
     depth_of_head: dict = {None: 0}
@@ -82,6 +102,11 @@ def weigh(mask, weights=None):
     """How many rows ``mask`` holds (an int), or their total weight (a float) when the rows
     are weighted (``weights``: one number >= 0 a row, as ``fit``'s ``sample_weight``)."""
     return int(np.count_nonzero(mask)) if weights is None else float(np.sum(weights[mask]))
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 rule``, ``3 rules``."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def amount(x) -> str:
@@ -512,7 +537,8 @@ def _head(program: Program, X, model_name: str, data_name: str, target: str) -> 
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
             f"<h1>{_e(title)}</h1>",
-            f"<p>Target {target}; {program.n_rules} rules, {program.n_literals} literals; "
+            f"<p>Target {target}; {_count(program.n_rules, 'rule')}, "
+            f"{_count(program.n_literals, 'literal')}; "
             f"{len(X)} rows" + (f"; learned by {_e(prov['learner'])}" if "learner" in prov
                                 else "") + ".</p>"]
     if prov:

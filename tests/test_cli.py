@@ -498,6 +498,24 @@ def test_check_notes_a_label_column_without_the_positive_label(capsys, tmp_path)
     assert code == 0 and "never holds" not in err
 
 
+def test_check_and_report_note_labels_that_are_neither_class(capsys, tmp_path):
+    """A binary program scores a row labelled neither its positive nor its negative label
+    as not positive: said in a note (a trial's "maybe" rows were counted as "no" without
+    a word, and the report's confusion matrix said "actual no: 3" of one "no" row)."""
+    (tmp_path / "p.txt").write_text('IF a > 0 THEN y = "yes"\nELSE y = "no"\n')
+    (tmp_path / "t.csv").write_text("a,y\n1,yes\n0,no\n0,maybe\n0,maybe\n2,?\n")
+    code, out, err = run_main(capsys, "check", tmp_path / "p.txt", tmp_path / "t.csv")
+    note = "2 labelled rows of column 'y' hold neither 'yes' nor 'no' ('maybe'): scored as not 'yes'"
+    assert code == 0 and note in err and "2 rows derive the target" in out
+    code, out, err = run_main(capsys, "report", tmp_path / "p.txt", tmp_path / "t.csv",
+                              "-o", tmp_path / "r.html")
+    assert code == 0 and f"aspml report: note: {note}" in err
+    assert "1 rule, 1 literal;" in (tmp_path / "r.html").read_text()
+    (tmp_path / "u.csv").write_text("a,y\n1,yes\n0,no\n")
+    code, out, err = run_main(capsys, "check", tmp_path / "p.txt", tmp_path / "u.csv")
+    assert code == 0 and "neither" not in err and "1 row derives the target" in out
+
+
 def test_learn_prints_a_learners_note_as_one_line(tmp_path, capsys):
     """Rules that do no better than calling every row positive: a note, not a Python warning."""
     rng = np.random.default_rng(0)
