@@ -240,7 +240,7 @@ def _numbers_if_all(labels):
     step per value, not per row (texts: no two distinct ones hash alike, as 1 and True)."""
     import pandas as pd
 
-    from .data.table import _NUMBER_TEXT, _as_number, category_text
+    from .data.table import _NUMBER_TEXT, _as_number, category_text, number_text
     from .logic.values import normalize_value
     changed = {u: c for u in pd.unique(labels)
                if isinstance(u, str) and _NUMBER_TEXT.match(u) and (c := category_text(u)) != u}
@@ -248,6 +248,11 @@ def _numbers_if_all(labels):
         labels = labels.replace(changed)
     number = {u: _as_number(u) for u in pd.unique(labels)}
     if any(n is None for n in number.values()):
+        return labels
+    if any(isinstance(u, str) and category_text(u) != number_text(n) for u, n in number.items()):
+        # a code ("01", "1e0": not the number's own text) keeps every label as written
+        # ("01", "02", "10" were the classes 1, 2 and 10, and predict wrote 1 for a row
+        # labelled "01"; a new-user trial)
         return labels
     number = {u: normalize_value(n) for u, n in number.items()}
     if len(set(number.values())) != len(number):    # "01" and "1", "1e0" and "1": two codes

@@ -66,7 +66,8 @@ def other_labels_note(program: Program, labels: pd.Series) -> str | None:
     its negative label, which are scored as not positive (a trial's ``maybe`` rows were
     counted as ``no`` without a word), or None."""
     t = program.target
-    if t.is_multiclass or t.positive is None or t.negative is None:
+    if (t.is_multiclass or t.positive is None or t.negative is None
+            or str(t.negative).startswith(f"not {t.positive}")):    # (learn's "the others")
         return None
     known, positive = truth_of(labels, t.positive, program.missing)
     _, negative = truth_of(labels, t.negative, program.missing)

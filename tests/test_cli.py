@@ -514,6 +514,14 @@ def test_check_and_report_note_labels_that_are_neither_class(capsys, tmp_path):
     (tmp_path / "u.csv").write_text("a,y\n1,yes\n0,no\n")
     code, out, err = run_main(capsys, "check", tmp_path / "p.txt", tmp_path / "u.csv")
     assert code == 0 and "neither" not in err and "1 row derives the target" in out
+    # learn's own "the others" label (--positive on a label of three values) needs no note
+    (tmp_path / "t3.csv").write_text("a,y\n" + "".join(f"{i % 3},{'abc'[i % 3]}\n"
+                                                         for i in range(30)))
+    code, out, err = run_main(capsys, "learn", tmp_path / "t3.csv", "--target", "y",
+                              "--positive", "a", "-o", tmp_path / "a.lp")
+    assert code == 0 and '"not a"' in (tmp_path / "a.lp").read_text()
+    code, out, err = run_main(capsys, "check", tmp_path / "a.lp", tmp_path / "t3.csv")
+    assert code == 0 and "neither" not in err and "accuracy 1.000" in out
 
 
 def test_learn_prints_a_learners_note_as_one_line(tmp_path, capsys):
@@ -678,7 +686,26 @@ def test_check_and_report_name_the_column_that_holds_the_labels(tmp_path):
         assert quiet.returncode == 0 and "note" not in quiet.stderr, quiet.stderr
         scored = aspml("check", model, data, "--target", "cls")
         assert ("accuracy 1.000" if positive is None else "precision 1.000, recall 1.000") \
-            in scored.stdout and "note" not in scored.stderr, scored.stdout
+            in scored.stdout, scored.stdout
+        # the program's negative label is "other": the rows of "mid" and "lo" are said so
+        assert scored.stderr == ("" if positive is None else
+                                 "note: 82 labelled rows of column 'cls' hold neither 'hi' nor "
+                                 "'other' ('mid', 'lo'): scored as not 'hi'\n")
+
+
+def test_labels_written_as_codes_stay_as_written(tmp_path):
+    """"01", "02" and "10" are codes, as in a feature column: learn made them the classes
+    1, 2 and 10, and predict wrote 1 for a row labelled "01" (a new-user trial)."""
+    data = tmp_path / "codes.csv"
+    data.write_text("code,x\n" + "".join(f"{c},{x}\n" for c, x in
+                                           [("01", 1), ("02", 2), ("10", 3)] * 4))
+    out = aspml("learn", data, "--target", "code", "-o", tmp_path / "m.lp")
+    assert out.returncode == 0, out.stderr
+    assert 'CLASSES "01", "02", "10"' in out.stdout
+    out = aspml("predict", tmp_path / "m.lp", data)
+    assert out.returncode == 0 and out.stdout.splitlines()[1:4] == ["0,01", "1,02", "2,10"]
+    out = aspml("check", tmp_path / "m.lp", data)
+    assert out.returncode == 0 and "accuracy 1.000" in out.stdout
 
 
 def test_a_label_written_as_a_float_is_that_number_as_pandas_reads_it(tmp_path):
