@@ -268,6 +268,65 @@ def test_class_order_is_checked_and_recorded(iris):
         fit("MRS", X, y, class_order="size")
 
 
+@pytest.mark.parametrize("name", ["Libre", "MRS"])
+@pytest.mark.parametrize("order", ["frequency", "precision"])
+def test_each_class_is_learned_on_the_rows_the_classes_before_it_leave(name, order,
+                                                                       monkeypatch):
+    """One binary program per class, in turn: each against the other classes' rows among
+    those no earlier class's rules fire on (``"precision"`` first fits every class on
+    every row, for the order only)."""
+    X, y = separated(400)
+    seen = []
+    real = type(LEARNERS[name]())._learn
+
+    def spy(self, table, target):
+        seen.append((self.classes_[self.positive_index_], table.n_rows, int(target.sum())))
+        return real(self, table, target)
+
+    monkeypatch.setattr(type(LEARNERS[name]()), "_learn", spy)
+    clf = fit(name, X, y, class_order=order)
+    p = clf.program_
+    classes = [r.label for r in p.default_rules]
+    listed = list(dict.fromkeys(classes))        # the classes in list order
+    learned = seen
+    if order == "precision":    # the first fits give the order; the first class keeps its own
+        assert [n for _, n, _ in seen[:3]] == [400] * 3
+        learned = [next(e for e in seen[:3] if e[0] == listed[0])] + seen[3:]
+    assert [c for c, _, _ in learned][:len(listed)] == listed
+    left = np.ones(len(y), dtype=bool)
+    for label, n_rows, n_pos in learned:
+        assert n_rows == left.sum() and n_pos == (left & (y == label)).sum()
+        if label in listed:
+            part = aspml.Program(tuple(r for r in p.default_rules if r.label == label)
+                                 + p.exception_rules, p.target, p.schema)
+            left &= ~(np.asarray(part.predict(X)) == label)
+    if order == "frequency":                     # the rarest first
+        counts = pd.Series(y).value_counts()
+        assert [c for c, _, _ in learned] == sorted(set(y) - {p.target.default},
+                                                    key=lambda c: (counts[c], c))
+
+
+def test_a_class_whose_rules_are_wrong_more_often_than_right_is_left_out(monkeypatch):
+    """A class's program is kept only when it is right on more of the rows it would decide
+    than wrong (FOLD's test of a multi-class rule); else the class gets no rules, and a
+    note says so.  (Here class "mid"'s program is learned for every other row.)"""
+    X, y = separated(400)
+    real = aspml.Libre._learn
+
+    def inverted(self, table, target):
+        if self.classes_[self.positive_index_] == "mid":
+            target = ~target
+        return real(self, table, target)
+
+    monkeypatch.setattr(aspml.Libre, "_learn", inverted)
+    with pytest.warns(AspmlWarning, match=r"class 'mid': its rules were wrong on more of the "
+                      r"rows they would decide than right \(\d+ against \d+\): left out"):
+        p = aspml.Libre(random_state=0).fit(X, y).program_
+    assert "mid" not in {r.label for r in p.default_rules} and p.target.default != "mid"
+    assert {r.label for r in p.default_rules} | {p.target.default} == {"low", "high-x",
+                                                                       "high-z"}
+
+
 def test_string_labels_and_their_order(iris):
     X, y = iris
     names = np.array(["setosa", "versicolor", "virginica"], dtype=object)[y]

@@ -352,12 +352,13 @@ class Libre(LogicClassifier):
     positive, kinds, missing, target : as for every aspml learner (see ``FoldSE``):
         the class the rules describe, column kinds, missing-value tokens, the
         target predicate's name.
-    class_order : {"precision", "frequency"}, default "precision"
+    class_order : {"frequency", "precision"}, default "frequency"
         Multi-class only (three or more classes, no ``positive``): one binary
-        rule set is learned per class but the largest, which is the default; the
-        classes' rules come in the order of their training precision
-        (``"precision"``, surest first) or from the rarest class up
-        (``"frequency"``).  See the README's Multi-class section.
+        rule set is learned per class but the largest, which is the default, each
+        on the rows the classes before it leave; the classes come from the rarest
+        up (``"frequency"``) or in the order of their training precision
+        (``"precision"``, surest first, from a first fit of each class on every
+        row).  See the guide's Multi-class learning.
     class_weight : None, "balanced" or dict, default None
         Weights of the classes, scikit-learn's convention: ``"balanced"`` gives
         each class ``n_samples / (n_classes * its count)``; a dict maps a class
@@ -394,7 +395,7 @@ class Libre(LogicClassifier):
                  random_state=None, max_bins=10, early_stopping="cv", cut_points=None,
                  positive=None, kinds=None, missing=None, target=None, max_categories=64,
                  background=None, class_weight=None,
-                 class_order="precision", hull_candidates=True, categorical_learner="cv"):
+                 class_order="frequency", hull_candidates=True, categorical_learner="cv"):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.heuristic = heuristic

@@ -159,7 +159,10 @@ class MultiValueRuleSet(LogicClassifier):
     random_state : int, Generator or None
     positive, kinds, missing, target : as for every aspml learner.
     class_order : {"precision", "frequency"}, default "precision"
-        Multi-class only: the order of the classes' rule sets, as for ``Libre``.
+        Multi-class only: the order of the classes' rule sets, as for ``Libre``
+        (whose default is ``"frequency"``: MRS's rules on quantile bins are the less
+        precise at their edges, and a decision list of them does better with its
+        surest rules first; docs, multi-class benchmarks).
     class_weight : None, "balanced" or dict, default None
         Weights of the classes, scikit-learn's convention (see ``FoldSE``); with
         ``fit(sample_weight=...)`` a row counts as its weight.  The likelihood
