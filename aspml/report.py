@@ -672,9 +672,11 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels, weights=None,
     else:
         html.append("<p class=muted>The data has no label column for this target: no "
                     "precision and no confusion matrix (give one with --target).</p>")
-    html += ["<h2>Classes</h2>", "<table><tr><th>class</th><th>rules</th><th class=n>given"
-             "</th><th class=n>actual</th><th class=n>precision</th><th class=n>recall</th>"
-             "<th class=n>F1</th></tr>"]
+    # given: rows; actual: rows, or their weight (a trial read 83 against 103 as one unit)
+    actual = "actual" if weights is None else "actual (weight)"
+    html += ["<h2>Classes</h2>", "<table><tr><th>class</th><th>rules</th><th class=n>given "
+             f"(rows)</th><th class=n>{actual}</th><th class=n>precision</th>"
+             "<th class=n>recall</th><th class=n>F1</th></tr>"]
     for c in figures["classes"]:
         rules = ", ".join(str(k) for k in c["rules"]) or "–"
         if c["default"]:

@@ -794,6 +794,9 @@ def test_check_and_report_weigh_rows_as_learn_did(tmp_path, positive):
                           r"macro-F1) ([0-9]+\.[0-9]+)")
     assert accuracy.findall(pages[0]) == accuracy.findall(pages[1]) == [learned]
     assert "of total weight" in pages[0] and "(column w)" in pages[0]
+    if positive is None:        # the classes' table says which column is a weight
+        assert "given (rows)</th><th class=n>actual (weight)</th>" in pages[0]
+        assert "given (rows)</th><th class=n>actual</th>" in pages[1]
     cells = re.compile(r"\((\d+)/(\d+)\)</td>")
     assert cells.findall(pages[0]) == cells.findall(pages[1])
 

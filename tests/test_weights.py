@@ -743,3 +743,11 @@ def test_balanced_weights_that_tie_exactly_keep_the_largest_class_the_default(le
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", AspmlWarning)
         assert learner(class_weight="balanced").fit(X, y).program_.target.default == "b_big"
+
+
+def test_a_very_rare_class_share_is_said_with_its_digits():
+    """avila's class B, 10 rows of 16,000, was "0.0% of the rows" in the note."""
+    from aspml.learners._base import balanced_hint, share_percent
+    assert share_percent(10 / 16000) == "0.062%"
+    assert share_percent(0.15) == "15.0%" and share_percent(0.001) == "0.1%"
+    assert "(the class is 0.062% of the rows)" in balanced_hint(10 / 16000)
