@@ -103,3 +103,19 @@ def test_minimal_reasons_and_counterfactuals_hold_on_every_row_of_the_grid(p, i,
     for f in GRID:
         changed += ~fixed({f: own[f]})
     assert len(cf.changes) <= changed[reachable].min(), (str(p), own, cf.changes)
+
+
+def test_the_number_that_stands_for_any_number_keeps_the_step_and_the_range():
+    """A row missing ``t`` where the program asks "t is a number": the counterfactual gives
+    it a number, a multiple of its step inside its range; a column the program never
+    reads as a number (a mixed one, ``c != "x"``) still changes to any other value."""
+    p = Program((Rule(None, (Interval("t", None, None), Compare("c", "==", "x"))),),
+                Target("y", "yes", "no"))
+    row = pd.DataFrame([{"t": None, "c": "x"}]).astype(object)
+    assert aspml.counterfactual(p, row, target=True).changes == {"t": (None, 0)}
+    cf = aspml.counterfactual(p, row, target=True, steps={"t": 1}, ranges={"t": (5.3, 10)})
+    assert cf.changes == {"t": (None, 6)}
+    q = Program((Rule(None, (Compare("c", "!=", "x"),)),), Target("y", "yes", "no"),
+                aspml.Schema((aspml.Feature("c", "mixed"),)))
+    cf = aspml.counterfactual(q, pd.DataFrame({"c": ["x"]}, dtype=object), target=True)
+    assert cf.changes == {"c": ("x", "(any other value)")} and cf.any_other == ("c",)

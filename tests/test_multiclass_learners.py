@@ -535,3 +535,19 @@ def test_a_traced_multiclass_fit_tells_each_class_and_the_default():
     assert classes[0]["tp"] + classes[0]["fp"] == len(X)
     assert len(default) == 1 and default[0]["label"] == traced.target.default
     assert {"tp", "fp", "bar"} <= set(default[0])
+
+
+def test_the_first_fits_that_only_order_the_classes_say_nothing():
+    """``class_order="precision"`` fits every class on every row for the order only: their
+    notes were said beside those of the fits the list keeps (a review: two notes of one
+    class that disagreed on its share of the rows)."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 10, 300)
+    y = np.where(x < 3, "a", "c").astype(object)
+    y[np.flatnonzero(x < 3)[:3]] = "b"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        aspml.MultiValueRuleSet(random_state=0, class_order="precision").fit(
+            pd.DataFrame({"x": x}), y)
+    about_b = [str(w.message) for w in caught if str(w.message).startswith("class 'b'")]
+    assert len(about_b) == 1, about_b

@@ -750,4 +750,5 @@ def test_a_very_rare_class_share_is_said_with_its_digits():
     from aspml.learners._base import balanced_hint, share_percent
     assert share_percent(10 / 16000) == "0.062%"
     assert share_percent(0.15) == "15.0%" and share_percent(0.001) == "0.1%"
+    assert share_percent(1e-7) == "under 0.0001%"
     assert "(the class is 0.062% of the rows)" in balanced_hint(10 / 16000)

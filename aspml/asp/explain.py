@@ -37,9 +37,10 @@ import pandas as pd
 
 from .._given import engine_program
 from ..data.facts import clingo_numbers, program_limits
+from ..data.table import encode_column
 from ..errors import AspmlError
 from ..evaluate import as_table
-from ..logic.model import Feature, Program, Rule, Schema
+from ..logic.model import Feature, Interval, Program, Rule, Schema
 from ..logic.names import clingo_string, text_name
 from ..logic.printers import LogicPrinter, Naming, rank_tables
 from ..logic.values import is_number
@@ -163,7 +164,8 @@ class _World:
                 own = int(numbers[0][0])
                 ints.add(own)
                 orig = str(own)
-            if not ints:
+            if not ints and any(isinstance(lit, Interval) and lit.lo is None and lit.hi is None
+                                and lit.feature == feature for lit in self.program.literals):
                 # no number named and none held: one stands for every number, which the
                 # program's "f is a number" (an interval open at both ends) reads (without
                 # it, a trial's row missing f could never hold one: a false minimal reason,
@@ -179,7 +181,7 @@ class _World:
             # a text no data can hold (" lead": a value is read without its leading
             # spaces) is no world: a trial's counterfactual chose it, and the row then
             # read did not change its answer
-            strings = sorted({v for v in consts if isinstance(v, str) and self._holds(feature, v)})
+            strings = sorted(self._readable(feature, {v for v in consts if isinstance(v, str)}))
             own = col.categories[col.code[0]] if col.code[0] >= 0 else None
             if own is not None and own not in strings:
                 strings.append(own)
@@ -193,20 +195,26 @@ class _World:
 
     def _some_number(self, feature: str, scale) -> int:
         """The scaled number that stands for any number: 0, or the low end of the
-        feature's range when 0 lies outside it."""
+        feature's range when 0 lies outside it (the step's multiple at or above it)."""
         lo, hi = self.ranges.get(feature, (None, None))
-        if lo is not None and hi is not None and not lo <= 0 <= hi:
-            return math.ceil(lo * scale)
-        return 0
+        value = lo if lo is not None and hi is not None and not lo <= 0 <= hi else 0
+        step = self.steps.get(feature)
+        if step:                                # a multiple of the feature's step
+            value = math.ceil(value / step) * step
+        return math.ceil(value * scale)
 
-    def _holds(self, feature: str, value: str) -> bool:
-        """Whether the row with ``value`` in ``feature`` reads as that text (data hold it)."""
-        frame = self.frame.copy()
-        frame[feature] = pd.Series([value], index=frame.index, dtype=object)
+    def _readable(self, feature: str, texts: set) -> set:
+        """The ``texts`` a row of data can hold in ``feature`` (each read alone, as a value
+        of the column is: a text reads the same whatever its neighbours)."""
+        if not texts:
+            return set()
+        texts = sorted(texts)
+        missing = self.program.missing if self.missing is None else self.missing
         with warnings.catch_warnings():     # (the row's own reading gave the notes)
             warnings.simplefilter("ignore")
-            col = as_table(self.program, frame, self.missing)[feature]
-        return bool(col.code[0] >= 0 and col.categories[col.code[0]] == value)
+            col = encode_column(pd.Series(texts, dtype=object), self.program.schema[feature],
+                                missing)
+        return {v for v, c in zip(texts, col.code) if c >= 0 and col.categories[c] == v}
 
     def _ranked(self, feature, col, numbers, terms, values) -> str:
         """Every rank of a ranked feature as a term, with a number of its own; the row's term."""

@@ -113,7 +113,9 @@ def balanced_hint(share: float) -> str:
 def share_percent(share: float) -> str:
     """A share as a percentage a person reads: ``15.0%``, and below 0.1% two significant
     digits (``0.062%``: 10 rows of 16,000, which ``.1%`` prints as ``0.0%``)."""
-    if 0 < share < 0.001:
+    if 0 < share < 1e-6:
+        return "under 0.0001%"
+    if share < 0.001:
         return f"{100 * share:.2g}%"
     return f"{share:.1%}"
 
@@ -662,11 +664,12 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         notes: dict = {}        # a note's text -> the classes whose fit gave it
         learners = [k for k in range(len(self.classes_)) if k != default]
         first = {}              # a class's program learned on every row
+        first_notes: dict = {}  # their notes: said only of a program the list keeps
         if order == "precision":
             precision = {}
             for k in learners:
                 self._report(len(first), 2 * len(learners), f"class {self.classes_.tolist()[k]!r}")
-                first[k] = self._class_program(table, y_idx, k, None, notes)
+                first[k] = self._class_program(table, y_idx, k, None, first_notes.setdefault(k, {}))
                 covered = fast_predict(first[k], table)     # where the class's rules fire
                 hit = covered & (y_idx == k)
                 precision[k] = (base[hit].sum() + 1) / (base[covered].sum() + 2)
@@ -682,9 +685,12 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                 notes.setdefault("its rows are all taken by the rules of the classes before "
                                  "it", []).append(as_label(self.classes_[k]))
                 continue
-            if alive.all():
-                binary = first[k] if k in first else self._class_program(table, y_idx, k,
-                                                                         None, notes)
+            if alive.all() and k in first:
+                binary = first[k]
+                for text, classes in first_notes[k].items():
+                    notes.setdefault(text, []).extend(classes)
+            elif alive.all():
+                binary = self._class_program(table, y_idx, k, None, notes)
             else:
                 binary = self._class_program(table, y_idx, k, np.flatnonzero(alive), notes)
             fired = fast_predict(binary, table) & alive
