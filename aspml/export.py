@@ -60,7 +60,7 @@ def export(program, dialect: str = "prolog", X=None, key: str | None = None,
     comment = "% rows" if source is None else "% rows of " + visible(source)
     if dialect == "asp":
         from .asp import _prepare
-        program, _, _, facts = _prepare(program, X, missing, ids)
+        program, _, _, facts = _prepare(program, X, missing, ids, exact=True)
         return program.to_asp() + "\n" + comment + "\n" + facts
     from .data.facts import prolog_facts
     from .evaluate import data_table

@@ -46,6 +46,31 @@ def test_asp_facts_hold_the_data(tmp_path):
         assert f'age("{pid}",{age}).' in text
 
 
+def test_asp_facts_finer_than_the_thresholds_hold_the_data_at_a_power_of_ten(tmp_path):
+    """A trial: a program ``x > 1`` and data of 1.2, 1.7, 2.25: the export said "x2" and
+    wrote 1.2 and 1.7 as 3 (a gap between thresholds), a header aspml could not read back.
+    The print now takes the data's power of ten: each fact is the value at the scale the
+    header names, and the program's answers in clingo are the fast path's."""
+    p = aspml.parse('IF x > 1 THEN y = "yes"\nELSE y = "no"\n', "text")
+    rows = pd.DataFrame({"x": [1.2, 1.7, 2, 2.25, 9.99, 0.5]})
+    text = aspml.export(p, "asp", rows)
+    assert '% Numbers are integers scaled per feature: "x" x100.' in text
+    assert [f"x({i},{v})." for i, v in enumerate([120, 170, 200, 225, 999, 50])] == [
+        line for line in text.splitlines() if line.startswith("x(")]
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], text + "\nbig(P) :- x(P,V), V >= 150.\n#show big/1. #show y/2.")
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as answers:
+        shown = next(iter(answers)).symbols(shown=True)
+    assert sorted(a.arguments[0].number for a in shown if a.name == "big") == [1, 2, 3, 4]
+    assert sorted(a.arguments[0].number for a in shown if a.name == "y") == \
+        list(np.flatnonzero(p.predict(rows)))
+    # the header reads back (the facts are data: read the program alone)
+    program_text = text.split("% rows")[0]
+    assert aspml.parse(program_text, "asp") == p.with_schema(aspml.parse(program_text,
+                                                                        "asp").schema)
+
+
 @pytest.mark.parametrize("text, dialect", [
     ("label(X) :- age(X,N), N != 5.", "asp"),
     ("label(X) :- age(X,N), 5 != N.", "asp"),

@@ -13,14 +13,15 @@ from importlib.resources import files
 import numpy as np
 
 from ..data.facts import clingo_facts, clingo_numbers, program_limits
+from ..data.table import Table, data_scale
 from .._given import as_program, engine_program
-from ..errors import AspmlError, EngineError
+from ..errors import AspmlError, EngineError, ScaleError
 from ..evaluate import data_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
                            Program, Rule, Schema)
 from ..logic.names import clingo_string
 from ..logic.printers import LogicPrinter, Naming, label_term, rank_tables, text_literal
-from ..logic.values import is_number, scale_for, scaled
+from ..logic.values import INT32_MAX, is_number, scale_for, scaled
 from .solve import atoms, solve
 
 __all__ = ["predict", "derive", "coverage", "subsumption", "is_stratified", "check_stratified",
@@ -34,13 +35,36 @@ def encoding(name: str) -> str:
     return files("aspml.encodings").joinpath(f"{name}.lp").read_text()
 
 
-def _prepare(program: Program, X, missing, ids=None):
+def _prepare(program: Program, X, missing, ids=None, exact: bool = False):
     """Facts for the rows, and the program at the scales those facts need; ``ids`` the
-    rows' terms (default their numbers, see :func:`aspml.data.facts.clingo_facts`)."""
+    rows' terms (default their numbers, see :func:`aspml.data.facts.clingo_facts`).
+
+    ``exact`` (``aspml export --facts``): a feature is printed at the power of ten that
+    holds every value of the data too, where 32-bit integers allow, so that each fact
+    is the data's value at the scale the header names (a knowledge base asks the facts
+    its own questions).  Otherwise a value finer than the program's scale is written
+    between its two grid points (odd, at twice the scale), which every comparison of
+    the program reads the same way: a trial's export said "x2" and wrote 1.2 as 3."""
     table = data_table(program, X, missing)     # clingo derives the background atoms itself
     scales = {f.name: f.scale or 1 for f in program.schema.features}
-    numbers = clingo_numbers(table, scales, program_limits(program), rank_tables(program))
-    if any(factor != 1 for _, factor in numbers.values()):      # never a ranked feature's
+    ranks, limits = rank_tables(program), program_limits(program)
+    if exact:
+        for name, col in table.columns.items():
+            if col.kind in ("numeric", "mixed") and name not in ranks and name in scales:
+                finer = data_scale(col.num[col.is_num])
+                if finer is not None and finer > scales[name]:
+                    try:                # the program's own numbers at that scale, too
+                        clingo_numbers(Table(table.schema, {name: col}, table.n_rows),
+                                       {name: finer}, limits)
+                        if all(abs(v) * finer <= INT32_MAX
+                               for v in limits.get(name, (None, None)) if v is not None):
+                            scales[name] = finer
+                    except ScaleError:
+                        pass
+    numbers = clingo_numbers(table, scales, limits, ranks)
+    if any(factor != 1 for _, factor in numbers.values()) or any(
+            scales[f.name] != (f.scale or 1) for f in program.schema.features):
+        # (a factor is never a ranked feature's)
         features = tuple(Feature(f.name, f.kind, scales[f.name] * numbers[f.name][1])
                          if f.name in numbers else f for f in program.schema.features)
         program = program.with_schema(Schema(features))
