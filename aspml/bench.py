@@ -184,6 +184,29 @@ def default_names(manifest: dict, overrides: dict, multiclass: bool = False) -> 
             + [v for v in ISSUE_VARIANTS if split_dataset(v)[0] in manifest])
 
 
+def _listed(entry: dict, field: str, columns) -> list:
+    """The columns a manifest's ``field`` lists, separated by spaces: a name with spaces
+    in it is the run of words that names a column of the files (``Body Mass``); a name
+    no column has is said in a note (a trial's manifest lost its ``Body Mass`` column to
+    the split, without a word, and its scores changed)."""
+    words, names, unknown, i = entry[field].split(), [], [], 0
+    columns = set(columns)
+    while i < len(words):
+        for j in range(len(words), i, -1):          # the longest run that names a column
+            if " ".join(words[i:j]) in columns:
+                names.append(" ".join(words[i:j]))
+                i = j
+                break
+        else:
+            unknown.append(words[i])
+            i += 1
+    if unknown:
+        warnings.warn(f"{entry['name']}: the manifest's {field} names "
+                      f"{', '.join(map(repr, unknown))}, which no column of "
+                      f"{entry['files']} has: left out", AspmlWarning, stacklevel=3)
+    return names
+
+
 def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
                  multiclass: bool = False, kinds: dict | None = None,
                  missing=None) -> Dataset:
@@ -204,8 +227,8 @@ def load_dataset(data_dir: Path, entry: dict, positive: str | None = None,
         raise AspmlError(f"{entry['name']}: no column {label!r} in {entry['files']}")
     gone = _gone(missing)
     df = df[~df[label].isin(gone)].reset_index(drop=True)
-    cats = [c for c in entry["categorical_columns"].split() if c in df.columns]
-    nums = [c for c in entry["numeric_columns"].split() if c in df.columns]
+    cats = _listed(entry, "categorical_columns", df.columns)
+    nums = _listed(entry, "numeric_columns", df.columns)
     found = {}
     if not entry["categorical_columns"].split() and not entry["numeric_columns"].split():
         found = infer_kinds(df.drop(columns=[label]), missing)   # no kinds listed: infer them

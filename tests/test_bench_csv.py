@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from aspml.errors import AspmlWarning
+
 from conftest import ROOT
 from conftest import run_aspml as aspml
 from test_examples import blocks, needs
@@ -70,6 +72,28 @@ def test_a_manifest_without_kinds_infers_them(tmp_path):
     assert out.returncode == 0, out.stderr
     found = rows(out.stdout, "small")
     assert len(found) == 1 and float(found[0].split("|")[4]) > 0.8 and "skipped" not in out.stderr
+
+
+def test_a_manifests_column_names_with_spaces_and_names_no_file_has(tmp_path):
+    """The manifest's lists are split on spaces: "Body Mass" was two names no column had,
+    left out without a word (a trial's scores changed).  A run of words that names a
+    column is that column; a name no column has is said in a note."""
+    from aspml.bench import load_dataset
+    write_manifest(tmp_path, [])
+    df = table().rename(columns={"x": "Body Mass"})
+    df.to_csv(tmp_path / "small.csv", index=False)
+    entry = {"name": "small", "label_column": "y", "positive_value": "pos", "files": "small.csv",
+             "categorical_columns": "c", "numeric_columns": "Body Mass"}
+    assert list(load_dataset(tmp_path, entry).X.columns) == ["Body Mass", "c"]
+    entry["numeric_columns"] = "Body Mass weight"
+    with pytest.warns(AspmlWarning, match="the manifest's numeric_columns names "
+                      "'weight', which no column of small.csv has: left out"):
+        assert list(load_dataset(tmp_path, entry).X.columns) == ["Body Mass", "c"]
+    write_manifest(tmp_path, [["small", "y", "pos", "c", "Body weight", "small.csv"]])
+    df.rename(columns={"Body Mass": "Body weight"}).to_csv(tmp_path / "small.csv", index=False)
+    out = aspml("bench", "--data-dir", tmp_path, "--learners", "fold-se", "--folds", "3")
+    assert out.returncode == 0 and "note" not in out.stderr, out.stderr
+    assert float(rows(out.stdout, "small")[0].split("|")[3]) > 0.9     # the number is read
 
 
 def test_bench_exits_1_when_a_run_failed(tmp_path):
