@@ -335,6 +335,25 @@ def test_a_trees_threshold_is_written_on_its_own_side_of_the_split():
         assert list(p.predict(rows)) == list(tree.predict(rows) == 1)
 
 
+def test_a_program_with_flags_is_simplified_and_written_with_flags():
+    """A trial: ``IF bird AND legs > 1`` was refused as "neither an interval nor a value
+    set".  A flag is the interval (0.5, inf) of its 0/1 column, written back as the flag;
+    NOT of a flag (which holds where it is missing too) is refused, and the message says
+    so."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"bird": rng.random(200) < 0.6, "penguin": rng.random(200) < 0.2,
+                      "legs": rng.integers(0, 5, 200)})
+    p = aspml.parse('IF bird AND legs > 1 THEN flies = "yes"\nIF penguin AND legs > 3 THEN '
+                    'flies = "yes"\nELSE flies = "no"\n', "text")
+    q = aspml.generalize(p, rho=1.0, reference=X).to_program(positive="yes")
+    assert "IF bird AND legs > 1 THEN flies = \"yes\"" in q.to_text()
+    assert (q.predict(X) == p.predict(X)).all() and (aspml.asp.predict(q, X) == q.predict(X)).all()
+    assert aspml.generalize(p, rho=0.5, reference=X).n_unions >= 1
+    with pytest.raises(AspmlError, match="NOT of a flag, which holds where it is missing too"):
+        aspml.generalize(aspml.parse('IF NOT bird AND legs > 1 THEN flies = "yes"\n'
+                                     'ELSE flies = "no"\n', "text"), rho=1.0, reference=X)
+
+
 def test_rules_from_a_forest_tree_by_tree():
     from sklearn.ensemble import RandomForestClassifier
     X, y = _xy(1, n=150)

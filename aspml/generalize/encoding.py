@@ -190,10 +190,13 @@ def encode(rules, task: str, epsilon: float, ranges=None, reference=None,
             raise AspmlError(f"the reference data has no column(s) {absent}")
         frame = reference
     from ..data.table import encode_column, infer_kind
-    cols, flags = {}, set()
+    cols = {}
+    # a Program's flags (``bird``, read as bird > 0.5) stay flags, with or without rows
+    flags = {f.name for f in (schema.features if schema is not None else ())
+             if f.kind == "boolean" and kinds.get(f.name) == "numeric"}
     for f in feature_order if frame is not None else ():
         kind = "mixed"
-        if kinds[f] == "numeric" and infer_kind(frame[f]) == "boolean":
+        if kinds[f] == "numeric" and (f in flags or infer_kind(frame[f]) == "boolean"):
             kind = "boolean"            # False / True as 0 / 1, as a scikit-learn tree reads them
             flags.add(f)
         cols[f] = encode_column(frame[f], Feature(f, kind))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from numbers import Real
 
 from ..errors import AspmlError
-from ..logic.model import Compare, InSet, Interval, Literal, Rule
+from ..logic.model import Compare, Flag, InSet, Interval, Literal, Rule
 from ..logic.printers import text_literal, text_name, text_value
 from ..logic.values import is_number
 
@@ -38,6 +38,10 @@ def as_condition(lit: Literal) -> Interval | InSet:
     """A literal as a condition ``f in V``; only intervals, value sets and ``== <= < > >=``."""
     if isinstance(lit, (Interval, InSet)):
         return lit
+    if isinstance(lit, Flag) and lit.positive:
+        # a flag holds where its value is true, 1 as a tree reads it (a trial's program
+        # ``IF bird AND legs > 1`` was refused as neither an interval nor a value set)
+        return Interval(lit.feature, 0.5, None, False, False)
     if isinstance(lit, Compare) and lit.op != "!=":
         v = lit.value
         if lit.op == "==":
@@ -47,8 +51,9 @@ def as_condition(lit: Literal) -> Interval | InSet:
                 ">": Interval(lit.feature, v, None, False, False),
                 ">=": Interval(lit.feature, v, None, True, False)}[lit.op]
     raise AspmlError(f"condition {text_literal(lit)!r} is neither an interval nor a value set; "
-                     "descriptive models take conjunctions of intervals and value sets "
-                     "(no !=, negated comparisons or exceptions)")
+                     "descriptive models take conjunctions of intervals, value sets and flags "
+                     "(no !=, negated comparisons, NOT of a flag, which holds where it is "
+                     "missing too, or exceptions)")
 
 
 def _intersect(c1, c2):
