@@ -106,8 +106,11 @@ def test_clingo_errors_point_at_the_program_line():
 
 @pytest.mark.parametrize("name", ["row", "number", "not", "aspml_cover", "is"])
 def test_reserved_exception_names_are_refused(name):
-    with pytest.raises(AspmlError, match="reserved"):
+    with pytest.raises(AspmlError, match="reserved") as e:
         NotAtom(name)
+    # the name suggested is free, and not ab1 (an exception's name, a trial's column)
+    suggested = str(e.value).rsplit("such as ", 1)[1]
+    assert suggested != "ab1" and NotAtom(suggested).name == suggested
 
 
 def test_saved_models_load_back_and_refuse_tampering(tmp_path):

@@ -173,8 +173,10 @@ def check_derived_name(name: str) -> str:
     if not isinstance(name, str) or not DERIVED_NAME.match(name):
         raise AspmlError(f"derived atom name {name!r} must match [a-z][A-Za-z0-9_]*")
     if is_reserved(name):
+        # (not "such as ab1": an exception's name, which a column may hold too; a trial)
+        other = next(n for n in (f"{name}_1", f"my_{name}", "my_atom") if not is_reserved(n))
         raise AspmlError(f"derived atom name {name!r} is reserved (a built-in of clingo or "
-                         "SWI-Prolog, or aspml's own); choose another, such as ab1")
+                         f"SWI-Prolog, or aspml's own); choose another, such as {other}")
     return name
 
 
