@@ -519,6 +519,10 @@ def test_a_class_without_rules_is_named(tmp_path):
     pd.DataFrame({"x": x, "y": y}).to_csv(tmp_path / "t.csv", index=False)
     out = run_aspml("learn", tmp_path / "t.csv", "--target", "y", "-o", tmp_path / "m.lp")
     assert out.returncode == 0 and 'note: FoldSE learned no rule for the class "C"' in out.stderr
+    # a number class as the program prints it, plain (a trial: "4")
+    codes = np.array([{"A": 1, "B": 2, "C": 4}[v] for v in y])
+    with pytest.warns(AspmlWarning, match=r"no rule for the class 4 \(30 rows\)"):
+        aspml.FoldSE().fit(pd.DataFrame({"x": x}), codes)
 
 
 def test_a_traced_multiclass_fit_tells_each_class_and_the_default():

@@ -41,6 +41,7 @@ from ..errors import AspmlWarning
 from ..evaluate import rule_masks
 from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Schema, Target
 from ..logic.values import as_label, is_number, normalize_value
+from ..logic.printers import text_value
 from . import expert
 from ._base import LogicClassifier, balanced_hint, class_totals, is_real, largest_class
 from ._threads import free_threads
@@ -862,7 +863,8 @@ class FoldSE(LogicClassifier):
         if not silent:
             return
         rows = search.class_totals(y_idx, None, k, True)
-        said = ", ".join(f'"{as_label(self.classes_[c])}" ({int(rows[c])} '
+        # a class as the program prints it: "C", and a number plain (a trial's "4")
+        said = ", ".join(f'{text_value(as_label(self.classes_[c]))} ({int(rows[c])} '
                          f'row{"s" if rows[c] != 1 else ""})' for c in silent)
         hints = ([] if getattr(self, "class_weight", None) is not None
                  else ['class_weight="balanced"'])
