@@ -600,7 +600,7 @@ def cmd_check(args) -> int:
     agree = bool(np.array_equal(target, reference))
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
     n = int(target.sum())
-    print(f"{n} row{'s' if n != 1 else ''} derive{'s' if n == 1 else ''} the target")
+    print(f"{_count(n, 'row')} derive{'s' if n == 1 else ''} the target")
     if labels is not None:
         note = other_labels_note(program, labels)
         if note:

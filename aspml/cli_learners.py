@@ -249,14 +249,14 @@ def _numbers_if_all(labels):
     number = {u: _as_number(u) for u in pd.unique(labels)}
     if any(n is None for n in number.values()):
         return labels
-    if any(isinstance(u, str) and category_text(u) != number_text(n) for u, n in number.items()):
-        # a code ("01", "1e0": not the number's own text) keeps every label as written
-        # ("01", "02", "10" were the classes 1, 2 and 10, and predict wrote 1 for a row
-        # labelled "01"; a new-user trial)
+    if any(isinstance(u, str) and u != number_text(n) for u, n in number.items()):
+        # a code ("01", "1e0": not the number's own text, which category_text made of
+        # every other number above) keeps every label as written ("01", "02", "10" were
+        # the classes 1, 2 and 10, and predict wrote 1 for a row labelled "01"; a
+        # new-user trial; "01" beside "1" were two codes, as they stay); distinct texts
+        # of numbers' own are distinct numbers
         return labels
     number = {u: normalize_value(n) for u, n in number.items()}
-    if len(set(number.values())) != len(number):    # "01" and "1", "1e0" and "1": two codes
-        return labels
     return labels.__class__([number[v] for v in labels], index=labels.index, dtype=object)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ._html import e as _e, pre as _pre
+from ._words import count
 from .evaluate import default_indices, evaluate, first_of_coverage
 from .logic.model import Program
 from .logic.names import text_name
@@ -77,9 +78,8 @@ def other_labels_note(program: Program, labels: pd.Series) -> str | None:
     values = list(dict.fromkeys(labels[other].astype(str)))
     shown = ", ".join(repr(v) for v in values[:3]) + (", ..." if len(values) > 3 else "")
     n = int(other.sum())
-    return (f"{n} labelled row{'s' if n != 1 else ''} of column {labels.name!r} "
-            f"hold{'s' if n == 1 else ''} neither {t.positive!r} nor {t.negative!r} ({shown}): "
-            f"scored as not {t.positive!r}")
+    return (f"{count(n, 'labelled row')} of column {labels.name!r} hold{'s' if n == 1 else ''} "
+            f"neither {t.positive!r} nor {t.negative!r} ({shown}): scored as not {t.positive!r}")
 
 
 def _depths(program: Program) -> list[int]:
@@ -103,11 +103,6 @@ def weigh(mask, weights=None):
     """How many rows ``mask`` holds (an int), or their total weight (a float) when the rows
     are weighted (``weights``: one number >= 0 a row, as ``fit``'s ``sample_weight``)."""
     return int(np.count_nonzero(mask)) if weights is None else float(np.sum(weights[mask]))
-
-
-def _count(n: int, noun: str) -> str:
-    """``1 rule``, ``3 rules``."""
-    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def amount(x) -> str:
@@ -538,8 +533,8 @@ def _head(program: Program, X, model_name: str, data_name: str, target: str) -> 
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
             f"<h1>{_e(title)}</h1>",
-            f"<p>Target {target}; {_count(program.n_rules, 'rule')}, "
-            f"{_count(program.n_literals, 'literal')}; "
+            f"<p>Target {target}; {count(program.n_rules, 'rule')}, "
+            f"{count(program.n_literals, 'literal')}; "
             f"{len(X)} rows" + (f"; learned by {_e(prov['learner'])}" if "learner" in prov
                                 else "") + ".</p>"]
     if prov:

@@ -335,7 +335,7 @@ def test_a_trees_threshold_is_written_on_its_own_side_of_the_split():
         assert list(p.predict(rows)) == list(tree.predict(rows) == 1)
 
 
-def test_a_program_with_flags_is_simplified_and_written_with_flags():
+def test_a_program_with_flags_is_simplified_and_written_with_flags(tmp_path, swipl):
     """A trial: ``IF bird AND legs > 1`` was refused as "neither an interval nor a value
     set".  A flag is the interval (0.5, inf) of its 0/1 column, written back as the flag;
     NOT of a flag (which holds where it is missing too) is refused, and the message says
@@ -352,6 +352,17 @@ def test_a_program_with_flags_is_simplified_and_written_with_flags():
     with pytest.raises(AspmlError, match="NOT of a flag, which holds where it is missing too"):
         aspml.generalize(aspml.parse('IF NOT bird AND legs > 1 THEN flies = "yes"\n'
                                      'ELSE flies = "no"\n', "text"), rho=1.0, reference=X)
+    # the command, on the CSV to_csv writes (True/False as text), to .lp and .pl
+    from conftest import predict_with_every_engine
+    X.to_csv(tmp_path / "legs.csv", index=False)
+    (tmp_path / "p.txt").write_text(p.to_text())
+    want = [f"{i},{'yes' if v else 'no'}" for i, v in enumerate(p.predict(X))]
+    for out in ("s.lp", "s.pl"):
+        done = aspml_cli("simplify", tmp_path / "p.txt", "--rho", "1", "--reference",
+                         tmp_path / "legs.csv", "-o", tmp_path / out)
+        assert done.returncode == 0, done.stderr
+        got = predict_with_every_engine(tmp_path / out, tmp_path / "legs.csv")
+        assert got == {engine: want for engine in got}
 
 
 def test_rules_from_a_forest_tree_by_tree():

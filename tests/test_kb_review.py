@@ -65,6 +65,14 @@ def test_asp_facts_finer_than_the_thresholds_hold_the_data_at_a_power_of_ten(tmp
     assert sorted(a.arguments[0].number for a in shown if a.name == "big") == [1, 2, 3, 4]
     assert sorted(a.arguments[0].number for a in shown if a.name == "y") == \
         list(np.flatnonzero(p.predict(rows)))
+    # the command writes the same file from a CSV that to_csv wrote
+    model, data = tmp_path / "m.txt", tmp_path / "rows.csv"
+    model.write_text(p.to_text())
+    rows.to_csv(data, index=False)
+    done = run_aspml("export", model, "--to", "asp", "--facts", data)
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stdout.splitlines() if line.startswith("x(")] == [
+        line for line in text.splitlines() if line.startswith("x(")]
     # the header reads back (the facts are data: read the program alone)
     program_text = text.split("% rows")[0]
     assert aspml.parse(program_text, "asp") == p.with_schema(aspml.parse(program_text,

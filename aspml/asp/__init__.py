@@ -13,15 +13,15 @@ from importlib.resources import files
 import numpy as np
 
 from ..data.facts import clingo_facts, clingo_numbers, program_limits
-from ..data.table import Table, data_scale
+from ..data.table import data_scale
 from .._given import as_program, engine_program
-from ..errors import AspmlError, EngineError, ScaleError
+from ..errors import AspmlError, EngineError
 from ..evaluate import data_table
 from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
                            Program, Rule, Schema)
 from ..logic.names import clingo_string
 from ..logic.printers import LogicPrinter, Naming, label_term, rank_tables, text_literal
-from ..logic.values import INT32_MAX, is_number, scale_for, scaled
+from ..logic.values import SCALED_MAX, is_number, scale_for, scaled
 from .solve import atoms, solve
 
 __all__ = ["predict", "derive", "coverage", "subsumption", "is_stratified", "check_stratified",
@@ -48,19 +48,14 @@ def _prepare(program: Program, X, missing, ids=None, exact: bool = False):
     table = data_table(program, X, missing)     # clingo derives the background atoms itself
     scales = {f.name: f.scale or 1 for f in program.schema.features}
     ranks, limits = rank_tables(program), program_limits(program)
-    if exact:
-        for name, col in table.columns.items():
-            if col.kind in ("numeric", "mixed") and name not in ranks and name in scales:
-                finer = data_scale(col.num[col.is_num])
-                if finer is not None and finer > scales[name]:
-                    try:                # the program's own numbers at that scale, too
-                        clingo_numbers(Table(table.schema, {name: col}, table.n_rows),
-                                       {name: finer}, limits)
-                        if all(abs(v) * finer <= INT32_MAX
-                               for v in limits.get(name, (None, None)) if v is not None):
-                            scales[name] = finer
-                    except ScaleError:
-                        pass
+    for name, col in table.columns.items() if exact else ():
+        if col.kind in ("numeric", "mixed") and name not in ranks and name in scales:
+            # the data's numbers and the program's, none replaced (facts.SCALED_MAX)
+            values = np.concatenate([col.num[col.is_num],
+                                     [v for v in limits.get(name, ()) if v is not None]])
+            finer = data_scale(values) if values.size else None
+            if finer and finer > scales[name] and np.abs(values).max() * finer <= SCALED_MAX:
+                scales[name] = finer
     numbers = clingo_numbers(table, scales, limits, ranks)
     if any(factor != 1 for _, factor in numbers.values()) or any(
             scales[f.name] != (f.scale or 1) for f in program.schema.features):

@@ -113,7 +113,7 @@ class _World:
         self.program = program      # engine_program's: the program's own names
         self.steps = _checked_steps(steps or {})
         table = as_table(program, frame, missing)
-        self.frame, self.missing = frame, missing
+        self.missing = missing
         base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
         for name, step in self.steps.items():     # the grid holds every multiple of the step
             if name in base and step < 1:

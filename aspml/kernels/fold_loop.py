@@ -483,8 +483,9 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
     ``learn_rule``: one rule for ``pos`` against ``neg`` under ``parent``, its exceptions
     learned with it; returns ``(store, rid)``, ``rid`` its number in the store, or -1
     (no rule), or -2 (the rule of class ``mc`` the memo knows narrows to none of its
-    positives: :func:`_rule_literals`).  ``learn_rule_set``: rules for ``pos`` against ``neg`` until too few
-    positives are left or a rule is not kept; returns ``(store, -1)``.  At depth 0,
+    positives: :func:`_rule_literals`).  ``learn_rule_set``: rules for ``pos`` against
+    ``neg`` until too few positives are left or a rule is not kept; returns
+    ``(store, -1)``.  At depth 0,
     ``refused`` says why the first rule was not kept: [1, positives, negatives it
     covered], or [0, ...] when no rule was found.
     """

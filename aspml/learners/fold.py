@@ -40,8 +40,8 @@ from ..data.table import Column
 from ..errors import AspmlWarning
 from ..evaluate import rule_masks
 from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Schema, Target
-from ..logic.values import as_label, is_number, normalize_value
 from ..logic.printers import text_value
+from ..logic.values import as_label, is_number, normalize_value
 from . import expert
 from ._base import LogicClassifier, balanced_hint, class_totals, is_real, largest_class
 from ._threads import free_threads
