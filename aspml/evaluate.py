@@ -19,7 +19,7 @@ import pandas as pd
 from ._given import as_program
 from .errors import AspmlError, AspmlWarning
 from .data.table import Column, Table, encode
-from .kernels.bitset import pack, unpack
+from .kernels.bitset import cut_masks, pack, unpack
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
                           Program)
 from .logic.values import is_number
@@ -216,6 +216,58 @@ def literal_mask(lit: Literal, table: Table, derived: dict) -> np.ndarray:
     raise TypeError(f"unknown literal {lit!r}")  # pragma: no cover
 
 
+def _cut(op: str, value) -> tuple[float, bool, bool]:
+    """An order comparison ``x op value`` as ``(a, strict, other)``: it holds where
+    ``x <= a`` (``x < a`` when ``strict``) holds, or, when ``other``, on the numbers where
+    that does not: exactly as :func:`_order`."""
+    lo, hi = _bracket(value)
+    if op == "<=" or (op == "<" and lo != hi):
+        return lo, False, False
+    if op == "<":
+        return lo, True, False
+    if op == ">" and lo == hi:
+        return lo, False, True
+    return (hi, True, True) if lo != hi or op == ">=" else (lo, False, True)
+
+
+def _order_masks(literals, table: Table, full: np.ndarray) -> dict:
+    """The packed rows of each order comparison among ``literals`` (``<``, ``<=``, ``>``,
+    ``>=``, negated or not, and intervals): each feature's cuts in one
+    :func:`aspml.kernels.bitset.cut_masks` call, the same rows as :func:`literal_mask`."""
+    parts: dict = {}        # literal -> its cuts' (feature, index)
+    cuts: dict = {}         # feature -> [(a, strict)]
+    for lit in literals:
+        if isinstance(lit, (Compare, NotCompare)) and lit.op in _ORDER:
+            bounds = [(lit.op, lit.value)]
+        elif isinstance(lit, Interval):
+            bounds = ([(">=" if lit.lo_closed else ">", lit.lo)] if lit.lo is not None else []) + \
+                     ([("<=" if lit.hi_closed else "<", lit.hi)] if lit.hi is not None else [])
+        else:
+            continue
+        mine = []
+        at = cuts.setdefault(lit.feature, [])     # (an interval may have no bound)
+        for op, value in bounds:
+            a, strict, other = _cut(op, value)
+            mine.append((lit.feature, len(at), other))
+            at.append((a, strict))
+        parts[lit] = mine
+    sets, numbers = {}, {}
+    for feature, at in cuts.items():
+        col = table[feature]
+        sets[feature] = cut_masks(np.ascontiguousarray(col.num, dtype=np.float64),
+                                  np.ascontiguousarray(col.is_num, dtype=bool),
+                                  np.array([a for a, _ in at], dtype=np.float64),
+                                  np.array([s for _, s in at], dtype=bool))
+        numbers[feature] = pack(col.is_num)
+    out = {}
+    for lit, mine in parts.items():
+        mask = numbers[lit.feature].copy()
+        for feature, k, other in mine:
+            mask &= ~sets[feature][k] if other else sets[feature][k]
+        out[lit] = full & ~mask if isinstance(lit, NotCompare) else mask
+    return out
+
+
 def rule_masks(program: Program, table: Table, keep=None, visit=None):
     """``(masks by rule index, exception masks, target mask)``, strata first, so every
     exception is finished before a rule reads it.
@@ -227,6 +279,15 @@ def rule_masks(program: Program, table: Table, keep=None, visit=None):
     ``visit(i, packed)`` sees every rule's packed mask (:func:`aspml.kernels.cover.unpack`
     reads it) as it is made.
     """
+    masks, derived, target = _rule_words(program, table, keep, visit)
+    n = table.n_rows
+    rows = _unpacked(list(masks.values()), n)
+    return (dict(zip(masks, rows)), {h: unpack(v, n) for h, v in derived.items()},
+            unpack(target, n))
+
+
+def _rule_words(program: Program, table: Table, keep=None, visit=None):
+    """:func:`rule_masks`, every mask packed."""
     n = table.n_rows
     full = pack(np.ones(n, dtype=bool))
     derived: dict = {}                      # packed
@@ -235,7 +296,9 @@ def rule_masks(program: Program, table: Table, keep=None, visit=None):
     for i, r in enumerate(program.rules):
         by_head.setdefault(r.head, []).append(i)
     masks: dict = {}
-    seen: dict = {}         # a literal shared by many rules is evaluated once
+    # a literal shared by many rules is evaluated once; the order comparisons first,
+    # all of a feature's together
+    seen: dict = _order_masks({lit for r in program.rules for lit in r.body}, table, full)
     for head in order + [None]:
         value = np.zeros_like(full)
         for i in by_head.get(head, ()):
@@ -248,7 +311,7 @@ def rule_masks(program: Program, table: Table, keep=None, visit=None):
                         seen[lit] = pack(literal_mask(lit, table, {}))
                 mask &= seen[lit]
             if keep is None or i in keep:
-                masks[i] = unpack(mask, n)
+                masks[i] = mask
             if visit is not None:
                 visit(i, mask)
             value |= mask
@@ -256,18 +319,25 @@ def rule_masks(program: Program, table: Table, keep=None, visit=None):
             derived[head] = value
         else:
             target = value
-    return masks, {h: unpack(v, n) for h, v in derived.items()}, unpack(target, n)
+    return masks, derived, target
+
+
+def _unpacked(words: list, n: int) -> np.ndarray:
+    """Packed masks as the rows of one boolean matrix (one call for all of them)."""
+    if not words:
+        return np.zeros((0, n), dtype=bool)
+    stacked = np.stack(words).astype("<u8", copy=False)
+    return np.unpackbits(stacked.view(np.uint8), axis=1, count=n, bitorder="little").view(bool)
 
 
 def evaluate(program: Program, X, missing=None):
     """``(target, coverage, derived)``: the target mask, rows x rules matrix, exception masks."""
     program = as_program(program, "aspml.evaluate.evaluate")
     table = as_table(program, X, missing)
-    masks, derived, target = rule_masks(program, table)
-    cov = np.zeros((len(program.rules), table.n_rows), dtype=bool)   # rows of a rule together
-    for i, m in masks.items():
-        cov[i] = m
-    return target, cov.T, derived
+    masks, derived, target = _rule_words(program, table)
+    n = table.n_rows
+    cov = _unpacked([masks[i] for i in range(len(program.rules))], n)   # rows of a rule together
+    return unpack(target, n), cov.T, {h: unpack(v, n) for h, v in derived.items()}
 
 
 def predict(program: Program, X, missing=None) -> np.ndarray:
@@ -315,10 +385,9 @@ def first_of_coverage(program: Program, cov: np.ndarray) -> np.ndarray:
     """:func:`first_rules` from the program's rows x rules coverage ``cov`` (as
     :func:`coverage` gives it): each row's first default rule that fires, its index
     among the default rules, or -1."""
-    fired = cov[:, default_indices(program)]
-    if fired.shape[1] == 0:
-        return np.full(len(cov), -1, dtype=np.int64)
-    return np.where(fired.any(axis=1), fired.argmax(axis=1), -1).astype(np.int64)
+    from .kernels.cover import first_true
+    idx = np.array(default_indices(program), dtype=np.int64)
+    return first_true(np.ascontiguousarray(cov.T), idx)     # (evaluate's: no copy)
 
 
 def visit_default_rules(program: Program, X, visit, missing=None) -> np.ndarray:

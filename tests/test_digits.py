@@ -163,3 +163,12 @@ def test_the_note_when_rules_written_by_hand_read_the_raw_numbers(tables):
     assert out.returncode == 0, out.stderr
     assert "get another answer from the saved program" in out.stderr, out.stderr
     assert "x > 0.13" in out.stdout
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers(-10**30, 10**30)))
+def test_decimals_reads_the_shortest_text_as_decimal_does(value):
+    """decimals() reads repr's text itself: the digits Decimal(repr(v)) gives."""
+    from aspml.logic.values import decimals
+    want = 0 if isinstance(value, int) else max(0, -int(Decimal(repr(value)).as_tuple().exponent))
+    assert decimals(value) == want

@@ -229,3 +229,58 @@ def test_argsort_scaled_is_a_stable_argsort(values, scale):
     ([0.1 + 0.2], 10), ([1e-12], 10), ([-2.75, 12.3], 2)])
 def test_min_decimals(values, expected):
     assert min_decimals(np.array(values, dtype=float), 9) == expected
+
+
+_EDGES = [-np.inf, np.inf, 0.0, -0.0, 1.0, 2.5, 3.0, -1.0, 1e300, 5e-324, -5e-324,
+          float(np.nextafter(1.0, 0.0))]
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_EDGES + [math.nan]), st.booleans()), max_size=150),
+       st.lists(st.tuples(st.sampled_from(_EDGES), st.booleans()), max_size=200))
+def test_cut_masks_match_a_comparison_a_cut(rows, cuts):
+    """cut_masks against numpy's comparison of every row with every cut, packed: edges
+    (-0.0, infinities, the float below 1, subnormals, NaN, rows without a number) and
+    more cuts than the count over every cut takes (128: blocks of 16 cuts)."""
+    from aspml.kernels.bitset import cut_masks, pack
+    num = np.array([v for v, _ in rows], dtype=float)
+    is_num = np.array([k for _, k in rows], dtype=bool)
+    a = np.array([v for v, _ in cuts], dtype=float)
+    strict = np.array([s for _, s in cuts], dtype=bool)
+    got = cut_masks(num, is_num, a, strict)
+    assert got.shape == (len(cuts), max(1, (len(rows) + 63) // 64))
+    for k in range(len(cuts)):
+        with np.errstate(invalid="ignore"):
+            want = is_num & ((num < a[k]) if strict[k] else (num <= a[k]))
+        assert np.array_equal(got[k], pack(want))
+
+
+@pytest.mark.parametrize("m", [0, 1, 128, 129, 300])
+def test_cut_masks_of_many_cuts(m):
+    """Either side of 128 cuts, cuts and rows drawn from the same few values (ties)."""
+    from aspml.kernels.bitset import cut_masks, pack
+    rng = np.random.default_rng(m)
+    values = np.array(_EDGES + [math.nan, 0.5, 7.0])
+    num = rng.choice(values, 1000)
+    is_num = rng.random(1000) < 0.95
+    a = rng.choice(values[:-3], m)
+    strict = rng.random(m) < 0.5
+    got = cut_masks(num, is_num, a, strict)
+    for k in range(m):
+        with np.errstate(invalid="ignore"):
+            want = is_num & ((num < a[k]) if strict[k] else (num <= a[k]))
+        assert np.array_equal(got[k], pack(want))
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(0, 6), st.integers(0, 70), st.data())
+def test_first_true_is_the_first_rule_that_holds(n_rules, n_rows, data):
+    """first_true against a loop over the rows: the first listed rule whose row holds."""
+    from aspml.kernels.cover import first_true
+    cells = data.draw(st.lists(st.booleans(), min_size=n_rules * n_rows,
+                               max_size=n_rules * n_rows))
+    rows = np.array(cells, dtype=bool).reshape(n_rules, n_rows)
+    idx = np.array(data.draw(st.lists(st.integers(0, max(n_rules - 1, 0)), max_size=5))
+                   if n_rules else [], dtype=np.int64)
+    want = [next((k for k, i in enumerate(idx) if rows[i, r]), -1) for r in range(n_rows)]
+    assert first_true(rows, idx).tolist() == want

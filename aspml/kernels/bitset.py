@@ -196,3 +196,63 @@ def undominated(itemsets, item_bits, precision, n_keep):
             kept_size[k] = size
             k += 1
     return kept_idx[:k]
+
+
+@numba.njit(cache=True)
+def cut_masks(num, is_num, cuts, strict):
+    """The rows where ``is_num & (num <= cuts[k])`` holds (``num < cuts[k]`` where
+    ``strict[k]``), packed as :func:`pack` packs them, one set a cut: ``(cuts, words)``.
+
+    A column compared with many numbers (a FOLD program of avila reads each feature at
+    about fifty) costs one pass over its rows, where a comparison a cut reads every row
+    again.  ``x < a`` is ``x <= a'``, ``a'`` the float below ``a`` (no number is below
+    ``-inf``: that set stays empty), so the sets grow with ``a'``: each row is put in
+    the first set that holds it (its place among the cuts, counted without a branch on
+    the data), and each set is then the one before it and its own rows.  NaN holds in
+    no set."""
+    n = num.shape[0]
+    m = cuts.shape[0]
+    words = max(1, (n + 63) // 64)
+    out = np.zeros((m, words), dtype=np.uint64)
+    live = np.empty(m, dtype=np.int64)          # the cuts a number may hold
+    keys = np.empty(m)
+    j = 0
+    for k in range(m):
+        if strict[k] and cuts[k] == -np.inf:
+            continue
+        live[j] = k
+        keys[j] = np.nextafter(cuts[k], -np.inf) if strict[k] else cuts[k]
+        j += 1
+    if j == 0:
+        return out
+    sort = np.argsort(keys[:j])
+    order = live[:j][sort]
+    a = keys[:j][sort]
+    # delta[c]: the rows whose first set is c (j: none); then each set is its delta and
+    # the set before it
+    delta = np.zeros((j + 1, words), dtype=np.uint64)
+    blocks = (j + 15) >> 4
+    last = np.empty(blocks)                      # each block of 16 keys' last key
+    for b in range(blocks):
+        last[b] = a[min(16 * b + 15, j - 1)]
+    for i in range(n):
+        v = num[i]
+        c = 0
+        if j <= 128:                            # counts the compiler vectorises
+            for k in range(j):
+                c += a[k] < v
+        else:                                   # the blocks below v, then keys in its block
+            for b in range(blocks):
+                c += last[b] < v
+            lo = 16 * c
+            c = lo
+            for k in range(lo, min(lo + 16, j)):
+                c += a[k] < v
+        c = c if is_num[i] and v == v else j
+        delta[c, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    for k in range(j):
+        if k > 0:
+            for w in range(words):
+                delta[k, w] |= delta[k - 1, w]
+        out[order[k], :] = delta[k]
+    return out

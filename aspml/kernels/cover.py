@@ -365,3 +365,16 @@ def _cover_lazy(masks, pos, neg, zeros, sizes, keep, wp, wn, room, stop_on_train
             upos[k] &= ~masks[c, k]
             uneg[k] &= ~masks[c, k]
     return chosen[:n_chosen].copy()
+
+
+@numba.njit(cache=True)
+def first_true(rows, idx):
+    """For each column of ``rows`` (rules x rows, bool), the first ``k`` whose row
+    ``idx[k]`` holds there, or -1 (a select a cell, no branch on the data)."""
+    n = rows.shape[1]
+    first = np.full(n, -1, dtype=np.int64)
+    for k in range(idx.shape[0] - 1, -1, -1):
+        row = rows[idx[k]]
+        for i in range(n):
+            first[i] = k if row[i] else first[i]
+    return first

@@ -120,9 +120,32 @@ def _and_lit(rows, f, op, v, num, is_num, codes, out):
 
 @numba.njit(cache=True)
 def _where_lit(rows, f, op, v, num, is_num, codes):
-    keep = np.ones(rows.shape[0], dtype=np.bool_)
-    _and_lit(rows, f, op, v, num, is_num, codes, keep)
-    return _select(rows, keep, True)
+    """The rows where literal ``(f, op, v)`` holds, in one pass: every row is written and
+    the slot moves on past a kept one (as :func:`_select`; a view of a list as long as
+    ``rows``)."""
+    n = rows.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    j = 0
+    if op == EQ or op == NE:
+        c = np.int64(v)
+        want = op == EQ
+        for i in range(n):
+            r = rows[i]
+            out[j] = r
+            j += (codes[f, r] == c) == want
+        return out[:j]
+    plain = op == LE or op == GT
+    if op == LE or op == NOT_LE:
+        for i in range(n):
+            r = rows[i]
+            out[j] = r
+            j += (is_num[f, r] & (num[f, r] <= v)) == plain
+    else:
+        for i in range(n):
+            r = rows[i]
+            out[j] = r
+            j += (is_num[f, r] & (num[f, r] > v)) == plain
+    return out[:j]
 
 
 @numba.njit(cache=True)
@@ -620,20 +643,33 @@ def multiclass(view, data, y_idx, k, cfg):
     of_class = np.empty(n, dtype=np.bool_)
     memo = _new_memo(k)
     settled = 0
+    every = _class_totals(y_idx, remaining, weights, k)     # (again when rows leave)
     while remaining.shape[0] > 0:
-        totals = _class_totals(y_idx, remaining, weights, k)
-        if np.count_nonzero(totals > 0) < 2:
+        if np.count_nonzero(every > 0) < 2:
             break
+        totals = every.copy()
         for c in range(k):
             if waiting[c]:
                 totals[c] = 0.0
         if not totals.any():
             break
         c = most(totals)
-        for i in range(remaining.shape[0]):
-            of_class[i] = y_idx[remaining[i]] == c
-        pos = _select(remaining, of_class, True)
-        neg = _select(remaining, of_class, False)
+        # the class's rows and the others', in one pass (as _select writes them)
+        m = remaining.shape[0]
+        pos = np.empty(m, dtype=np.int64)
+        neg = np.empty(m, dtype=np.int64)
+        a = 0
+        b = 0
+        for i in range(m):
+            r = remaining[i]
+            mine = y_idx[r] == c
+            of_class[i] = mine
+            pos[a] = r
+            neg[b] = r
+            a += mine
+            b += not mine
+        pos = pos[:a]
+        neg = neg[:b]
         if not _enough(pos, weights, cfg[MIN_RULE]):
             break
         view = _narrow(view, remaining, none, active, cfg, data)
@@ -672,6 +708,7 @@ def multiclass(view, data, y_idx, k, cfg):
                 decided[remaining[i]] = 1
                 leave[i] = of_class[i]
         remaining = _select(remaining, leave, False)
+        every = _class_totals(y_idx, remaining, weights, k)
     rules, lits, values = _as_arrays(store)
     t = np.empty(len(tops), dtype=np.int64)
     cl = np.empty(len(classes), dtype=np.int64)

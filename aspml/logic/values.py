@@ -26,7 +26,6 @@ import bisect
 import math
 import re
 import sys
-from decimal import Decimal
 from numbers import Integral, Real
 
 import numpy as np
@@ -56,6 +55,8 @@ def normalize_value(value: object, what: str = "value") -> Value:
     Integral floats become ``int`` so that ``50.0`` and ``50`` are one value.
     Booleans, NaN and infinities are rejected: they are not values of a feature.
     """
+    if type(value) is float and math.isfinite(value):    # the common case, first (a
+        return int(value) if value.is_integer() else value  # learner's thresholds)
     if isinstance(value, str):
         return check_string(value, what)
     if isinstance(value, bool) or value is None:
@@ -111,6 +112,9 @@ def read_as_csv(label):
 
 
 def is_number(value: object) -> bool:
+    kind = type(value)
+    if kind is float or kind is int:
+        return True
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -118,8 +122,8 @@ def decimals(value: int | float) -> int:
     """Digits after the point in the shortest text of ``value`` (``12.25`` -> 2)."""
     if isinstance(value, int):
         return 0
-    exponent = Decimal(repr(value)).as_tuple().exponent
-    return max(0, -int(exponent))
+    mantissa, _, exponent = repr(value).partition("e")     # as Decimal(repr(value)) reads it
+    return max(0, len(mantissa.partition(".")[2]) - int(exponent or 0))
 
 
 def scale_for(numbers, feature: str) -> int | None:
