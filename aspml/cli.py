@@ -962,12 +962,39 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a mistake on the command line is one line on stderr (exit 2), as
     every other mistake is, instead of the whole usage block."""
 
+    # the command line being read (main sets it): an error can say what a list took
+    argv: list = []
+
     def error(self, message):
+        if "arguments are required" in message:
+            message += _swallowed(self.argv)
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
     def print_help(self, file=None):
         # argparse's own ignores a failed write (a full disk) and exits 0; let main() tell it
         (file or sys.stdout).write(self.format_help())
+
+
+# the options that take a list of names: a file named after them is taken as a name
+_LISTS = ("--ignore", "--immutable", "--datasets", "--learners", "--positive",
+          "--feature-names")
+_FILE_ENDINGS = (".csv", ".tsv", ".txt", ".parquet", ".gz", ".bz2", ".xz", ".zip", ".lp",
+                 ".pl", ".json")
+
+
+def _swallowed(argv: list) -> str:
+    """When a required argument is missing, whether a list option took a file as one of
+    its names (``--ignore w pat.csv``: a trial read only "required: data"): what to say."""
+    option = None
+    for arg in argv:
+        if arg in _LISTS:
+            option = arg
+        elif arg.startswith("-"):
+            option = None
+        elif option and (arg.lower().endswith(_FILE_ENDINGS) or Path(arg).is_file()):
+            return (f"; {option} took {arg!r} as one of its names: give the file before "
+                    f"{option}, or end the list with --")
+    return ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1301,6 +1328,7 @@ def main(argv=None) -> int:
             sys.stdout.flush()
             return 0
         try:
+            _Parser.argv = argv
             args = build_parser().parse_args(argv)
         finally:                              # --help printed (and exits): flush it here
             sys.stdout.flush()

@@ -894,3 +894,59 @@ def test_fixed_rules_name_the_target_before_y_does():
             p = pkg.FoldSE(positive="hi").fit(df[["x"]], df["outcome"],
                                                fixed_rules=f'IF x > 7 THEN {name} = "hi"').program_
         assert p.target.name == name
+
+
+def test_a_numeric_column_with_texts_names_them_all_and_its_hints_paste(tmp_path):
+    """A trial: four texts in a numeric column took four runs to see, with no row, and a
+    hint (--kind Age (yrs)=mixed) the shell could not take.  One message names them all
+    and the first one's row (the file's row, also read in chunks), and each hint, pasted
+    as written, predicts; --missing=-inf is not read as an option."""
+    import re
+    import shlex
+
+    import numpy as np
+    import pandas as pd
+    from conftest import one_line_error, run_aspml
+    rng = np.random.default_rng(0)
+    age = rng.integers(20, 80, 300).astype(object)
+    y = np.where(age > 50, "yes", "no")
+    data, odd = tmp_path / "train.csv", tmp_path / "odd.csv"
+    pd.DataFrame({"Age (yrs)": age, "y": y}).to_csv(data, index=False)
+    age[250], age[260], age[270] = "n/a", "-inf", "NaN"
+    pd.DataFrame({"Age (yrs)": age}).to_csv(odd, index=False)
+    model = tmp_path / "m.lp"
+    assert run_aspml("learn", data, "--target", "y", "--positive", "yes", "-o",
+                     model).returncode == 0
+    for chunks in ((), ("--chunksize", "100")):
+        done = run_aspml("predict", model, odd, *chunks)
+        one_line_error(done, "'n/a', '-inf' and 'NaN' (row 250 the first)",
+                       "--kind 'Age (yrs)=mixed'")
+    kind = re.search(r"on the command line (--kind '[^']*')", done.stderr).group(1)
+    flags = re.search(r"\), (--missing=.*)\)$", done.stderr.strip()).group(1)
+    for hint in (kind, flags):
+        done = run_aspml("predict", model, odd, *shlex.split(hint))
+        assert done.returncode == 0, (hint, done.stderr)
+        assert len(done.stdout.splitlines()) == 301
+
+
+def test_a_list_option_that_took_the_data_file_says_so(tmp_path):
+    """A trial: ``aspml learn --target y --ignore w pat.csv`` said only that the data was
+    required (--ignore had taken the file as a column).  The error says which option took
+    it and how to write it; ``--`` ends the list and the command runs."""
+    from conftest import one_line_error, run_aspml
+    data = tmp_path / "pat.csv"
+    data.write_text("w,x,y\n" + "".join(f"{i % 3},{i},{'yes' if i > 20 else 'no'}\n"
+                                         for i in range(40)))
+    one_line_error(run_aspml("learn", "--target", "y", "--positive", "yes", "--ignore", "w",
+                             data), "--ignore took", "pat.csv", "end the list with --")
+    assert run_aspml("learn", "--target", "y", "--positive", "yes", "--ignore", "w", "--",
+                     data).returncode == 0
+    model = tmp_path / "m.lp"
+    assert run_aspml("learn", data, "--target", "y", "--positive", "yes", "-o",
+                     model).returncode == 0
+    one_line_error(run_aspml("explain", model, "--immutable", "x", data, "--row", "3"),
+                   "--immutable took", "pat.csv")
+    # no list option: the usual message alone
+    done = run_aspml("learn", "--target", "y")
+    one_line_error(done, "required: data")
+    assert "took" not in done.stderr

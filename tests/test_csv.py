@@ -425,3 +425,19 @@ def test_a_program_of_a_code_read_as_a_number_before_says_so(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", AspmlWarning)
         p.predict(pd.DataFrame({"code": ["4", "3.25"]}))        # "4" is there: nothing
+
+
+def test_reading_a_file_leaves_no_file_open(tmp_path):
+    """read_csv closes what it opens: no ResourceWarning (a trial: one for every file
+    read, from the header's reader), also where a quoted field and a missing last
+    value make it read the file again with csv."""
+    import subprocess
+    import sys
+    plain, quoted = tmp_path / "plain.csv", tmp_path / "quoted.csv"
+    plain.write_text("a,b\n1,2\n3,4\n")
+    quoted.write_text('a,b\n"x, y",1\nz,\n')
+    code = ("import aspml, sys; [aspml.read_csv(p) for p in sys.argv[1:]]; import gc; "
+            "gc.collect()")
+    out = subprocess.run([sys.executable, "-W", "always", "-c", code, str(plain), str(quoted)],
+                         capture_output=True, text=True, check=True)
+    assert "ResourceWarning" not in out.stderr, out.stderr

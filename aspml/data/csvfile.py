@@ -108,7 +108,9 @@ def _prepare(path: str, sep):
         with _open(path, kind) as raw:
             # the header is the first record, not the first line: a quoted name may hold
             # a line break ("a\r\nb"), so it is read with csv, from the file's first MiB
-            head = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="").read(_CHUNK)
+            text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+            head = text.read(_CHUNK)
+            text.detach()       # the file is the with's to close (no unclosed wrapper left)
         if not head.strip():
             raise AspmlError(f"cannot read {path}: it has no header line (the file is empty)")
         sep = sep or _sniff(head)
@@ -238,7 +240,8 @@ def _short_line_quoted(raw, sep: str, need: int, one: bool):
     """(line, fields) of the first record with fewer than ``need`` fields, (line, None)
     for a blank line between rows of a one-column file, or None: with Python's csv
     module, as pandas splits quoted fields (a line of spaces, or nothing, is no row)."""
-    lines = _Lines(io.TextIOWrapper(raw, encoding="utf-8-sig", newline=""))
+    text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+    lines = _Lines(text)
     records = csv.reader(lines, delimiter=sep, skipinitialspace=True)
     limit = csv.field_size_limit()
     csv.field_size_limit(2**31 - 1)     # a long text is a field (pandas has no limit)
@@ -258,6 +261,7 @@ def _short_line_quoted(raw, sep: str, need: int, one: bool):
                 seen, blank = True, None
     finally:
         csv.field_size_limit(limit)
+        text.detach()       # the caller closes the file
     return None
 
 

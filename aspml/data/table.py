@@ -493,6 +493,30 @@ def _integers(series: pd.Series) -> np.ndarray:
     return np.asarray(series.dropna().to_numpy(), dtype=dtype)
 
 
+def _row(series: pd.Series, at: int) -> int:
+    """The number of the row at position ``at``: its index where the index counts rows (a
+    file read in chunks: the file's row), else the position."""
+    index = series.index
+    return int(index[at]) if isinstance(index, pd.RangeIndex) else at
+
+
+def _not_numbers(name, texts: list, row: int, missing) -> None:
+    """Refuse a numeric column's values that are not numbers: all of them in one message
+    (up to five), the row of the first (a trial: four runs to see four), and what to
+    write in Python and on the command line, quoted for a shell."""
+    import shlex
+    shown = [repr(t) for t in texts[:5]] + (["..."] if len(texts) > 5 else [])
+    said = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    words = [str(t) for t in texts[:5] if isinstance(t, str)]
+    tokens = sorted(set(missing)) + [t for t in words if t not in missing]  # the given ones kept
+    flags = " ".join(f"--missing={shlex.quote(t)}" for t in tokens)    # (-inf: not an option)
+    raise AspmlError(f"column {name!r} is numeric but holds {said} (row {row} the first); "
+                     f"declare it mixed or categorical (kinds={{{name!r}: 'mixed'}}, on the "
+                     f"command line --kind {shlex.quote(f'{name}=mixed')}), or list "
+                     f"{'them' if len(texts) > 1 else 'it'} as missing (missing="
+                     f"{tuple(tokens)!r}, {flags})")
+
+
 def _kind_flag(name) -> str:
     """``--kind NAME=categorical`` as a shell reads it (a name with a space is quoted)."""
     import shlex
@@ -578,7 +602,8 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
             num = series.to_numpy(dtype=np.float64, na_value=np.nan)
         bad = np.isinf(num)
         if bad.any():
-            raise AspmlError(f"column {name!r}: row {int(np.argmax(bad))} holds an infinite value")
+            raise AspmlError(f"column {name!r}: row {_row(series, int(np.argmax(bad)))} holds "
+                             "an infinite value")
         is_num = ~np.isnan(num)
         return Column(name, kind, num, is_num, np.full(n, -1, np.int32), (), ~is_num)
     values = series.to_numpy(dtype=object)
@@ -589,6 +614,7 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
     u_str: list = [None] * (len(uniques) + 1)      # the last slot serves code -1 (missing)
     big = None                                      # a whole number float64 rounds
     missing = _missing_texts(missing)
+    texts = []                                      # a numeric column's non-numbers
     for i, u in enumerate(uniques):
         if _is_missing_scalar(u, missing):
             continue
@@ -601,12 +627,12 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
             if big is None and _loses_digits(u, number):
                 big = u
         elif kind == "numeric":
-            raise AspmlError(f"column {name!r} is numeric but holds {u!r}; declare it "
-                             "'mixed' or 'categorical' (kinds=, aspml --kind "
-                             f"{name}=mixed), or list the token as missing "
-                             "(missing=, aspml --missing)")
+            texts.append(i)
         else:               # categorical, or a mixed column's non-number: its one text
             u_str[i] = check_string(category_text(u), f"value in column {name!r}")
+    if texts:
+        _not_numbers(name, [uniques[i] for i in texts],
+                     _row(series, int(np.argmax(codes == texts[0]))), missing)
     if big is not None:
         _warn_big(name, big, categorical=False)
     categories = tuple(sorted({s for s in u_str if s is not None}))
