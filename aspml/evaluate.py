@@ -54,7 +54,34 @@ def data_table(program: Program, X, missing=None) -> Table:
                    program.missing if missing is None else missing)
     if texts:
         _warn_recoded(program, table, texts)
+        _warn_case_twins(program, table, texts)
     return table
+
+
+def _warn_case_twins(program: Program, table: Table, texts: set) -> None:
+    """An AspmlWarning for each column that holds values the program does not name but
+    that read as values it names up to case (``Current`` where it names ``current``):
+    another value to the rules, so a rule on ``!= "current"`` holds for it and one on
+    ``== "current"`` does not (a trial: a row's answer changed without a word).
+    ``texts``: the program's (feature, text) pairs."""
+    named: dict = {}
+    for feature, v in texts:
+        named.setdefault(feature, set()).add(v)
+    for feature, values in named.items():
+        col = table.columns.get(feature)
+        if col is None or not col.categories:
+            continue
+        folded = {v.casefold(): v for v in values}
+        twins = [(c, folded[c.casefold()]) for c in col.categories
+                 if c not in values and c.casefold() in folded]
+        if twins:
+            c, v = twins[0]
+            more = f" (and {len(twins) - 1} more)" if len(twins) > 1 else ""
+            warnings.warn(f"column {feature!r} holds {c!r}{more}, which the program does not "
+                          f"name; it names {v!r}: the rules read {c!r} as another value "
+                          f"(== {v!r} does not hold for it, != {v!r} does); if the two "
+                          "are one value, write the data as the program does", AspmlWarning,
+                          stacklevel=4)
 
 
 def _warn_recoded(program: Program, table: Table, texts: set) -> None:

@@ -137,3 +137,41 @@ def test_a_missing_token_given_as_a_string_is_not_a_substring_test():
     X = pd.DataFrame({"c": ["N", "A", "NA", "N"]})
     col = aspml.data.schema_and_table(X, missing="NA")[1]["c"]
     assert list(col.code < 0) == [False, False, True, False]
+
+
+def test_a_value_the_program_names_up_to_case_is_said(tmp_path):
+    """A trial: "Current" where the program names "current" changed a row's answer
+    without a word (another value to the rules).  A value that reads as one the program
+    names up to case is a note, through every door: the estimator, Program.predict, and
+    the command in each engine (one note, also read in chunks); a value the program does
+    not name at all is no note."""
+    import warnings
+
+    from aspml.errors import AspmlWarning
+    from conftest import run_aspml
+    rng = np.random.default_rng(0)
+    n = 400
+    df = pd.DataFrame({"smoker status": rng.choice(["current", "never", "former"], n),
+                       "age": rng.integers(20, 80, n)})
+    y = np.where((df["smoker status"] != "never") & (df.age > 50), "sick", "ok")
+    clf = aspml.FoldSE(positive="sick").fit(df, y)
+    assert "never" in str(clf.program_.literals)
+    odd = df.head(6).copy()
+    odd.loc[3, "smoker status"] = "NEVER"
+    fine = df.head(6).copy()
+    fine.loc[3, "smoker status"] = "unknown"
+    for predict in (clf.predict, clf.program_.predict):
+        with pytest.warns(AspmlWarning, match="holds 'NEVER'.*names 'never'"):
+            predict(odd)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", AspmlWarning)
+            predict(fine)
+    train, data, model = tmp_path / "t.csv", tmp_path / "odd.csv", tmp_path / "m.lp"
+    df.assign(y=y).to_csv(train, index=False)
+    odd.to_csv(data, index=False)
+    assert run_aspml("learn", train, "--target", "y", "--positive", "sick", "-o",
+                     model).returncode == 0
+    for options in (("--engine", "fast"), ("--engine", "clingo"), ("--chunksize", "2")):
+        done = run_aspml("predict", model, data, *options)
+        assert done.returncode == 0
+        assert done.stderr.count("holds 'NEVER'") == 1, (options, done.stderr)
