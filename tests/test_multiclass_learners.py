@@ -555,3 +555,24 @@ def test_the_first_fits_that_only_order_the_classes_say_nothing():
             pd.DataFrame({"x": x}), y)
     about_b = [str(w.message) for w in caught if str(w.message).startswith("class 'b'")]
     assert len(about_b) == 1, about_b
+
+
+def test_a_class_note_gives_its_share_of_the_rows_it_was_learned_on():
+    """MRS learns each class on the rows the classes before it leave: a note's share of
+    "the rows" was of those rows, read as of the table (a trial).  It now says which."""
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    n = 600
+    X = pd.DataFrame({"a": rng.integers(0, 5, n), "b": rng.integers(0, 5, n),
+                      "c": rng.random(n)})
+    y = np.where(X.a >= 3, "B", "A")
+    y = np.where(rng.random(n) < 0.06, "C", y)
+    y = np.where((X.b == 4) & (X.a < 3), "D", y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        aspml.MultiValueRuleSet(random_state=0).fit(X, y)
+    said = [str(w.message) for w in caught if "learned no rules" in str(w.message)]
+    assert said and "of the rows the classes before it leave)" in said[0], said

@@ -188,12 +188,13 @@ def _merge(a, b):
 
 
 @numba.njit(cache=True)
-def _narrow(view, pos, neg, active, cfg, data):
-    """The view cut to the rows of ``pos`` and ``neg`` once they are at most half of it
-    (as ``aspml.learners.fold._narrow``); ``active`` is all False, and is again after."""
+def _narrow(view, pos, neg, active, cfg, data, share=0.5):
+    """The view cut to the rows of ``pos`` and ``neg`` once they are at most ``share`` of
+    it (half: as ``aspml.learners.fold._narrow``); ``active`` is all False, and is again
+    after."""
     groups, rows, offsets, n_view = view
     count = pos.shape[0] + neg.shape[0]
-    if count > 0.5 * n_view:
+    if count > share * n_view:
         return view
     for r in pos:
         active[r] = True
@@ -672,7 +673,10 @@ def multiclass(view, data, y_idx, k, cfg):
         neg = neg[:b]
         if not _enough(pos, weights, cfg[MIN_RULE]):
             break
-        view = _narrow(view, remaining, none, active, cfg, data)
+        # the remaining rows' view is cut once they are at most 90% of it, not half: each
+        # class after another searches it (four first searches a kept rule on avila), and
+        # a scan reads every row of the view (FoldRpp avila 86.6 -> 83.6 ms a fit)
+        view = _narrow(view, remaining, none, active, cfg, data, 0.9)
         n_rules = store[4][0]
         n_lits = store[4][1]
         store, rid = learn(store, view, data, state, active, pos, neg, none, none, no_values, 0,

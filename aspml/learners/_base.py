@@ -104,9 +104,10 @@ def positive_share(y: np.ndarray, weights=None) -> float:
     return float(weights[y].sum()) / max(float(weights.sum()), 1e-300)
 
 
-def balanced_hint(share: float) -> str:
-    """The hint the learners' notes give for a class under a fifth of the rows, else ''."""
-    return (f'class_weight="balanced" (the class is {share_percent(share)} of the rows)'
+def balanced_hint(share: float, rows: str = "the rows") -> str:
+    """The hint the learners' notes give for a class under a fifth of ``rows`` (what the
+    share is of), else ''."""
+    return (f'class_weight="balanced" (the class is {share_percent(share)} of {rows})'
             if share < 0.2 else "")
 
 
@@ -716,6 +717,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             if weight is not None:
                 self._weight = weight[rows]
         self.multiclass_, self.positive_index_ = False, k
+        # a note's share of the rows is of those it was learned on
+        self._rows_said = "the rows" if rows is None else "the rows the classes before it leave"
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", AspmlWarning)
@@ -723,6 +726,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         finally:
             self.multiclass_, self.positive_index_ = True, None
             self._weight = weight
+            self._rows_said = "the rows"
         for w in caught:        # a note about one class's rules says which class
             if issubclass(w.category, AspmlWarning):
                 notes.setdefault(str(w.message), []).append(as_label(self.classes_[k]))

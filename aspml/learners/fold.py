@@ -429,6 +429,8 @@ def _simplify(body: list) -> list:
     ``c == "2"`` makes ``c != "3"`` redundant, and so does ``c > 1`` (order
     comparisons hold for numbers only) for ``c != "x"`` and for ``c != 0``.
     """
+    if len({lit.feature for lit in body}) == len(body):
+        return list(body)   # each step reads two literals of one feature: none to drop
     out: list = []
     for lit in body:
         if isinstance(lit, (Compare, NotCompare)) and lit.op in _TIGHTER:

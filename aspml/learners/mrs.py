@@ -335,7 +335,8 @@ class MultiValueRuleSet(LogicClassifier):
         if not found:
             # a rare class: the prior of the empty rule set is hard to beat unweighted
             # (FOLD's "no rules" note gives the same hint)
-            hint = (balanced_hint(positive_share(y, weights))
+            hint = (balanced_hint(positive_share(y, weights),
+                                  getattr(self, "_rows_said", "the rows"))
                     if getattr(self, "class_weight", None) is None else "")
             rare = f"{hint}, " if hint else ""
             warnings.warn(f"MultiValueRuleSet learned no rules: none of the "
