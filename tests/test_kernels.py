@@ -255,21 +255,32 @@ def test_cut_masks_match_a_comparison_a_cut(rows, cuts):
         assert np.array_equal(got[k], pack(want))
 
 
-@pytest.mark.parametrize("m", [0, 1, 128, 129, 300])
-def test_cut_masks_of_many_cuts(m):
-    """Either side of 128 cuts, cuts and rows drawn from the same few values (ties)."""
+@pytest.mark.parametrize("m", [0, 1, 128, 129, 130, 143, 144, 145, 300])
+@pytest.mark.parametrize("above", [False, True])
+def test_cut_masks_of_many_cuts(m, above):
+    """Either side of 128 cuts, cuts and rows drawn from the same few values (ties); with
+    ``above``, rows above every cut (a short last block of 16 cuts once counted a row
+    past the last set: a write out of bounds)."""
     from aspml.kernels.bitset import cut_masks, pack
     rng = np.random.default_rng(m)
     values = np.array(_EDGES + [math.nan, 0.5, 7.0])
     num = rng.choice(values, 1000)
     is_num = rng.random(1000) < 0.95
     a = rng.choice(values[:-3], m)
+    if above:
+        a = a[np.isfinite(a)]
+        m = len(a)
     strict = rng.random(m) < 0.5
     got = cut_masks(num, is_num, a, strict)
     for k in range(m):
         with np.errstate(invalid="ignore"):
             want = is_num & ((num < a[k]) if strict[k] else (num <= a[k]))
         assert np.array_equal(got[k], pack(want))
+    # the same code run by Python, whose indexing refuses a place out of bounds (compiled,
+    # such a write goes unseen, or corrupts memory)
+    with np.errstate(invalid="ignore", over="ignore"):
+        slow = cut_masks.py_func(num[:150], is_num[:150], a, strict)
+    assert np.array_equal(slow, cut_masks(num[:150], is_num[:150], a, strict))
 
 
 @settings(max_examples=examples(100), deadline=None)

@@ -244,7 +244,7 @@ def cut_masks(num, is_num, cuts, strict):
         else:                                   # the blocks below v, then keys in its block
             for b in range(blocks):
                 c += last[b] < v
-            lo = 16 * c
+            lo = min(16 * c, j)                 # (every key below v: the last block short)
             c = lo
             for k in range(lo, min(lo + 16, j)):
                 c += a[k] < v

@@ -34,6 +34,7 @@ from .sort import argsort_float, argsort_scaled
 LE, GT, NOT_LE, NOT_GT, EQ, NE = 0, 1, 2, 3, 4, 5
 NO_GROUPS = np.zeros((0, 0), dtype=np.int32)
 NO_OFFSETS = np.zeros(0, dtype=np.int64)
+NO_COUNTS = np.zeros((0, 0), dtype=np.int64)
 # A view cut to fewer rows (filter_sorted, given the features' value groups) leaves out a
 # feature of at most this many value groups, and no more than the rows it keeps: the
 # literal search counts such a feature by value group over its active rows, which needs
@@ -391,6 +392,38 @@ def _thresholds_by_group(f, row_groups, n_groups, distinct, distinct_offsets, st
 
 
 @numba.njit(cache=True)
+def _thresholds_from_counts(f, counts, at, n_groups, cls, distinct, distinct_offsets, n_pos,
+                            n_neg, n_neg_rows, kind, negated, min_tp, banned_features,
+                            banned_ops, banned_values, logs):
+    """:func:`_thresholds_by_group` from each value group's rows of every class among the
+    active rows, ``counts[at + g, c]`` (FOLD's multi-class loop keeps them for its
+    remaining rows as rows leave): class ``cls`` the positives, the others the
+    negatives; the same counts, so the same literal, without a pass over the rows."""
+    pos_g = np.empty(n_groups, dtype=np.int64)
+    neg_g = np.empty(n_groups, dtype=np.int64)
+    k = counts.shape[1]
+    num_pos = np.int64(0)
+    num_neg = np.int64(0)
+    for g in range(n_groups):
+        p = counts[at + g, cls]
+        every = np.int64(0)
+        for c in range(k):
+            every += counts[at + g, c]
+        pos_g[g] = p
+        neg_g[g] = every - p
+        num_pos += p
+        num_neg += every - p
+    twins = (num_pos + num_neg == n_pos + n_neg
+             and not _plain_banned(f, banned_features, banned_ops))
+    n_ops = 4 if negated and not twins else 2
+    lo = distinct_offsets[f]
+    return best_threshold(f, distinct[lo:lo + n_groups], pos_g, neg_g, EMPTY, EMPTY,
+                          n_groups, True, LE, n_ops, float(num_pos), float(num_neg), num_neg,
+                          n_pos, n_neg, n_neg_rows, kind, min_tp, logs, NEG_INF, -1, 0.0,
+                          banned_features, banned_ops, banned_values)
+
+
+@numba.njit(cache=True)
 def _thresholds_by_scan(f, groups, rows, lo, hi, distinct, distinct_offsets, state, weights,
                         n_pos, n_neg, n_neg_rows, kind, negated, min_tp, banned_features,
                         banned_ops, banned_values, n_view, logs):
@@ -489,7 +522,8 @@ def _left_out(n_groups, n_active, cap):
 @numba.njit(cache=True)
 def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                      active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-                     banned_features, banned_ops, banned_values, n_view, row_groups, logs):
+                     banned_features, banned_ops, banned_values, n_view, row_groups, logs,
+                     class_counts, count_offsets, cls):
     best = NEG_INF
     best_op = -1
     best_value = 0.0
@@ -500,11 +534,17 @@ def _best_on_feature(f, groups, rows, offsets, distinct, distinct_offsets, codes
     if countable and 0 < n_groups and (n_groups * GROUPS_PER_ROW <= active_rows.shape[0] or (
             hi == lo and n_groups <= GROUP_CAP)):
         # fewer value groups than active rows, or a feature the view leaves out: count by
-        # group (the same literal)
-        best, best_op, best_value = _thresholds_by_group(
-            f, row_groups, n_groups, distinct, distinct_offsets, state, active_rows, n_pos,
-            n_neg, n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
-            banned_values, logs)
+        # group (the same literal), or read the counts the caller keeps
+        if cls >= 0 and count_offsets[f] >= 0:
+            best, best_op, best_value = _thresholds_from_counts(
+                f, class_counts, count_offsets[f], n_groups, cls, distinct, distinct_offsets,
+                n_pos, n_neg, n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
+                banned_values, logs)
+        else:
+            best, best_op, best_value = _thresholds_by_group(
+                f, row_groups, n_groups, distinct, distinct_offsets, state, active_rows, n_pos,
+                n_neg, n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
+                banned_values, logs)
     elif hi > lo:
         best, best_op, best_value = _thresholds_by_scan(
             f, groups, rows, lo, hi, distinct, distinct_offsets, state, weights, n_pos, n_neg,
@@ -554,7 +594,7 @@ def _pick(scores, ops, values):
 def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                  active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
                  banned_features, banned_ops, banned_values, n_view=-1, row_groups=NO_GROUPS,
-                 logs=EMPTY):
+                 logs=EMPTY, class_counts=NO_COUNTS, count_offsets=NO_OFFSETS, cls=-1):
     """Best valid literal over every feature in one call.
 
     Parameters
@@ -603,6 +643,12 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
     logs : float64[K], optional
         ``log2`` of 0 .. K - 1 (:func:`_logs`), computed once for a fit; read when it
         reaches the active rows (information gain of whole counts), else computed.
+    class_counts, count_offsets, cls : int64[G, C], int64[F], int, optional
+        With ``cls`` >= 0 (unweighted, ``row_groups`` given): the active rows are the
+        rows of class ``cls`` (positives) and of the other classes (negatives), and
+        ``class_counts[count_offsets[j] + g, c]`` holds the active rows of class ``c``
+        in value group ``g`` of feature ``j`` (``count_offsets[j]`` -1: not kept); a
+        feature counted by group reads them instead of its rows (the same literal).
 
     Only value groups holding an active row are candidate thresholds (the
     thresholds FOLD draws from the current examples), so the heuristic is
@@ -622,7 +668,8 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
         scores[f], ops[f], values[f] = _best_on_feature(
             np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
             active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-            banned_features, banned_ops, banned_values, n_view, row_groups, logs)
+            banned_features, banned_ops, banned_values, n_view, row_groups, logs,
+            class_counts, count_offsets, cls)
     return _pick(scores, ops, values)
 
 
@@ -630,7 +677,8 @@ def best_literal(groups, rows, offsets, distinct, distinct_offsets, codes, n_cod
 def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, codes, n_codes, state,
                           active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
                           banned_features, banned_ops, banned_values, n_view=-1,
-                          row_groups=NO_GROUPS, threads=2, logs=EMPTY):
+                          row_groups=NO_GROUPS, threads=2, logs=EMPTY, class_counts=NO_COUNTS,
+                          count_offsets=NO_OFFSETS, cls=-1):
     """:func:`best_literal` with the features searched in parallel (same answer), on
     ``threads`` threads (numba's setting in effect: a cached kernel cannot ask it)."""
     n_features = offsets.shape[0] - 1
@@ -643,7 +691,8 @@ def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, cod
     # (avila's two of ~10,000 values, 7 and 9 of 0-9, took one thread of two)
     n_tasks = max(1, min(threads, n_features))
     task_of = _balanced_tasks(offsets, distinct_offsets, n_codes, active_rows.shape[0],
-                              weights is None and row_groups.shape[1] > 0, n_tasks)
+                              weights is None and row_groups.shape[1] > 0, n_tasks,
+                              count_offsets if cls >= 0 else NO_OFFSETS)
     for t in numba.prange(n_tasks):
         for f in range(n_features):
             if task_of[f] != t:
@@ -651,12 +700,14 @@ def best_literal_parallel(groups, rows, offsets, distinct, distinct_offsets, cod
             scores[f], ops[f], values[f] = _best_on_feature(
                 np.int64(f), groups, rows, offsets, distinct, distinct_offsets, codes, n_codes,
                 state, active_rows, weights, n_pos, n_neg, n_neg_rows, kind, negated, min_tp,
-                banned_features, banned_ops, banned_values, n_view, row_groups, logs)
+                banned_features, banned_ops, banned_values, n_view, row_groups, logs,
+                class_counts, count_offsets, cls)
     return _pick(scores, ops, values)
 
 
 @numba.njit(cache=True)
-def _balanced_tasks(offsets, distinct_offsets, n_codes, n_active, by_group, n_tasks):
+def _balanced_tasks(offsets, distinct_offsets, n_codes, n_active, by_group, n_tasks,
+                    count_offsets):
     """Each feature's task, ``0 .. n_tasks - 1``: the costliest first, each to the task of
     least work so far.  A feature's work as :func:`_best_on_feature` does it: a sorted
     scan of its rows in the view (a heuristic at about every row: three units a row), or
@@ -671,7 +722,9 @@ def _balanced_tasks(offsets, distinct_offsets, n_codes, n_active, by_group, n_ta
         c = 0.0
         if rows > 0 or (by_group and 0 < n_groups <= GROUP_CAP):
             if _by_group(by_group, n_groups, n_active) or rows == 0:
-                c += n_active + n_groups
+                # (the caller's counts by group: no pass over the rows)
+                kept = count_offsets.shape[0] > 0 and count_offsets[f] >= 0
+                c += n_groups if kept else n_active + n_groups
             else:
                 c += 3.0 * rows
         if n_codes[f] > 0:

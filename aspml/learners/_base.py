@@ -747,11 +747,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         each default rule decides (the last row: no rule)."""
         k = len(self.classes_)
         proba = (counts + 1) / (counts.sum(axis=1, keepdims=True) + k)
-        for r, c in enumerate(self._rule_classes()):
-            others = np.delete(proba[r], c).max()
-            if proba[r, c] <= others:
-                proba[r, c] = others * (1 + 1e-9) + 1e-12
-                proba[r] /= proba[r].sum()
+        rows, own = np.arange(len(proba)), self._rule_classes()
+        others = proba.copy()
+        others[rows, own] = -np.inf
+        others = others.max(axis=1)             # each row's largest other class
+        for r in np.flatnonzero(proba[rows, own] <= others):
+            proba[r, own[r]] = others[r] * (1 + 1e-9) + 1e-12
+            proba[r] /= proba[r].sum()
         self.rule_class_proba_ = proba
 
     def _rule_classes(self) -> np.ndarray:

@@ -198,13 +198,15 @@ class _Search:
 
     def _rules(self, rules, lits, values, ids) -> list:
         """The ``_Rule`` trees of the store's rules ``ids`` (:mod:`aspml.kernels.fold_loop`)."""
+        features, ops, vals = lits[0].tolist(), lits[1].tolist(), values.tolist()
+        lo, hi, _, end = rules.tolist()     # (Python numbers: an array's item costs more)
+
         def rule(i):
-            literals = [_Lit(int(lits[0, k]), int(lits[1, k]), float(values[k]))
-                        for k in range(rules[0, i], rules[1, i])]
+            literals = [_Lit(features[k], ops[k], vals[k]) for k in range(lo[i], hi[i])]
             exceptions, c = [], i + 1
-            while c < rules[3, i]:
+            while c < end[i]:
                 exceptions.append(rule(c))
-                c = rules[3, c]
+                c = end[c]
             return _Rule(literals, exceptions)
         return [rule(int(i)) for i in ids]
 
