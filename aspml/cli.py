@@ -966,7 +966,9 @@ class _Parser(argparse.ArgumentParser):
     argv: list = []
 
     def error(self, message):
-        if "arguments are required" in message:
+        if "arguments are required" in message and any(
+                not name.strip().startswith("-")       # a positional (the data) is missing
+                for name in message.split("required:", 1)[-1].split(",")):
             message += _swallowed(self.argv)
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 

@@ -413,6 +413,10 @@ def first_of_coverage(program: Program, cov: np.ndarray) -> np.ndarray:
     :func:`coverage` gives it): each row's first default rule that fires, its index
     among the default rules, or -1."""
     from .kernels.cover import first_true
+    cov = np.asarray(cov, dtype=bool)
+    if cov.ndim != 2 or cov.shape[1] != len(program.rules):
+        raise ValueError(f"coverage of shape {cov.shape}: the program has "
+                         f"{len(program.rules)} rules (rows x rules, as coverage gives it)")
     idx = np.array(default_indices(program), dtype=np.int64)
     return first_true(np.ascontiguousarray(cov.T), idx)     # (evaluate's: no copy)
 

@@ -950,3 +950,7 @@ def test_a_list_option_that_took_the_data_file_says_so(tmp_path):
     done = run_aspml("learn", "--target", "y")
     one_line_error(done, "required: data")
     assert "took" not in done.stderr
+    # the data given, another argument missing: nothing was swallowed (a review)
+    done = run_aspml("learn", data, "--ignore", "w", data)
+    one_line_error(done, "required: --target")
+    assert "took" not in done.stderr

@@ -175,3 +175,30 @@ def test_a_value_the_program_names_up_to_case_is_said(tmp_path):
         done = run_aspml("predict", model, data, *options)
         assert done.returncode == 0
         assert done.stderr.count("holds 'NEVER'") == 1, (options, done.stderr)
+
+
+def test_many_texts_in_a_numeric_column_hint_the_kind_alone():
+    """More than five texts, or a value no missing token can name (True): the message
+    names five and how many more, and hints the kind only (a missing= list of five would
+    leave the others out: a review)."""
+    X = pd.DataFrame({"A": ["1", "n/a", "x", "2", "-inf", "abc", "q", "z"]})
+    with pytest.raises(AspmlError, match=r"and 1 more \(row 1 the first\); declare it mixed") as e:
+        aspml.FoldSE(kinds={"A": "numeric"}).fit(X, [0, 1] * 4)
+    assert "missing=" not in str(e.value)
+    X = pd.DataFrame({"A": [1, True, 2, 3]}, dtype=object)
+    with pytest.raises(AspmlError, match="holds True") as e:
+        aspml.FoldSE(kinds={"A": "numeric"}).fit(X, [0, 1] * 2)
+    assert "missing=" not in str(e.value)
+
+
+def test_first_of_coverage_refuses_a_coverage_of_another_program():
+    """first_true reads without bounds checks: a coverage of the wrong shape is refused
+    before it (a review: garbage read past the array)."""
+    from aspml import Target
+    from aspml.evaluate import first_of_coverage
+    p = Program((Rule(None, (Compare("a", ">", 1),), label="p"),
+                 Rule(None, (Compare("a", ">", 2),), label="q")),
+                target=Target(classes=("p", "q"), default="q"))
+    with pytest.raises(ValueError, match="the program has 2 rules"):
+        first_of_coverage(p, np.zeros((3, 1), bool))
+    assert first_of_coverage(p, np.array([[1, 1], [0, 1], [0, 0]], bool)).tolist() == [0, 1, -1]

@@ -494,10 +494,12 @@ def _integers(series: pd.Series) -> np.ndarray:
 
 
 def _row(series: pd.Series, at: int) -> int:
-    """The number of the row at position ``at``: its index where the index counts rows (a
-    file read in chunks: the file's row), else the position."""
+    """The number of the row at position ``at``: its label where the index counts rows up
+    (a RangeIndex of step 1: a file read in chunks gives the file's row, a frame cut by
+    ``iloc`` the label ``loc`` finds), else the position."""
     index = series.index
-    return int(index[at]) if isinstance(index, pd.RangeIndex) else at
+    counts_up = isinstance(index, pd.RangeIndex) and index.step == 1
+    return int(index[at]) if counts_up else at
 
 
 def _not_numbers(name, texts: list, row: int, missing) -> None:
@@ -505,16 +507,20 @@ def _not_numbers(name, texts: list, row: int, missing) -> None:
     (up to five), the row of the first (a trial: four runs to see four), and what to
     write in Python and on the command line, quoted for a shell."""
     import shlex
-    shown = [repr(t) for t in texts[:5]] + (["..."] if len(texts) > 5 else [])
+    shown = [repr(t) for t in texts[:5]] + ([f"{len(texts) - 5} more"] if len(texts) > 5 else [])
     said = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-    words = [str(t) for t in texts[:5] if isinstance(t, str)]
+    kind = (f"declare it mixed or categorical (kinds={{{name!r}: 'mixed'}}, on the command "
+            f"line --kind {shlex.quote(f'{name}=mixed')})")
+    words = [t for t in texts if isinstance(t, str)]
+    if not words or len(words) != len(texts) or len(words) > 5:
+        # a value no token names (True), or too many to list: the kind alone
+        raise AspmlError(f"column {name!r} is numeric but holds {said} (row {row} the first); "
+                         f"{kind}")
     tokens = sorted(set(missing)) + [t for t in words if t not in missing]  # the given ones kept
     flags = " ".join(f"--missing={shlex.quote(t)}" for t in tokens)    # (-inf: not an option)
     raise AspmlError(f"column {name!r} is numeric but holds {said} (row {row} the first); "
-                     f"declare it mixed or categorical (kinds={{{name!r}: 'mixed'}}, on the "
-                     f"command line --kind {shlex.quote(f'{name}=mixed')}), or list "
-                     f"{'them' if len(texts) > 1 else 'it'} as missing (missing="
-                     f"{tuple(tokens)!r}, {flags})")
+                     f"{kind}, or list {'them' if len(texts) > 1 else 'it'} as missing "
+                     f"(missing={tuple(tokens)!r}, {flags})")
 
 
 def _kind_flag(name) -> str:

@@ -120,9 +120,9 @@ def is_number(value: object) -> bool:
 
 def decimals(value: int | float) -> int:
     """Digits after the point in the shortest text of ``value`` (``12.25`` -> 2)."""
-    if isinstance(value, int):
+    if isinstance(value, (int, np.integer)):
         return 0
-    mantissa, _, exponent = repr(value).partition("e")     # as Decimal(repr(value)) reads it
+    mantissa, _, exponent = repr(float(value)).partition("e")  # as Decimal(repr(value)) reads it
     return max(0, len(mantissa.partition(".")[2]) - int(exponent or 0))
 
 
