@@ -963,7 +963,7 @@ class _Parser(argparse.ArgumentParser):
     every other mistake is, instead of the whole usage block."""
 
     # the command line being read (main sets it): an error can say what a list took
-    argv: list = []
+    argv: tuple = ()
 
     def error(self, message):
         if "arguments are required" in message and any(
@@ -1330,7 +1330,7 @@ def main(argv=None) -> int:
             sys.stdout.flush()
             return 0
         try:
-            _Parser.argv = argv
+            _Parser.argv = tuple(argv)
             args = build_parser().parse_args(argv)
         finally:                              # --help printed (and exits): flush it here
             sys.stdout.flush()

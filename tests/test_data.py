@@ -147,8 +147,9 @@ def test_a_value_the_program_names_up_to_case_is_said(tmp_path):
     not name at all is no note."""
     import warnings
 
-    from aspml.errors import AspmlWarning
     from conftest import run_aspml
+
+    from aspml.errors import AspmlWarning
     rng = np.random.default_rng(0)
     n = 400
     df = pd.DataFrame({"smoker status": rng.choice(["current", "never", "former"], n),

@@ -248,7 +248,7 @@ def cut_masks(num, is_num, cuts, strict):
             c = lo
             for k in range(lo, min(lo + 16, j)):
                 c += a[k] < v
-        c = c if is_num[i] and v == v else j
+        c = c if is_num[i] and not np.isnan(v) else j
         delta[c, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
     for k in range(j):
         if k > 0:

@@ -646,7 +646,7 @@ def _group_counts(data, y_idx, k, rows):
     group (unweighted, of at most ``GROUP_CAP`` groups): ``(counts, offsets)``, feature
     ``f``'s group ``g`` at ``counts[offsets[f] + g]`` (``offsets[f]`` -1: not kept; no
     feature kept past ``COUNT_CELLS`` cells).  The loop takes a leaving row's class out
-    of them (:func:`_take_counts`), and each class's first search reads them instead of
+    of them (:func:`_add_counts`), and each class's first search reads them instead of
     its rows: avila's first searches of a class after another, over the same remaining
     rows, counted eight features of up to 751 groups row by row each time."""
     distinct_offsets, weights, row_groups = data[1], data[6], data[7]
@@ -661,21 +661,13 @@ def _group_counts(data, y_idx, k, rows):
             offsets[f] = size
             size += n_groups
     counts = np.zeros((size, k), dtype=np.int64)
-    for f in range(n_features):
-        at = offsets[f]
-        if at < 0:
-            continue
-        rg = row_groups[f]
-        for r in rows:
-            g = rg[r]
-            if g >= 0:
-                counts[at + g, y_idx[r]] += 1
+    _add_counts(counts, offsets, data, y_idx, rows, 1)
     return counts, offsets
 
 
 @numba.njit(cache=True)
-def _take_counts(counts, offsets, data, y_idx, rows):
-    """Take ``rows`` (leaving the remaining rows) out of :func:`_group_counts`'."""
+def _add_counts(counts, offsets, data, y_idx, rows, step):
+    """Add ``step`` for each of ``rows`` to :func:`_group_counts`' (-1: the rows leave)."""
     row_groups = data[7]
     for f in range(offsets.shape[0]):
         at = offsets[f]
@@ -685,7 +677,7 @@ def _take_counts(counts, offsets, data, y_idx, rows):
         for r in rows:
             g = rg[r]
             if g >= 0:
-                counts[at + g, y_idx[r]] -= 1
+                counts[at + g, y_idx[r]] += step
 
 
 @numba.njit(cache=True)
@@ -793,8 +785,8 @@ def multiclass(view, data, y_idx, k, cfg):
             if on[i]:
                 decided[remaining[i]] = 1
                 leave[i] = of_class[i]
-        _take_counts(groups_by_class, count_offsets, data, y_idx,
-                     _select(remaining, leave, True))
+        _add_counts(groups_by_class, count_offsets, data, y_idx,
+                    _select(remaining, leave, True), -1)
         remaining = _select(remaining, leave, False)
         every = _class_totals(y_idx, remaining, weights, k)
     rules, lits, values = _as_arrays(store)

@@ -376,6 +376,17 @@ def _thresholds_by_group(f, row_groups, n_groups, distinct, distinct_offsets, st
             s = state[r]
             pos_g[g] += s == 1
             neg_g[g] += s == 2
+    return _groups_scored(f, pos_g, neg_g, n_groups, distinct, distinct_offsets, n_pos, n_neg,
+                          n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
+                          banned_values, logs)
+
+
+@numba.njit(cache=True)
+def _groups_scored(f, pos_g, neg_g, n_groups, distinct, distinct_offsets, n_pos, n_neg,
+                   n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
+                   banned_values, logs):
+    """Feature ``f``'s threshold literals from its value groups' positives and negatives
+    among the active rows (:func:`_thresholds_by_group`, :func:`_thresholds_from_counts`)."""
     num_pos = np.int64(0)
     num_neg = np.int64(0)
     for g in range(n_groups):
@@ -402,8 +413,6 @@ def _thresholds_from_counts(f, counts, at, n_groups, cls, distinct, distinct_off
     pos_g = np.empty(n_groups, dtype=np.int64)
     neg_g = np.empty(n_groups, dtype=np.int64)
     k = counts.shape[1]
-    num_pos = np.int64(0)
-    num_neg = np.int64(0)
     for g in range(n_groups):
         p = counts[at + g, cls]
         every = np.int64(0)
@@ -411,16 +420,9 @@ def _thresholds_from_counts(f, counts, at, n_groups, cls, distinct, distinct_off
             every += counts[at + g, c]
         pos_g[g] = p
         neg_g[g] = every - p
-        num_pos += p
-        num_neg += every - p
-    twins = (num_pos + num_neg == n_pos + n_neg
-             and not _plain_banned(f, banned_features, banned_ops))
-    n_ops = 4 if negated and not twins else 2
-    lo = distinct_offsets[f]
-    return best_threshold(f, distinct[lo:lo + n_groups], pos_g, neg_g, EMPTY, EMPTY,
-                          n_groups, True, LE, n_ops, float(num_pos), float(num_neg), num_neg,
-                          n_pos, n_neg, n_neg_rows, kind, min_tp, logs, NEG_INF, -1, 0.0,
-                          banned_features, banned_ops, banned_values)
+    return _groups_scored(f, pos_g, neg_g, n_groups, distinct, distinct_offsets, n_pos, n_neg,
+                          n_neg_rows, kind, negated, min_tp, banned_features, banned_ops,
+                          banned_values, logs)
 
 
 @numba.njit(cache=True)
