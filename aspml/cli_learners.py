@@ -233,7 +233,7 @@ QUANTITY_VALUES = 20
 
 def _numbers_if_all(labels):
     """Labels read as text from a file that are all numbers (``0``, ``1``, ``2.5``) as
-    numbers; others unchanged.  A number written as ``to_csv`` writes a float is that
+    numbers; others unchanged (every label as written when one of them is a word).  A number written as ``to_csv`` writes a float is that
     number (``"1.0"`` is the class ``1``, as ``pd.read_csv`` reads it); written otherwise
     (``"01"``, ``"1e0"``) it is a code, as in a categorical column
     (:func:`aspml.data.table.category_text`).  Each distinct label is read once: a Python
@@ -242,13 +242,17 @@ def _numbers_if_all(labels):
 
     from .data.table import _NUMBER_TEXT, _as_number, category_text, number_text
     from .logic.values import normalize_value
+    if any(_as_number(u) is None for u in pd.unique(labels)):
+        # a word among them: every label as written, as aspml.read_csv's frame holds it and
+        # as check and report read it ("3.0" beside "two" is the class "3.0"; a new-user
+        # trial: learn made it "3", check then found no row of the class, and "1" beside
+        # "1.0" and "x" made a binary program of three classes)
+        return labels
     changed = {u: c for u in pd.unique(labels)
                if isinstance(u, str) and _NUMBER_TEXT.match(u) and (c := category_text(u)) != u}
     if changed:
         labels = labels.replace(changed)
     number = {u: _as_number(u) for u in pd.unique(labels)}
-    if any(n is None for n in number.values()):
-        return labels
     if any(isinstance(u, str) and u != number_text(n) for u, n in number.items()):
         # a code ("01", "1e0": not the number's own text, which category_text made of
         # every other number above) keeps every label as written ("01", "02", "10" were

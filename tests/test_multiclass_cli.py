@@ -349,3 +349,29 @@ def test_trace_names_each_class_and_the_default(tmp_path, monkeypatch):
     assert 'default class "routine": every row is covered' in out.stdout, out.stdout
     out = run_aspml("check", tmp_path / "all.lp", tmp_path / "all.csv", "--target", "level")
     assert 'default (level = "routine"): decides 0\n' in out.stdout, out.stdout
+
+
+def test_labels_of_numbers_beside_words_stay_as_written(tmp_path):
+    """A trial: learn read the label 3.0 beside words as the class 3 (1.0 beside 1 and x
+    as 1: a binary program of a three-class label), while check, report and explain
+    read 3.0: accuracy 1.000 from learn, 0.667 from check on the same rows.  With a word
+    among them every label stays as written, through every door: learn, check, explain
+    --why-not, and Python on aspml.read_csv's frame."""
+    from conftest import run_aspml
+    cases = {"a.csv": ("1", "two", "3.0"), "b.csv": ("1", "1.0", "x")}
+    for name, labels in cases.items():
+        data = tmp_path / name
+        data.write_text("x,y\n" + "".join(f"{i},{labels[(i - 1) // 10]}\n" for i in range(1, 31)))
+        model = tmp_path / f"{name}.lp"
+        done = run_aspml("learn", data, "--target", "y", "--tail", "0", "-o", model)
+        assert done.returncode == 0, done.stderr
+        assert "for 3 classes" in done.stdout and "accuracy 1.000" in done.stdout
+        program = aspml.load(model)
+        assert set(program.classes) == set(labels)
+        done = run_aspml("check", model, data)
+        assert "accuracy 1.000, macro-F1 1.000" in done.stdout, done.stdout
+        done = run_aspml("explain", model, data, "--row", "0", "--why-not", labels[2])
+        assert done.returncode == 0, done.stderr
+        frame = aspml.read_csv(data)
+        fitted = aspml.FoldSE(tail=0).fit(frame[["x"]], frame["y"])
+        assert set(fitted.program_.classes) == set(labels)
