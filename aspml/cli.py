@@ -966,14 +966,17 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a mistake on the command line is one line on stderr (exit 2), as
     every other mistake is, instead of the whole usage block."""
 
-    # the command line being read (main sets it): an error can say what a list took
-    argv: tuple = ()
+    def parse_known_args(self, args=None, namespace=None):
+        # the arguments this parser reads (a subcommand's parser: those after its name),
+        # so that an error can say what an option's list took
+        self._read = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):
         if "arguments are required" in message and any(
                 not name.strip().startswith("-")       # a positional (the data) is missing
                 for name in message.split("required:", 1)[-1].split(",")):
-            message += _swallowed(self.argv)
+            message += _swallowed(self, getattr(self, "_read", []))
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
     def print_help(self, file=None):
@@ -981,19 +984,18 @@ class _Parser(argparse.ArgumentParser):
         (file or sys.stdout).write(self.format_help())
 
 
-# the options that take a list of names: a file named after them is taken as a name
-_LISTS = ("--ignore", "--immutable", "--datasets", "--learners", "--positive",
-          "--feature-names")
 _FILE_ENDINGS = (".csv", ".tsv", ".txt", ".parquet", ".gz", ".bz2", ".xz", ".zip", ".lp",
                  ".pl", ".json")
 
 
-def _swallowed(argv: list) -> str:
-    """When a required argument is missing, whether a list option took a file as one of
-    its names (``--ignore w pat.csv``: a trial read only "required: data"): what to say."""
+def _swallowed(parser: argparse.ArgumentParser, argv: list) -> str:
+    """When a required argument is missing, whether one of the parser's options that take
+    a list of names (``--ignore``, ``--immutable``) took a file as one of them (``--ignore
+    w pat.csv``: a trial read only "required: data"): what to say."""
+    lists = {s for a in parser._actions if a.nargs in ("+", "*") for s in a.option_strings}
     option = None
     for arg in argv:
-        if arg in _LISTS:
+        if arg in lists:
             option = arg
         elif arg.startswith("-"):
             option = None
@@ -1334,7 +1336,6 @@ def main(argv=None) -> int:
             sys.stdout.flush()
             return 0
         try:
-            _Parser.argv = tuple(argv)
             args = build_parser().parse_args(argv)
         finally:                              # --help printed (and exits): flush it here
             sys.stdout.flush()

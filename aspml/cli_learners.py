@@ -233,8 +233,9 @@ QUANTITY_VALUES = 20
 
 def _numbers_if_all(labels):
     """Labels read as text from a file that are all numbers (``0``, ``1``, ``2.5``) as
-    numbers; others unchanged (every label as written when one of them is a word).  A number written as ``to_csv`` writes a float is that
-    number (``"1.0"`` is the class ``1``, as ``pd.read_csv`` reads it); written otherwise
+    numbers; others unchanged (every label as written when one of them is a word).  A
+    number written as ``to_csv`` writes a float is that number (``"1.0"`` is the class
+    ``1``, as ``pd.read_csv`` reads it); written otherwise
     (``"01"``, ``"1e0"``) it is a code, as in a categorical column
     (:func:`aspml.data.table.category_text`).  Each distinct label is read once: a Python
     step per value, not per row (texts: no two distinct ones hash alike, as 1 and True)."""

@@ -20,11 +20,9 @@ from ._given import as_program
 from .errors import AspmlError, AspmlWarning
 from .data.table import Column, Table, encode
 from .kernels.bitset import cut_masks, pack, unpack
-from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare,
-                          Program)
+from .logic.model import (ORDER_OPS, Compare, Flag, InSet, Interval, Literal, NotAtom,
+                          NotCompare, Program)
 from .logic.values import is_number
-
-_ORDER = {"<=": np.less_equal, ">": np.greater, "<": np.less, ">=": np.greater_equal}
 
 
 def as_table(program: Program, X, missing=None) -> Table:
@@ -191,13 +189,27 @@ def _bracket(value) -> tuple[float, float]:
     return float(np.nextafter(f, -np.inf)), f
 
 
-def _order(op: str, num: np.ndarray, value) -> np.ndarray:
-    """``num op value``, exactly (:func:`_bracket`); NaN compares false."""
+def _cut(op: str, value) -> tuple[float, bool, bool]:
+    """An order comparison ``x op value`` as ``(a, strict, other)``: it holds where
+    ``x <= a`` (``x < a`` when ``strict``) holds, or, when ``other``, on the numbers where
+    that does not; exactly, ``a`` a float either side of ``value`` (:func:`_bracket`)."""
     lo, hi = _bracket(value)
+    if op == "<=" or (op == "<" and lo != hi):
+        return lo, False, False
+    if op == "<":
+        return lo, True, False
+    if op == ">" and lo == hi:
+        return lo, False, True
+    return hi, True, True           # x >= hi: not x < hi (">=", or ">" between two floats)
+
+
+def _order(op: str, num: np.ndarray, value) -> np.ndarray:
+    """``num op value``, exactly (:func:`_cut`); NaN compares false."""
+    a, strict, other = _cut(op, value)
     with np.errstate(invalid="ignore"):
-        if lo == hi:
-            return _ORDER[op](num, lo)
-        return num <= lo if op in ("<", "<=") else num >= hi
+        if other:
+            return num >= a if strict else num > a
+        return num < a if strict else num <= a
 
 
 def equal_rows(col: Column, value) -> np.ndarray:
@@ -243,28 +255,14 @@ def literal_mask(lit: Literal, table: Table, derived: dict) -> np.ndarray:
     raise TypeError(f"unknown literal {lit!r}")  # pragma: no cover
 
 
-def _cut(op: str, value) -> tuple[float, bool, bool]:
-    """An order comparison ``x op value`` as ``(a, strict, other)``: it holds where
-    ``x <= a`` (``x < a`` when ``strict``) holds, or, when ``other``, on the numbers where
-    that does not: exactly as :func:`_order`."""
-    lo, hi = _bracket(value)
-    if op == "<=" or (op == "<" and lo != hi):
-        return lo, False, False
-    if op == "<":
-        return lo, True, False
-    if op == ">" and lo == hi:
-        return lo, False, True
-    return (hi, True, True) if lo != hi or op == ">=" else (lo, False, True)
-
-
 def _order_masks(literals, table: Table, full: np.ndarray) -> dict:
     """The packed rows of each order comparison among ``literals`` (``<``, ``<=``, ``>``,
     ``>=``, negated or not, and intervals): each feature's cuts in one
     :func:`aspml.kernels.bitset.cut_masks` call, the same rows as :func:`literal_mask`."""
-    parts: dict = {}        # literal -> its cuts' (feature, index)
+    parts: dict = {}        # literal -> its cuts' (index among its feature's, other)
     cuts: dict = {}         # feature -> [(a, strict)]
     for lit in literals:
-        if isinstance(lit, (Compare, NotCompare)) and lit.op in _ORDER:
+        if isinstance(lit, (Compare, NotCompare)) and lit.op in ORDER_OPS:
             bounds = [(lit.op, lit.value)]
         elif isinstance(lit, Interval):
             bounds = ([(">=" if lit.lo_closed else ">", lit.lo)] if lit.lo is not None else []) + \
@@ -275,7 +273,7 @@ def _order_masks(literals, table: Table, full: np.ndarray) -> dict:
         at = cuts.setdefault(lit.feature, [])     # (an interval may have no bound)
         for op, value in bounds:
             a, strict, other = _cut(op, value)
-            mine.append((lit.feature, len(at), other))
+            mine.append((len(at), other))
             at.append((a, strict))
         parts[lit] = mine
     sets, numbers = {}, {}
@@ -288,9 +286,9 @@ def _order_masks(literals, table: Table, full: np.ndarray) -> dict:
         numbers[feature] = pack(col.is_num)
     out = {}
     for lit, mine in parts.items():
-        mask = numbers[lit.feature].copy()
-        for feature, k, other in mine:
-            mask &= ~sets[feature][k] if other else sets[feature][k]
+        mask, held = numbers[lit.feature].copy(), sets[lit.feature]
+        for k, other in mine:
+            mask &= ~held[k] if other else held[k]
         out[lit] = full & ~mask if isinstance(lit, NotCompare) else mask
     return out
 

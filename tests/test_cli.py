@@ -922,7 +922,7 @@ def test_a_numeric_column_with_texts_names_them_all_and_its_hints_paste(tmp_path
         one_line_error(done, "'n/a', '-inf' and 'NaN' (row 250 the first)",
                        "--kind 'Age (yrs)=mixed'")
     kind = re.search(r"on the command line (--kind '[^']*')", done.stderr).group(1)
-    flags = re.search(r"\), (--missing=.*)\)$", done.stderr.strip()).group(1)
+    flags = re.search(r"\), (--missing.*)\)$", done.stderr.strip()).group(1)
     for hint in (kind, flags):
         done = run_aspml("predict", model, odd, *shlex.split(hint))
         assert done.returncode == 0, (hint, done.stderr)

@@ -147,7 +147,7 @@ def test_a_value_the_program_names_up_to_case_is_said(tmp_path):
     not name at all is no note."""
     import warnings
 
-    from conftest import run_aspml
+    from conftest import have_swipl, run_aspml
 
     from aspml.errors import AspmlWarning
     rng = np.random.default_rng(0)
@@ -167,15 +167,19 @@ def test_a_value_the_program_names_up_to_case_is_said(tmp_path):
         with warnings.catch_warnings():
             warnings.simplefilter("error", AspmlWarning)
             predict(fine)
-    train, data, model = tmp_path / "t.csv", tmp_path / "odd.csv", tmp_path / "m.lp"
+    train, data = tmp_path / "t.csv", tmp_path / "odd.csv"
     df.assign(y=y).to_csv(train, index=False)
     odd.to_csv(data, index=False)
-    assert run_aspml("learn", train, "--target", "y", "--positive", "sick", "-o",
-                     model).returncode == 0
-    for options in (("--engine", "fast"), ("--engine", "clingo"), ("--chunksize", "2")):
-        done = run_aspml("predict", model, data, *options)
-        assert done.returncode == 0
-        assert done.stderr.count("holds 'NEVER'") == 1, (options, done.stderr)
+    for model in (tmp_path / "m.lp", tmp_path / "m.pl"):
+        assert run_aspml("learn", train, "--target", "y", "--positive", "sick", "-o",
+                         model).returncode == 0
+        for options in (("--engine", "fast"), ("--engine", "clingo"),
+                        ("--engine", "prolog"), ("--chunksize", "2")):
+            if options[-1] == "prolog" and not have_swipl():
+                continue
+            done = run_aspml("predict", model, data, *options)
+            assert done.returncode == 0
+            assert done.stderr.count("holds 'NEVER'") == 1, (model, options, done.stderr)
 
 
 def test_many_texts_in_a_numeric_column_hint_the_kind_alone():

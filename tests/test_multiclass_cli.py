@@ -372,6 +372,13 @@ def test_labels_of_numbers_beside_words_stay_as_written(tmp_path):
         assert "accuracy 1.000, macro-F1 1.000" in done.stdout, done.stdout
         done = run_aspml("explain", model, data, "--row", "0", "--why-not", labels[2])
         assert done.returncode == 0, done.stderr
+        done = run_aspml("predict", model, data)         # the classes as the file has them
+        assert done.stdout.splitlines()[1:] == [f"{i},{labels[i // 10]}" for i in range(30)]
+        saved = tmp_path / f"{name}.pl"                   # and the program as Prolog
+        assert run_aspml("learn", data, "--target", "y", "--tail", "0", "-o",
+                         saved).returncode == 0
+        assert set(aspml.load(saved).classes) == set(labels)
+        assert "accuracy 1.000" in run_aspml("check", saved, data).stdout
         frame = aspml.read_csv(data)
         fitted = aspml.FoldSE(tail=0).fit(frame[["x"]], frame["y"])
         assert set(fitted.program_.classes) == set(labels)

@@ -423,14 +423,12 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     if has_num and words and not other:
         # numbers and words that mean "no value" in other tools (R's NA, pandas' NaN):
         # read as they are, each word is a value of its own that rules can name
-        import shlex
         shown = ", ".join(repr(t) for t in sorted(words))
-        tokens = sorted(set(missing)) + sorted(words - set(missing))     # the given ones kept
-        flags = " ".join(f"--missing {shlex.quote(t)}" for t in tokens)
+        tokens, flags = _missing_flags(missing, sorted(words))
         warnings.warn(f"column {series.name!r} holds numbers and {shown}, a word other tools "
                       f"write for a missing value: aspml reads it as a value of its own (a "
                       f"mixed column); if it means missing, say so (missing="
-                      f"{tuple(tokens)!r}, aspml {flags})", AspmlWarning, stacklevel=4)
+                      f"{tokens!r}, aspml {flags})", AspmlWarning, stacklevel=4)
     if has_str:
         _warn_formatted_numbers(series.name, texts)
     if has_num and has_str:
@@ -506,27 +504,35 @@ def _not_numbers(name, texts: list, row: int, missing) -> None:
     """Refuse a numeric column's values that are not numbers: all of them in one message
     (up to five), the row of the first (a trial: four runs to see four), and what to
     write in Python and on the command line, quoted for a shell."""
-    import shlex
     shown = [repr(t) for t in texts[:5]] + ([f"{len(texts) - 5} more"] if len(texts) > 5 else [])
     said = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     kind = (f"declare it mixed or categorical (kinds={{{name!r}: 'mixed'}}, on the command "
-            f"line --kind {shlex.quote(f'{name}=mixed')})")
+            f"line {_kind_flag(name, 'mixed')})")
     words = [t for t in texts if isinstance(t, str)]
     if not words or len(words) != len(texts) or len(words) > 5:
         # a value no token names (True), or too many to list: the kind alone
         raise AspmlError(f"column {name!r} is numeric but holds {said} (row {row} the first); "
                          f"{kind}")
-    tokens = sorted(set(missing)) + [t for t in words if t not in missing]  # the given ones kept
-    flags = " ".join(f"--missing={shlex.quote(t)}" for t in tokens)    # (-inf: not an option)
+    tokens, flags = _missing_flags(missing, words)
     raise AspmlError(f"column {name!r} is numeric but holds {said} (row {row} the first); "
                      f"{kind}, or list {'them' if len(texts) > 1 else 'it'} as missing "
-                     f"(missing={tuple(tokens)!r}, {flags})")
+                     f"(missing={tokens!r}, {flags})")
 
 
-def _kind_flag(name) -> str:
-    """``--kind NAME=categorical`` as a shell reads it (a name with a space is quoted)."""
+def _kind_flag(name, kind: str = "categorical") -> str:
+    """``--kind NAME=KIND`` as a shell reads it (a name with a space is quoted)."""
     import shlex
-    return "--kind " + shlex.quote(f"{name}=categorical")
+    return "--kind " + shlex.quote(f"{name}={kind}")
+
+
+def _missing_flags(missing, words: list) -> tuple[tuple, str]:
+    """The missing tokens given and then ``words`` (the given ones kept: a token given
+    replaces the defaults), and the command's flags for them as a shell reads them
+    (``--missing=-inf``: a token starting with a minus would be read as an option)."""
+    import shlex
+    tokens = tuple(sorted(set(missing))) + tuple(t for t in words if t not in missing)
+    return tokens, " ".join(f"--missing{'=' if t.startswith('-') else ' '}{shlex.quote(t)}"
+                            for t in tokens)
 
 
 def _warn_big(name, example, categorical: bool) -> None:
