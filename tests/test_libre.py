@@ -992,6 +992,33 @@ def test_alpha_chosen_by_the_inner_folds():
         make(hull_candidates="yes").fit(X, y)
 
 
+def test_points_alone_only_when_clearly_better():
+    """``hull_candidates="cv"`` (the default): the set cover whose candidates hold the
+    points' hulls too, unless the inner folds score the points alone better by
+    ``HULL_GAIN``; the fit then equals one given that choice (its every-row cover made
+    once the inner folds took it).  A target of stripes along ``a`` (gaps a hull fills)."""
+    from aspml.learners.libre import CATEGORICAL_GAIN, HULL_GAIN, _prefer
+    assert Libre().hull_candidates == "cv"
+    assert HULL_GAIN < CATEGORICAL_GAIN
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(rng.uniform(0, 100, (600, 4)).round(0), columns=list("abcd"))
+    y = ((((X.a % 25) < 10) & (X.b < 60)) ^ (rng.random(600) < 0.1)).to_numpy()
+    make = lambda **k: Libre(n_estimators=10, max_features=3, random_state=0, **k)  # noqa: E731
+    clf = make().fit(X, y)
+    assert clf.hull_candidates_ is False
+    alone = make(hull_candidates=False, alpha=clf.alpha_).fit(X, y)
+    assert clf.program_.rules == alone.program_.rules
+    assert clf.n_cover_steps_ == alone.n_cover_steps_
+    hulls = make(hull_candidates=True).fit(X, y)
+    assert hulls.program_.rules != clf.program_.rules
+    # the choice itself: the default family unless the others' best is gain above its best
+    default = lambda u: u < 2                                              # noqa: E731
+    assert _prefer([0, 1, 2, 3], [0.70, 0.69, 0.7049, 0.60], default, 0.005) == [0, 1]
+    assert _prefer([0, 1, 2, 3], [0.70, 0.69, 0.7051, 0.60], default, 0.005) == [2, 3]
+    assert _prefer([2, 3], [0.70, 0.69, 0.80, 0.60], default, 0.005) == [2, 3]   # one family
+    assert _prefer([0, 1], [0.70, 0.69, 0.80, 0.60], default, 0.005) == [0, 1]
+
+
 def _weak_rare_table(n, seed):
     """12% positives whose log-odds are a small sum over eight categorical and three
     numeric columns (five more numbers are noise): no box of bins holds the positives
