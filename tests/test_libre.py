@@ -992,27 +992,81 @@ def test_alpha_chosen_by_the_inner_folds():
         make(hull_candidates="yes").fit(X, y)
 
 
-def test_points_alone_only_when_clearly_better():
+def _choice_table(seed, n=500):
+    """A table of 6-11 categorical columns (more than max_features: the categorical
+    learner's rules are a variant too) and 1-3 numbers of banded effect (gaps a hull
+    fills)."""
+    rng = np.random.default_rng(seed)
+    n_categorical, n_numbers = int(rng.integers(6, 12)), int(rng.integers(1, 4))
+    cols, logit = {}, np.zeros(n)
+    for j in range(n_categorical):
+        k = int(rng.integers(2, 5))
+        c = rng.integers(0, k, n)
+        logit += rng.normal(0, 0.8, k)[c]
+        cols[f"c{j}"] = np.array([f"v{i}" for i in range(k)], dtype=object)[c]
+    for j in range(n_numbers):
+        x = rng.uniform(0, 10, n).round(1)
+        logit += 1.5 * np.sin(x * rng.uniform(0.5, 2))
+        cols[f"x{j}"] = x
+    logit -= np.quantile(logit, rng.uniform(0.5, 0.8))
+    return pd.DataFrame(cols), rng.random(n) < 1 / (1 + np.exp(-2 * logit))
+
+
+def _stripes(seed=1):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.uniform(0, 100, (600, 4)).round(0), columns=list("abcd"))
+    return X, ((((X.a % 25) < 10) & (X.b < 60)) ^ (rng.random(600) < 0.1)).to_numpy()
+
+
+@pytest.mark.parametrize("table", ["stripes", 1, 3, 5, 9, 12])
+def test_points_alone_only_when_clearly_better(table):
     """``hull_candidates="cv"`` (the default): the set cover whose candidates hold the
     points' hulls too, unless the inner folds score the points alone better by
-    ``HULL_GAIN``; the fit then equals one given that choice (its every-row cover made
-    once the inner folds took it).  A target of stripes along ``a`` (gaps a hull fills)."""
-    from aspml.learners.libre import CATEGORICAL_GAIN, HULL_GAIN, _prefer
+    ``HULL_GAIN``, compared within the same choice of the categorical learner's rules
+    (table 1: the points with those rules scored best, the points without them below
+    the hulls without them, and the rules were not clearly better: hulls, no rules);
+    those rules only when better by ``CATEGORICAL_GAIN`` than the cover without them
+    that would be used.  The fit equals one given its choice."""
+    from aspml.learners.libre import CATEGORICAL_GAIN, HULL_GAIN
     assert Libre().hull_candidates == "cv"
-    assert HULL_GAIN < CATEGORICAL_GAIN
-    rng = np.random.default_rng(1)
-    X = pd.DataFrame(rng.uniform(0, 100, (600, 4)).round(0), columns=list("abcd"))
-    y = ((((X.a % 25) < 10) & (X.b < 60)) ^ (rng.random(600) < 0.1)).to_numpy()
-    make = lambda **k: Libre(n_estimators=10, max_features=3, random_state=0, **k)  # noqa: E731
+    X, y = _stripes() if table == "stripes" else _choice_table(table)
+    size = {"n_estimators": 10, "max_features": 3} if table == "stripes" else {"n_estimators": 8}
+
+    def make(**k):
+        return Libre(random_state=0, **size, **k)
+
     clf = make().fit(X, y)
-    assert clf.hull_candidates_ is False
-    alone = make(hull_candidates=False, alpha=clf.alpha_).fit(X, y)
+    scores = clf._inner_scores
+
+    def top(hulls, rules):
+        return max(s for (h, _, w), s in scores.items() if h is hulls and w is rules)
+
+    rules = clf.categorical_learner_
+    points, hulls = top(False, rules), top(True, rules)
+    assert (clf.hull_candidates_ is False) == (points >= hulls + HULL_GAIN)
+    if any(w for _, _, w in scores):            # the rules against what would be used without
+        def used(w):
+            p, h = top(False, w), top(True, w)
+            return p if p >= h + HULL_GAIN else h
+        assert rules == (used(True) >= used(False) + CATEGORICAL_GAIN)
+    alone = make(hull_candidates=clf.hull_candidates_, alpha=clf.alpha_,
+                 categorical_learner=clf.categorical_learner_).fit(X, y)
     assert clf.program_.rules == alone.program_.rules
     assert clf.n_cover_steps_ == alone.n_cover_steps_
-    hulls = make(hull_candidates=True).fit(X, y)
-    assert hulls.program_.rules != clf.program_.rules
-    # the choice itself: the default family unless the others' best is gain above its best
-    default = lambda u: u < 2                                              # noqa: E731
+    if table == "stripes":
+        assert clf.hull_candidates_ is False
+    if table in (5, 9):                         # the points better, not by the documented 0.005
+        assert hulls < points < hulls + 0.005 and clf.hull_candidates_ is True
+    if table == 1:
+        assert top(False, True) > max(top(True, True), top(True, False))   # the trap
+        assert clf.hull_candidates_ is True and clf.categorical_learner_ is False
+
+
+def test_prefer_takes_the_default_family_unless_clearly_beaten():
+    from aspml.learners.libre import _prefer
+
+    def default(u):
+        return u < 2
     assert _prefer([0, 1, 2, 3], [0.70, 0.69, 0.7049, 0.60], default, 0.005) == [0, 1]
     assert _prefer([0, 1, 2, 3], [0.70, 0.69, 0.7051, 0.60], default, 0.005) == [2, 3]
     assert _prefer([2, 3], [0.70, 0.69, 0.80, 0.60], default, 0.005) == [2, 3]   # one family
