@@ -421,7 +421,8 @@ def fallback_table():
     """Three two-valued columns; the positives sit in cell (y, y, y), 4 of its 10 rows
     (weight 2 each: then the weighted majority), and 1 of the 20 rows of (y, y, x).
     Every two-column projection mixes them with negatives, so LIBRE's ensemble (two
-    features a learner) finds no rule and the fallback decides."""
+    features a learner), its records positive at their majority, finds no rule and the
+    fallback decides."""
     import itertools
     rows, y, w = [], [], []
     for cell in itertools.product("xy", repeat=3):
@@ -433,14 +434,18 @@ def fallback_table():
 
 
 @pytest.mark.parametrize("stopping", ["cv", "train"])
-def test_libre_fallback_counts_weights(stopping):
+def test_libre_fallback_counts_weights(stopping, monkeypatch):
     """The fallback (one learner over every feature, then balanced classes) counts rows
     by their weights as the ensemble does: integer weights equal repeated rows, a weight
-    of 0 equals dropping the row, and class_weight equals repeating a class.  Unweighted
-    the (y, y, y) record is 4 positives against 6, and only the balanced step (each
-    positive counted 36 times) finds a rule, the broader ``a = y AND b = y``; weighted,
-    8 against 6, the learner over every feature finds the cell itself.  It ignored the
-    weights before (the weighted fit learned the broader rule)."""
+    of 0 equals dropping the row, and class_weight equals repeating a class.  Records
+    are positive at their majority here (RECORD_LIFT raised: at twice this rare class's
+    share the ensemble itself finds the cell).  Unweighted the (y, y, y) record is 4
+    positives against 6, and only the balanced step (each positive counted 36 times)
+    finds a rule, the broader ``a = y AND b = y``; weighted, 8 against 6, the learner
+    over every feature finds the cell itself.  It ignored the weights before (the
+    weighted fit learned the broader rule)."""
+    from aspml.learners import libre
+    monkeypatch.setattr(libre, "RECORD_LIFT", 1e9)
     X, y, w = fallback_table()
 
     def fit(X, y, sample_weight=None, **params):

@@ -644,12 +644,13 @@ def find_boundary_h1(pos_zeros, neg_zeros, n_bits, order, n_front):
 
 
 @numba.njit(cache=True, nogil=True)
-def weak_learner_points(codes, rows, subset, widths, y, heuristic, weights=None):
+def weak_learner_points(codes, rows, subset, widths, y, heuristic, weights=None, odds=1.0):
     """One weak learner from start to end without the GIL: the rows ``rows`` (all
     when empty) of ``codes`` on the columns ``subset`` (with ``widths`` bins), their
-    distinct records, each with its majority label, and FindBoundary over them,
-    taking the positive records with the most rows first.  With ``weights``
-    (float64 per row of ``codes``) a record's classes count its rows' weights.
+    distinct records, each positive when its positives outweigh ``odds`` times its
+    negatives (1: its majority label), and FindBoundary over them, taking the
+    positive records with the most rows first.  With ``weights`` (float64 per row
+    of ``codes``) a record's classes count its rows' weights.
 
     Returns bool[points, sum(widths)]: each point's zeros, i.e. the bins it allows.
     """
@@ -674,7 +675,7 @@ def weak_learner_points(codes, rows, subset, widths, y, heuristic, weights=None)
         n_bits += widths[j]
     n_pos = 0
     for i in range(uniq.shape[0]):
-        if pos_count[i] > neg_count[i]:
+        if pos_count[i] > odds * neg_count[i]:
             n_pos += 1
     pos = np.empty((n_pos, k), dtype=np.int64)
     neg = np.empty((uniq.shape[0] - n_pos, k), dtype=np.int64)
@@ -682,7 +683,7 @@ def weak_learner_points(codes, rows, subset, widths, y, heuristic, weights=None)
     a = 0
     b = 0
     for i in range(uniq.shape[0]):
-        if pos_count[i] > neg_count[i]:
+        if pos_count[i] > odds * neg_count[i]:
             for j in range(k):
                 pos[a, j] = uniq[i, j] + offsets[j]
             weight[a] = -pos_count[i]

@@ -719,6 +719,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         self.multiclass_, self.positive_index_ = False, k
         # a note's share of the rows is of those it was learned on
         self._rows_said = "the rows" if rows is None else "the rows the classes before it leave"
+        self._in_decision_list = True   # a class of a list judged by accuracy, not its F1
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", AspmlWarning)
@@ -727,6 +728,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             self.multiclass_, self.positive_index_ = True, None
             self._weight = weight
             self._rows_said = "the rows"
+            self._in_decision_list = False
         for w in caught:        # a note about one class's rules says which class
             if issubclass(w.category, AspmlWarning):
                 notes.setdefault(str(w.message), []).append(as_label(self.classes_[k]))
