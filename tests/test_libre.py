@@ -262,7 +262,7 @@ def test_a_weak_learners_records_are_positive_past_the_odds(odds):
 
 def test_the_records_bar_follows_the_objective(monkeypatch):
     """A binary program of a rare class (4%, judged by its F1): its weak learners'
-    records are positive at twice the base rate (odds 0.0870 here); each class of a
+    records are positive past twice the base rate (odds 0.0909 here); each class of a
     multi-class decision list (judged by accuracy, where a rule's false positives are
     the next classes' errors): at its majority, odds 1; a class of a quarter of the
     rows or more, or balanced weights: the majority too."""
@@ -294,6 +294,38 @@ def test_the_records_bar_follows_the_objective(monkeypatch):
     seen.clear()
     Libre(random_state=0, n_estimators=4).fit(X, y != "o")            # 41%
     assert seen and set(seen) == {1.0}
+    # one object fitted multi-class, then binary: the binary bar again (the flag reset)
+    again = Libre(random_state=0, n_estimators=4).fit(X, y)
+    assert (again.fit(X, y == "r").program_.rules
+            == Libre(random_state=0, n_estimators=4).fit(X, y == "r").program_.rules)
+    assert libre._record_odds(np.r_[np.ones(5), np.zeros(15)].astype(bool),
+                              np.full(20, 0.1)) == 1.0      # a quarter, up to rounding
+
+
+def test_the_fallback_steps_take_their_own_rows_bar(monkeypatch):
+    """A rare class (10%) no cell holds: the ensemble and the fallback's learner over
+    every feature read records at the training rows' bar (odds 0.25), its balanced step
+    (each positive row repeated) at the repeated rows' share, past a quarter: the
+    majority."""
+    from aspml.learners import libre
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": np.ones(300), "b": rng.integers(0, 5, 300)})
+    y = np.zeros(300, dtype=bool)
+    y[rng.choice(300, 30, replace=False)] = True
+    seen = []
+    real = libre._weak_learner
+
+    def spy(*args):
+        seen.append(args[7])
+        return real(*args)
+
+    monkeypatch.setattr(libre, "_weak_learner", spy)
+    with pytest.warns(AspmlWarning, match="learned no rules"):
+        Libre(random_state=0, n_estimators=3).fit(X, y)
+    bar = 0.2 / 0.8
+    first = seen.index(1.0)
+    assert seen[:first] == [pytest.approx(bar)] * first
+    assert seen[first:] == [1.0] * (len(seen) - first) == [1.0] * 4     # all features + 3
 
 
 def test_weak_learners_take_proper_feature_subsets():

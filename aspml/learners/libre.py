@@ -243,7 +243,7 @@ def _weak_learner(codes: np.ndarray, rows: np.ndarray, subset: np.ndarray, width
 
 
 # A record (a cell of a weak learner's features) is positive when its positives' share
-# is at least RECORD_LIFT times the training rows' (weighted), or past half: the
+# is more than RECORD_LIFT times the training rows' (weighted), or than half: the
 # majority label for a class of a quarter of the rows or more, a lower bar for a rare
 # class.  With the majority alone, a rare class whose rules hold at a precision below
 # one half (readmission at 45% in a few cells, against 1.5% elsewhere) has no positive
@@ -258,7 +258,8 @@ def _record_odds(y, weights=None) -> float:
     weight over its negatives'): the share ``min(0.5, RECORD_LIFT * share)`` of the
     rows ``y`` (with ``weights``) as odds; 1 for a class of a quarter of the rows or
     more."""
-    bar = min(0.5, RECORD_LIFT * positive_share(y, weights))
+    bar = RECORD_LIFT * positive_share(y, weights)
+    bar = 0.5 if bar >= 0.5 - 1e-12 else bar        # a quarter up to rounding: the majority
     return bar / (1.0 - bar)
 
 
