@@ -260,6 +260,20 @@ def test_a_weak_learners_records_are_positive_past_the_odds(odds):
     assert _record_odds(np.array([True] + [False] * 9), np.array([9.0] + [1.0] * 9)) == 1.0
 
 
+def _odds_seen(monkeypatch) -> list:
+    """The odds every weak learner of the fits to come is given, in call order."""
+    from aspml.learners import libre
+    seen = []
+    real = libre._weak_learner
+
+    def spy(*args):
+        seen.append(args[7])
+        return real(*args)
+
+    monkeypatch.setattr(libre, "_weak_learner", spy)
+    return seen
+
+
 def test_the_records_bar_follows_the_objective(monkeypatch):
     """A binary program of a rare class (4%, judged by its F1): its weak learners'
     records are positive past twice the base rate (odds 0.0909 here); each class of a
@@ -273,14 +287,7 @@ def test_the_records_bar_follows_the_objective(monkeypatch):
                       "c": rng.normal(size=n).round(2)})
     rare = rng.random(n) < np.where((X.a >= 70) & (X.b == "x"), 0.45, 0.015)
     y = np.where(rare, "r", np.where(X.c > 0.3, "m", "o"))
-    seen = []
-    real = libre._weak_learner
-
-    def spy(*args):
-        seen.append(args[7])
-        return real(*args)
-
-    monkeypatch.setattr(libre, "_weak_learner", spy)
+    seen = _odds_seen(monkeypatch)
     share = np.mean(y == "r")
     Libre(random_state=0, n_estimators=4).fit(X, y == "r")
     assert len(set(seen)) == 1 and seen[0] == pytest.approx(2 * share / (1 - 2 * share))
@@ -307,19 +314,11 @@ def test_the_fallback_steps_take_their_own_rows_bar(monkeypatch):
     every feature read records at the training rows' bar (odds 0.25), its balanced step
     (each positive row repeated) at the repeated rows' share, past a quarter: the
     majority."""
-    from aspml.learners import libre
     rng = np.random.default_rng(3)
     X = pd.DataFrame({"a": np.ones(300), "b": rng.integers(0, 5, 300)})
     y = np.zeros(300, dtype=bool)
     y[rng.choice(300, 30, replace=False)] = True
-    seen = []
-    real = libre._weak_learner
-
-    def spy(*args):
-        seen.append(args[7])
-        return real(*args)
-
-    monkeypatch.setattr(libre, "_weak_learner", spy)
+    seen = _odds_seen(monkeypatch)
     with pytest.warns(AspmlWarning, match="learned no rules"):
         Libre(random_state=0, n_estimators=3).fit(X, y)
     bar = 0.2 / 0.8
