@@ -374,7 +374,8 @@ LARGE_PROGRAM = 100
 _SMALLER = {
     "fold-se": "a higher --tail (the share of rows a rule must cover, 0.005 by default) "
                "learns fewer, broader rules",
-    "fold-rpp": "--learner fold-se learns fewer rules, and a higher --tail fewer still",
+    "fold-rpp": "a --tail above 0 (the share of rows a rule must cover; fold-rpp's default 0 "
+                "prunes nothing) learns fewer, broader rules, and --learner fold-se fewer still",
     "libre": "--max-rules N keeps at most N rules for each class (their exception rules "
              "aside)",
 }

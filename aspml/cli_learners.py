@@ -33,7 +33,8 @@ ISSUE_VARIANTS = ("adult@>50K", "balance@B", "heart@present", "sonar@Rock", "cre
 # command-line option -> (estimator parameter, type, help)
 OPTIONS = {
     "ratio": ("ratio", float, "FOLD: learn exceptions once false positives <= RATIO x true positives"),
-    "tail": ("tail", float, "FOLD-SE: a rule must cover at least this share of the rows"),
+    "tail": ("tail", float, ("FOLD: a rule must cover at least this share of the rows "
+                             "(fold-se 0.005, fold-rpp 0)")),
     "max_depth": ("max_depth", int, "FOLD: deepest nesting of exceptions"),
     "n_estimators": ("n_estimators", int, "LIBRE: number of weak learners"),
     "max_features": ("max_features", int, "LIBRE: features per weak learner"),

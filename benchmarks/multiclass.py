@@ -6,6 +6,7 @@ and a depth-5 tree, side by side on the same folds.
     nice -n 10 python benchmarks/multiclass.py --check          # + clingo and SWI-Prolog
     python benchmarks/multiclass.py --datasets cardiotocography --learners FoldSE "ref FOLD-RM" --repeat 5
     python benchmarks/multiclass.py --datasets balance --learners FoldRpp "ref FOLD-RM" --column-orders 12
+    python benchmarks/multiclass.py --datasets avila --learners "FoldRpp(tail=0.05)" "ref FOLD-RM"
 
 Stratified 5-fold CV (``StratifiedKFold(5, shuffle=True, random_state=0)``) on the
 multi-class sets of ``MANIFEST.tsv`` (cardiotocography's label is NSP).  Per
@@ -29,6 +30,7 @@ SWI-Prolog (``aspml.prolog.predict``); a disagreement stops the run.
 from __future__ import annotations
 
 import argparse
+import ast
 import sys
 import tempfile
 import time
@@ -153,10 +155,18 @@ def run_tree(X, y, kinds, folds, repeat=1):
 
 
 def make(name, kinds):
-    return {"FoldSE": lambda: aspml.FoldSE(kinds=kinds),
-            "FoldRpp": lambda: aspml.FoldRpp(kinds=kinds),
-            "Libre": lambda: aspml.Libre(kinds=kinds, random_state=0),
-            "MRS": lambda: aspml.MultiValueRuleSet(kinds=kinds, random_state=0)}[name]
+    """A maker of the learner ``name``: ``FoldSE``, or with parameters as in Python,
+    ``"FoldRpp(tail=0.05)"`` (keyword arguments of literal values)."""
+    call = ast.parse(name, mode="eval").body
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.args:
+        name, params = call.func.id, {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+    else:
+        params = {}
+    cls = {"FoldSE": aspml.FoldSE, "FoldRpp": aspml.FoldRpp, "Libre": aspml.Libre,
+           "MRS": aspml.MultiValueRuleSet}[name]
+    if name in ("Libre", "MRS"):
+        params = {"random_state": 0, **params}
+    return lambda: cls(kinds=kinds, **params)
 
 
 def main(argv=None) -> int:

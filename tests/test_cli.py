@@ -624,8 +624,10 @@ def test_learn_notes_a_program_too_long_to_read_and_what_gives_a_shorter_one(tmp
                     "--learner", "fold-rpp")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("fold-rpp: 100 rules")
-    assert ("aspml learn: note: 100 rules are more than a person reads through; --learner "
-            "fold-se learns fewer rules, and a higher --tail fewer still") in out.stderr
+    assert ("aspml learn: note: 100 rules are more than a person reads through; a --tail "
+            "above 0 (the share of rows a rule must cover; fold-rpp's default 0 prunes "
+            "nothing) learns fewer, broader rules, and --learner fold-se fewer still"
+            ) in out.stderr
     # 125 classes of one interval each: 124 rules, one a class, are as short as it gets
     pd.DataFrame({"x": x, "label": [f"c{v:03d}" for v in x // 16]}).to_csv(bands, index=False)
     out = aspml("learn", bands, "--target", "label")

@@ -2,6 +2,8 @@
 ``aspml learn`` without ``--positive``, ``predict``, ``check``, ``explain``, ``export``,
 ``report``, ``bench`` and ``simplify``, each as a user runs it."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -407,3 +409,37 @@ def test_check_says_how_many_given_rows_are_labelled(tmp_path):
     assert f"given to {setosa} rows" in line and f"{setosa - 2} of them labelled" in line
     assert "of them labelled" not in next(x for x in out.splitlines() if 'class "virginica"' in x)
     assert "of them labelled" not in run_aspml("check", model, data).stdout
+
+
+def test_fold_rpp_tail_from_the_command_line(tmp_path, swipl):
+    """``aspml learn --learner fold-rpp --tail T`` learns Python's ``FoldRpp(tail=T)``
+    program, shorter than at the default tail 0, saved as .lp and .pl, and every engine
+    gives its classes; a tail outside [0, 1) is one line."""
+    rng = np.random.default_rng(5)
+    n = 1500
+    X = pd.DataFrame({"a": rng.uniform(0, 1, n).round(3), "b": rng.uniform(0, 1, n).round(3)})
+    y = np.array([f"k{int(4 * a) + 4 * int(2 * b)}" for a, b in zip(X.a, X.b)], dtype=object)
+    y[rng.random(n) < 0.15] = "k0"
+    data = tmp_path / "many.csv"
+    X.assign(kind=y).to_csv(data, index=False)
+    frame = aspml.read_csv(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        python = aspml.FoldRpp(tail=0.05).fit(frame.drop(columns="kind"), frame["kind"])
+    sizes = {}
+    for tail in ("0", "0.05"):
+        for suffix in ("lp", "pl"):
+            model = tmp_path / f"m{tail}.{suffix}"
+            done = run_aspml("learn", data, "--target", "kind", "--learner", "fold-rpp",
+                             "--tail", tail, "-o", model, "--quiet")
+            assert done.returncode == 0, done.stderr
+            sizes[tail] = aspml.load(model).n_rules
+    assert aspml.load(tmp_path / "m0.05.lp").rules == python.program_.rules
+    assert aspml.load(tmp_path / "m0.05.pl") == aspml.load(tmp_path / "m0.05.lp")
+    assert sizes["0.05"] < sizes["0"], sizes
+    answers = predict_with_every_engine(tmp_path / "m0.05.pl", data)
+    assert answers["fast"] == answers["clingo"] == answers["prolog"]
+    got = [line.split(",", 1)[1] for line in answers["fast"]]
+    assert got == [str(c) for c in python.predict(frame.drop(columns="kind"))]
+    one_line_error(run_aspml("learn", data, "--target", "kind", "--learner", "fold-rpp",
+                             "--tail", "1.5"), "tail")

@@ -173,6 +173,44 @@ def test_fold_tail_is_shared_among_the_other_classes():
     assert any(e["depth"] == 1 and e["kept"] and e["tp"] == 14 for e in covered)
 
 
+@pytest.mark.parametrize("tail", [0.0, 0.02, 0.1])
+def test_foldrpp_tail_is_fold_se_pruning_over_fold_rpp_search(tail):
+    """FoldRpp's ``tail`` (0 by default: FOLD-R++ and FOLD-RM prune nothing) is FOLD-SE's
+    long-tail pruning over FOLD-R++'s search: the program of FoldSE with information gain
+    and no negated comparisons at the same tail, multi-class and binary."""
+    X, y = separated(600, seed=3)
+    y = y.copy()
+    y[np.random.default_rng(1).random(len(y)) < 0.08] = "mid"      # rules for the noise
+    for labels in (y, np.where(y == "low", "low", "other")):
+        a = fit("FoldRpp", X, labels, tail=tail)
+        b = fit("FoldSE", X, labels, tail=tail, heuristic="ig", negated_comparisons=False)
+        assert a.program_.rules == b.program_.rules
+        # at 0 the saved file's header is as before FoldRpp had a tail
+        assert dict(a.program_.provenance).get("tail", 0) == tail
+        assert ("tail" in dict(a.program_.provenance)) == (tail > 0)
+    assert fit("FoldRpp", X, y).program_.rules == fit("FoldRpp", X, y, tail=0).program_.rules
+
+
+def test_foldrpp_tail_shortens_a_many_class_program():
+    """A larger tail gives fewer rules: the knob for a readable program on a large
+    many-class table (docs: multi-class benchmarks, avila)."""
+    rng = np.random.default_rng(5)
+    n = 3000
+    X = pd.DataFrame({"a": rng.uniform(0, 1, n).round(3), "b": rng.uniform(0, 1, n).round(3),
+                      "c": rng.choice(list("pqrs"), n)})
+    y = np.array([f"k{int(4 * a) + 4 * int(2 * b)}" for a, b in zip(X.a, X.b)], dtype=object)
+    y[rng.random(n) < 0.15] = "k0"
+    sizes = [fit("FoldRpp", X, y, tail=t).program_.n_rules for t in (0.0, 0.01, 0.05)]
+    assert sizes[0] > sizes[1] > sizes[2], sizes
+
+
+@pytest.mark.parametrize("tail", [-0.1, 1, 1.5, "0.1", None, float("nan")])
+def test_foldrpp_refuses_a_tail_outside_zero_to_one(tail):
+    X, y = separated(60)
+    with pytest.raises(ValueError, match="tail must be in"):
+        aspml.FoldRpp(tail=tail).fit(X, y)
+
+
 def noisy_three_classes(n, seed):
     """A where a > 0.5, else B where c > 0, else C; then 10% of the labels set to B."""
     rng = np.random.default_rng(seed)

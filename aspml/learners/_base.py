@@ -617,7 +617,9 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                   and not (k in ("class_weight", "max_bins") and v is None)
                   # LIBRE's learner over the categorical features at its default: as before
                   and not (k == "categorical_learner" and v == "cv")
-                  and not (k in self._multiclass_only and not target.is_multiclass)}
+                  and not (k in self._multiclass_only and not target.is_multiclass)
+                  # a parameter added later, at the value that learns as before
+                  and (k, v) not in self._quiet_default}
         params["target"] = self._target_name()     # the name used (None: read from y)
         return Program(tuple(rules), target, schema,
                        {"learner": type(self).__name__, **params}, self._missing(),
@@ -626,6 +628,11 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     # parameters that shape multi-class programs only, left out of a binary one's provenance
     # (its saved file stays as it was)
     _multiclass_only: tuple = ()
+
+    # (parameter, value) pairs left out of the provenance: a parameter added after
+    # programs were saved, at the value that learns what they learned (their saved files
+    # stay as they were)
+    _quiet_default: tuple = ()
 
     # -- multi-class --------------------------------------------------------
     def _learn_multiclass(self, table, y_idx: np.ndarray) -> Program:

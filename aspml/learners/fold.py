@@ -667,8 +667,7 @@ class FoldSE(LogicClassifier):
         _check_max_depth(self.max_depth)
         if self.heuristic not in ("mgi", "ig"):
             raise ValueError(f"heuristic must be 'mgi' or 'ig', got {self.heuristic!r}")
-        if not (is_real(self.tail) and 0 <= self.tail < 1):
-            raise ValueError(f"tail must be in [0, 1), got {self.tail!r}")
+        _check_tail(self.tail)
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
     def fit(self, X, y, sample_weight=None, trace=None, progress=None, fixed_rules=None):
@@ -1053,12 +1052,30 @@ class FoldSE(LogicClassifier):
 
 
 class FoldRpp(FoldSE):
-    """FOLD-R++: information gain, no negated comparisons, no long-tail pruning."""
+    """FOLD-R++: information gain, no negated comparisons, no long-tail pruning by
+    default.
+
+    The parameters are :class:`FoldSE`'s but ``heuristic`` and
+    ``negated_comparisons`` (FOLD-R++ has information gain and no negated
+    comparisons), and:
+
+    tail : float, default 0.0
+        FOLD-SE's long-tail pruning, off by default as in FOLD-R++ and the
+        reference FOLD-RM: a rule or an exception must cover at least this share
+        of the training rows (divided by K - 1 for K classes), as in
+        :class:`FoldSE`.  The knob that trades accuracy for a shorter program,
+        most of all on a large many-class table (docs: multi-class benchmarks).
+        ``FoldRpp(tail=t)`` learns what ``FoldSE(heuristic="ig",
+        negated_comparisons=False, tail=t)`` learns.
+    """
+
+    _quiet_default = (("tail", 0),)     # FOLD-R++'s programs saved before it had a tail
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
                  target=None, fixed_rules=None, background=None,
-                 class_weight=None, max_bins=None):
+                 class_weight=None, max_bins=None, tail=0.0):
         self.ratio = ratio
+        self.tail = tail
         self.max_depth = max_depth
         self.positive = positive
         self.kinds = kinds
@@ -1072,7 +1089,8 @@ class FoldRpp(FoldSE):
     def _settings(self):
         _check_ratio(self.ratio)
         _check_max_depth(self.max_depth)
-        return IG, False, 0.0
+        _check_tail(self.tail)
+        return IG, False, self.tail
 
 
 def is_dask_frame(X, series=False) -> bool:
@@ -1180,3 +1198,8 @@ def _check_max_depth(max_depth) -> None:
 def _check_ratio(ratio) -> None:
     if not (is_real(ratio, finite=False) and ratio >= 0):     # inf: stop after one literal
         raise ValueError(f"ratio must be a number >= 0, got {ratio!r}")
+
+
+def _check_tail(tail) -> None:
+    if not (is_real(tail) and 0 <= tail < 1):
+        raise ValueError(f"tail must be in [0, 1), got {tail!r}")
