@@ -250,6 +250,7 @@ def _numbers_if_all(labels):
         # trial: learn made it "3", check then found no row of the class, and "1" beside
         # "1.0" and "x" made a binary program of three classes)
         return labels
+    written = labels
     changed = {u: c for u in pd.unique(labels)
                if isinstance(u, str) and _NUMBER_TEXT.match(u) and (c := category_text(u)) != u}
     if changed:
@@ -260,8 +261,10 @@ def _numbers_if_all(labels):
         # every other number above) keeps every label as written ("01", "02", "10" were
         # the classes 1, 2 and 10, and predict wrote 1 for a row labelled "01"; a
         # new-user trial; "01" beside "1" were two codes, as they stay); distinct texts
-        # of numbers' own are distinct numbers
-        return labels
+        # of numbers' own are distinct numbers.  As written: not with "1.0" made "1"
+        # above (a new-user trial: "1", "01" and "1.0" learned as two classes, "1.0"
+        # merged into "1", where check, report and bench read three)
+        return written
     number = {u: normalize_value(n) for u, n in number.items()}
     return labels.__class__([number[v] for v in labels], index=labels.index, dtype=object)
 

@@ -273,6 +273,29 @@ def test_label_codes_that_read_as_one_number_stay_apart(tmp_path):
     assert np.mean(np.array(got, dtype=object) == codes) > 0.9 and "01" in got
 
 
+def test_a_code_beside_a_float_written_label_keeps_every_label_as_written(tmp_path):
+    """"1", "01" and "1.0": "01" is a code, so every label stays as written, three
+    classes, in learn as in check and bench (a new-user trial: learn merged "1.0" into
+    "1", a program of two classes where check found 41 rows of neither)."""
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 30, 120)
+    labels = np.where(x < 10, "1", np.where(x < 20, "01", "1.0"))
+    data = tmp_path / "numstr.csv"
+    pd.DataFrame({"x": x, "label": labels}).to_csv(data, index=False)
+    model = tmp_path / "ns.lp"
+    done = run_aspml("learn", data, "--target", "label", "-o", model, "--quiet")
+    assert done.returncode == 0 and "for 3 classes" in done.stdout, done.stderr
+    assert set(aspml.load(model).classes) == {"1", "01", "1.0"}
+    done = run_aspml("check", model, data)
+    assert "accuracy 1.000" in done.stdout and "neither" not in done.stdout, done.stdout
+    got = [line.split(",", 1)[1] for line in predict_with_every_engine(model, data)["fast"]]
+    assert got == labels.tolist()
+    done = run_aspml("learn", data, "--target", "label", "--positive", "1.0", "--quiet")
+    assert done.returncode == 0 and 'ELSE label = "not 1.0"' in done.stdout, done.stderr
+    done = run_aspml("learn", data, "--target", "label", "--positive", "01", "--quiet")
+    assert done.returncode == 0 and 'ELSE label = "not 01"' in done.stdout, done.stderr
+
+
 def test_a_label_of_fractions_is_a_quantity_not_classes(tmp_path):
     X, _ = _iris()
     data = tmp_path / "f.csv"

@@ -8,6 +8,7 @@ decides after earlier ones failed, an exception blocks a rule, no rule covers th
 
 import json
 import os
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -272,6 +273,31 @@ def test_counterfactual_worded_and_impossible_and_refused():
         assert (cf.changes, cf.label, cf.rule) == (nearest.changes, nearest.label, nearest.rule)
     with pytest.raises(aspml.AspmlError, match="is not a class"):
         aspml.counterfactual(P, ROWS["no_rule"][0], target="later")
+    # True and False are a binary program's answers, no class (True was the nearest)
+    for answer in (True, False):
+        with pytest.raises(aspml.AspmlError, match="is not a class"):
+            aspml.counterfactual(P, row, target=answer)
+
+
+def test_counterfactual_to_true_is_no_class_of_numbered_classes():
+    """Classes 0, 1, 2: ``target=True`` was taken as "the nearest other class" where
+    ``target=1`` is the class 1 (a new-user trial got 2 for row 60 of iris); now True is
+    refused as any other non-class is, and ``target=1`` reaches the class 1."""
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = aspml.FoldSE().fit(X, y)
+    row = X.iloc[60]
+    with pytest.raises(aspml.AspmlError, match="True is not a class"):
+        aspml.counterfactual(clf, row, target=True)
+    own = clf.predict(X.iloc[[60]])[0]
+    for k in (0, 1, 2):
+        cf = aspml.counterfactual(clf, row, target=k)
+        if k == own:
+            assert cf is not None and not cf.changes
+        elif cf is not None:
+            assert cf.label == k and clf.predict(cf.row.to_frame().T)[0] == k
 
 
 # -- golden texts ----------------------------------------------------------------------

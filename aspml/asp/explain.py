@@ -393,15 +393,17 @@ def _show(v, other: bool = False) -> str:
     return v if other else show(v)
 
 
-def counterfactual(program: Program, row, target=True, immutable=(), ranges=None,
+def counterfactual(program: Program, row, target=None, immutable=(), ranges=None,
                    missing=None, steps=None) -> Counterfactual | None:
     """The fewest changes to ``row`` (then the smallest distance) that give ``target``.
 
-    ``target`` is the wanted answer (True: the target holds; or the program's positive
-    or negative label, ``"no"``; anything else is an error); for a multi-class
-    program the class the row should get, by default (True or None) the nearest other
-    class: of fewest changes, then of smallest distance (as ``aspml explain
-    --counterfactual``; None when no class can be reached).  ``immutable``
+    ``target`` is the wanted answer: for a binary program True (the target holds; the
+    default, None, means True) or False, or the program's positive or negative label,
+    ``"no"``; anything else is an error.  For a multi-class program the class the row
+    should get, by default (None) the nearest other class: of fewest changes, then of
+    smallest distance (as ``aspml explain --counterfactual``; None when no class can be
+    reached); True and False are no class there, and are refused (with classes 0, 1
+    and 2, True would read as the class 1).  ``immutable``
     names features that may not change; ``ranges`` gives ``{feature: (lo, hi)}``
     for the normalised distance (default: the span of the program's thresholds
     and the row's value).  ``steps`` gives ``{feature: step}``: a changed number
@@ -421,7 +423,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
     frame = as_row(program, row)
     if program.is_multiclass:
         from ..explain import resolve_class
-        if target is True or target is None:     # the nearest other class, as the command
+        if target is None:      # the nearest other class, as the command
             from ..evaluate import classify
             own = classify(program, frame, missing)[0]
             found = [c for c in (counterfactual(program, frame, k, immutable, ranges, missing,
@@ -432,7 +434,7 @@ def counterfactual(program: Program, row, target=True, immutable=(), ranges=None
         goal = ("is", target)
     else:       # True, False or a label of the program ("no" was True, as any text)
         from ..explain import resolve_class
-        goal = target = resolve_class(program, target, "target")
+        goal = target = resolve_class(program, True if target is None else target, "target")
     world = _World(program, frame, missing, ranges, steps)
     derived = [f for f in immutable if f in program.background_atoms]
     if derived:                         # the atom follows from columns that would change
