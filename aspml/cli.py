@@ -731,17 +731,19 @@ def cmd_explain(args) -> int:
         raise AspmlError(f"{args.data} has no column(s) {absent}; the program needs "
                          f"{list(program.columns_used)}")
     row = X.iloc[args.row]
-    if args.why_not is not None and not program.is_multiclass:
-        raise AspmlError("--why-not CLASS asks a multi-class program; this one is binary "
-                         "(its explanation already says why the other answer does not hold)")
+    asked = None        # a binary program: the answer --why-not names (True or False)
     if args.why_not is not None:      # a class it does not name: said as the option
         from .explain import resolve_class
-        resolve_class(program, args.why_not, "--why-not")
-    e = explain(program, row, minimal=args.minimal, why_not=args.why_not)
+        asked = resolve_class(program, args.why_not, "--why-not")
+    # a binary program's explanation says why its answer holds and the other does not:
+    # --why-not names one of its two answers (a label learned with --positive; a trial)
+    e = explain(program, row, minimal=args.minimal,
+                why_not=args.why_not if program.is_multiclass else None)
     cf = None
     # --why-not the row's own class: no change is needed, and none is searched
-    already = (args.counterfactual and program.is_multiclass and e.why_not is not None
-               and e.why_not == e.prediction)
+    already = (args.counterfactual and (e.why_not is not None and e.why_not == e.prediction
+                                        if program.is_multiclass
+                                        else asked is not None and asked == bool(e.prediction)))
     if args.counterfactual and not already:
         # as aspml.counterfactual takes them: a learned model's own grain and its
         # distances' scales, not the other rows of DATA (a trial's applicant got other
@@ -759,7 +761,8 @@ def cmd_explain(args) -> int:
         out = e.to_dict()
         if already:
             out["counterfactual"] = {"changes": {}, "rule": None, "distance": 0.0,
-                                     "class": _json(e.prediction)}
+                                     **({"class": _json(e.prediction)}
+                                        if program.is_multiclass else {})}
         elif args.counterfactual:
             out["counterfactual"] = None if cf is None else {
                 "changes": {k: [_json(o), _json(n)] for k, (o, n) in cf.changes.items()},
@@ -771,7 +774,12 @@ def cmd_explain(args) -> int:
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
     sys.stdout.write(e.to_text())
-    if already:
+    if already and not program.is_multiclass:
+        label = program.target.positive if asked else program.target.negative
+        sys.stdout.write("No change is needed: the row already gets "
+                         + (f"{text_value(label)}.\n" if label is not None else
+                            f"{'the target' if asked else 'not the target'}.\n"))
+    elif already:
         sys.stdout.write(f"No change is needed: the row already gets class "
                          f"{text_value(e.prediction)}.\n")
     elif args.counterfactual:
@@ -917,10 +925,13 @@ def cmd_bench(args) -> int:
         if rows is not None and rows < args.folds:
             if np.asarray(d.y).dtype == bool:       # binary: the positive class or the rest
                 small = str(d.positive) if small == "True" else f"other than {d.positive}"
+            # cross-validation takes 2 folds or more: a class of one row fits no folds
+            advice = (f"use --folds {rows} or fewer" if rows >= 2 else
+                      "a class of one row fits no folds: drop its row, or merge its class "
+                      "into another")
             raise AspmlError(f"{args.data}: class {small!r} has {rows} row"
                              f"{'s' if rows != 1 else ''}, fewer than --folds "
-                             f"{args.folds}: each fold needs a row of every class (use --folds "
-                             f"{max(2, rows)} or fewer)")
+                             f"{args.folds}: each fold needs a row of every class ({advice})")
     progress = Progress(len(datasets) * len(learners) * args.folds, args.quiet, "bench")
     multi = [d.name for d in datasets if d.multiclass]
     progress.write(f"{args.folds}-fold stratified CV, seed {args.seed}"
@@ -1176,7 +1187,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also a minimal set of the row's values that forces the answer")
     x.add_argument("--why-not", metavar="CLASS",
                    help="a multi-class program: why the row does not get CLASS, in place of "
-                        "why its class (each rule of CLASS, and what failed or came first)")
+                        "why its class (each rule of CLASS, and what failed or came first); "
+                        "a binary one: one of its two answers (its explanation says why "
+                        "the other does not hold)")
     x.add_argument("--counterfactual", action="store_true",
                    help="also the fewest changes that give the other answer (multi-class: "
                         "the --why-not CLASS, else the nearest other class)")

@@ -112,6 +112,16 @@ def test_bench_exits_1_when_a_run_failed(tmp_path):
     # header is printed (it used to print an empty table, then "skipped")
     assert out.returncode == 2 and out.stdout == ""
     assert "fewer than --folds 5" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    # a class of one row fits no number of folds: the advice is not a --folds that fails
+    # too (a trial: "--folds 2 or fewer" at --folds 2)
+    one = pd.concat([table(), table().iloc[:1].assign(y="lone")], ignore_index=True)
+    one.to_csv(tmp_path / "one.csv", index=False)
+    for folds in ("3", "2"):
+        out = aspml("bench", tmp_path / "one.csv", "--target", "y", "--learners", "fold-se",
+                    "--folds", folds)
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+        assert "'lone' has 1 row" in out.stderr and "drop its row" in out.stderr
+        assert "or fewer" not in out.stderr
 
 
 @pytest.mark.parametrize("args, message", [

@@ -2,6 +2,7 @@
 ``aspml learn`` without ``--positive``, ``predict``, ``check``, ``explain``, ``export``,
 ``report``, ``bench`` and ``simplify``, each as a user runs it."""
 
+import json
 import warnings
 
 import numpy as np
@@ -189,12 +190,33 @@ def test_why_not_names_a_number_class_as_python_does(tmp_path):
     one_line_error(run_aspml("explain", model, data, "--row", 0, "--why-not", "2.5"), "2.5")
 
 
-def test_why_not_on_a_binary_program_is_one_error(iris_csv, tmp_path):
+def test_why_not_on_a_binary_program_names_one_of_its_answers(iris_csv, tmp_path):
+    """A program learned with --positive answers its label or "not" it: --why-not names
+    one of them (a trial typed the class it had learned; it was refused), and the
+    explanation is the binary one, which says why the other answer does not hold; any
+    other value is one line."""
     model = tmp_path / "binary.lp"
     assert run_aspml("learn", iris_csv, "--target", "species", "--positive", "setosa",
                      "-o", model).returncode == 0
-    one_line_error(run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "setosa"),
-                   "--why-not", "binary")
+    plain = run_aspml("explain", model, iris_csv, "--row", 0)      # a setosa row
+    assert plain.returncode == 0 and 'species = "setosa" holds' in plain.stdout
+    for asked in ("setosa", "not setosa"):
+        done = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", asked)
+        assert done.returncode == 0 and done.stdout == plain.stdout, done.stderr
+    same = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "setosa",
+                     "--counterfactual")
+    assert same.stdout.endswith('No change is needed: the row already gets "setosa".\n')
+    other = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "not setosa",
+                      "--counterfactual")
+    assert other.stdout == run_aspml("explain", model, iris_csv, "--row", 0,
+                                     "--counterfactual").stdout
+    assert "To get the other answer: change" in other.stdout
+    done = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "setosa",
+                     "--counterfactual", "--json")
+    assert json.loads(done.stdout)["counterfactual"] == {"changes": {}, "rule": None,
+                                                         "distance": 0.0}
+    one_line_error(run_aspml("explain", model, iris_csv, "--row", 0, "--why-not",
+                             "virginica"), "--why-not", "not an answer of this binary")
 
 
 def test_export_report_and_simplify_read_a_multiclass_program(learned, iris_csv, tmp_path):
