@@ -470,13 +470,48 @@ def _labels(program, y: np.ndarray) -> np.ndarray:
     return out
 
 
+def _answers(program, X, args, start: int = 0) -> pd.DataFrame:
+    """``predict``'s output for the rows of ``X`` (numbered from ``start``): ``row``, the
+    ``--keep`` columns as the file holds them, the answer, and with ``--rule`` the number
+    of the rule that decided it (as the printed program and ``check`` count rules; empty
+    where no rule fires: the default class, or a binary target that does not hold)."""
+    y = _predict(program, X, args.engine)
+    out = {"row": np.arange(start, start + len(X))}
+    for c in args.keep or ():
+        out[c] = X[c].to_numpy()
+    out[program.target.name] = _labels(program, y)
+    if args.rule:
+        from .evaluate import default_indices, first_rules
+        number = np.array([i + 1 for i in default_indices(program)] + [0], dtype=np.int64)
+        first = first_rules(program, X)            # -1 (no rule): the 0 at the end
+        rule = pd.array(number[first], dtype="Int64")
+        rule[first < 0] = pd.NA
+        out["rule"] = rule
+    return pd.DataFrame(out)
+
+
+def _check_keep(program, args, columns) -> None:
+    """``--keep`` names columns of DATA other than the output's own."""
+    own = {"row", program.target.name, *(("rule",) if args.rule else ())}
+    for c in args.keep or ():
+        if c not in columns:
+            raise AspmlError(f"--keep {c!r}: {args.data} has no column of that name "
+                             f"(its columns: {_columns(list(columns))})")
+        if c in own:
+            raise AspmlError(f"--keep {c!r}: the predictions have a column of that name "
+                             "already (to compare a label column with the answers: aspml "
+                             "check MODEL DATA)")
+    if len(set(args.keep or ())) < len(args.keep or ()):
+        raise AspmlError("--keep names a column twice")
+
+
 def cmd_predict(args) -> int:
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     if args.chunksize is not None:
         return _predict_in_chunks(program, args)
     X = _read_table(args.data, args.sep)
-    y = _predict(program, X, args.engine)
-    out = pd.DataFrame({"row": np.arange(len(X)), program.target.name: _labels(program, y)})
+    _check_keep(program, args, X.columns)
+    out = _answers(program, X, args)
     if args.output:
         try:
             out.to_csv(args.output, index=False)
@@ -515,13 +550,14 @@ def _predict_in_chunks(program, args) -> int:
     done, header, finished = 0, True, False
     try:
         for X in _table_chunks(args.data, args.sep, args.chunksize):
-            y = _predict(program, X, args.engine)
-            write(pd.DataFrame({"row": np.arange(done, done + len(X)),
-                                program.target.name: _labels(program, y)}), header)
+            if header:
+                _check_keep(program, args, X.columns)
+            write(_answers(program, X, args, done), header)
             done, header = done + len(X), False
             bar.advance(len(X))
         if header:                  # no chunk at all: the answer's header alone
-            write(pd.DataFrame(columns=["row", program.target.name]), True)
+            write(pd.DataFrame(columns=["row", *(args.keep or ()), program.target.name,
+                                        *(("rule",) if args.rule else ())]), True)
         finished = True
     finally:
         bar.close()
@@ -1157,6 +1193,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", help="a CSV file with a column per feature (or a Parquet file)")
     p.add_argument("--engine", choices=["fast", "clingo", "prolog"], default="fast")
     p.add_argument("-o", "--output", help="write the predictions here (CSV) instead of stdout")
+    p.add_argument("--keep", nargs="+", action="extend", metavar="COLUMN",
+                   help="also write these columns of DATA (an identifier), as the file "
+                        "holds them, after the row number")
+    p.add_argument("--rule", action="store_true",
+                   help="also a column 'rule': the number of the rule that decided each row "
+                        "(as the printed program and check count them; empty where no rule "
+                        "fires), from the fast path, whichever --engine answers")
     p.add_argument("--chunksize", type=int, metavar="ROWS",
                    help="read, predict and write ROWS rows at a time: memory stays that of one "
                         "chunk however large the file (same answers as reading it whole)")

@@ -488,3 +488,44 @@ def test_fold_rpp_tail_from_the_command_line(tmp_path, swipl):
     assert got == [str(c) for c in python.predict(frame.drop(columns="kind"))]
     one_line_error(run_aspml("learn", data, "--target", "kind", "--learner", "fold-rpp",
                              "--tail", "1.5"), "tail")
+
+
+def test_predict_keeps_columns_and_says_which_rule_decided(learned, iris_csv, tmp_path, swipl):
+    """``predict --keep COL --rule``: the kept columns as the file holds them, and the
+    rule that decided each row (numbered as check numbers them; empty for the default
+    class), the same in every engine, whole or in chunks, .lp or .pl; the rule is the
+    explanation's deciding rule."""
+    from aspml.cli import _read_table
+    frame = _read_table(str(iris_csv))
+    ided = tmp_path / "ided.csv"
+    frame.assign(id=[f"p{i:04d}" for i in range(len(frame))]).to_csv(ided, index=False)
+    for suffix in ("lp", "pl"):
+        model = learned[suffix][0]
+        p = aspml.load(model)
+        plain = predict_with_every_engine(model, ided)["fast"]
+        for chunks in ((), ("--chunksize", "17")):
+            answers = predict_with_every_engine(model, ided, "--keep", "id", "sepal_width",
+                                                "--rule", *chunks)
+            assert answers["fast"] == answers["clingo"] == answers["prolog"]
+            for line, before in zip(answers["fast"], plain):
+                row, ident, width, label, rule = line.split(",")
+                assert (row, label) == tuple(before.split(",")) and ident == f"p{int(row):04d}"
+                assert width == frame["sepal_width"].iloc[int(row)]
+                e = aspml.explain(p, frame.drop(columns="species").iloc[int(row)])
+                assert rule == ("" if e.deciding_rule is None else str(e.deciding_rule + 1))
+        assert any(line.endswith(",") for line in answers["fast"])       # the default class
+    header = run_aspml("predict", learned["lp"][0], ided, "--keep", "id", "--rule").stdout
+    assert header.splitlines()[0] == "row,id,species,rule"
+    # a binary program: the first default rule that holds, empty where the target does not
+    binary = tmp_path / "binary.lp"
+    assert run_aspml("learn", iris_csv, "--target", "species", "--positive", "setosa",
+                     "-o", binary, "--quiet").returncode == 0
+    lines = run_aspml("predict", binary, ided, "--rule").stdout.splitlines()[1:]
+    assert {line.split(",")[1] for line in lines if line.endswith(",")} == {"not setosa"}
+    assert {line.split(",")[2] for line in lines if "not setosa" not in line} == {"1"}
+    for keep, words in ((("nope",), ("--keep 'nope'", "no column")),
+                        (("species",), ("--keep 'species'", "aspml check")),
+                        (("id", "id"), ("twice",))):
+        one_line_error(run_aspml("predict", binary, ided, "--keep", *keep), *words)
+        one_line_error(run_aspml("predict", binary, ided, "--keep", *keep, "--chunksize",
+                                 "5"), *words)
