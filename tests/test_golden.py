@@ -22,14 +22,25 @@ CASES = {
     "foldrm_wine.scasp": "scasp",       # the reference FOLD-RM's README program, as printed there
 }
 SUFFIX = {"asp": "lp", "prolog": "pl", "scasp": "scasp", "text": "txt"}
+# prints a dialect refuses: (case, dialect) -> what the error says
+REFUSED = {
+    # an exception compares a mixed column: s(CASP)'s dual of a comparison fails on a
+    # string, where the other engines hold (printers._refuse_negated_mixed_comparisons)
+    ("mixed_kinds.lp", "scasp"): "opposite comparison",
+}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("dialect", ["asp", "prolog", "scasp", "text"])
 def test_golden(case, dialect):
     program = aspml.parse((GOLDEN / case).read_text(), CASES[case])
-    got = program.print(dialect)
     expected = GOLDEN / "expected" / f"{case.rsplit('.', 1)[0]}.{SUFFIX[dialect]}"
+    if (case, dialect) in REFUSED:
+        with pytest.raises(aspml.errors.DialectError, match=REFUSED[case, dialect]):
+            program.print(dialect)
+        assert not expected.exists()
+        return
+    got = program.print(dialect)
     if os.environ.get("ASPML_REGEN_GOLDEN"):
         expected.parent.mkdir(exist_ok=True)
         expected.write_text(got)

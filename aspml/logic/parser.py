@@ -47,7 +47,23 @@ def parse(text: str, dialect: str = "asp") -> Program:
         raise ParseError(f"program text must be a string, got {type(text).__name__}")
     if dialect == "text":
         return _read(text, dialect)
+    if dialect == "scasp":
+        text = _without_member_definition(text)
     return _Builder(_read(text, dialect), dialect, text).program()
+
+
+def _without_member_definition(text: str) -> str:
+    """An scasp print defines ``member/2`` at its end (s(CASP) has none built in; see
+    :data:`aspml.logic.printers.SCASP_MEMBER`): those lines are no rules of the program,
+    and are read as blank ones (the other lines keep their numbers)."""
+    from .printers import SCASP_MEMBER
+    lines = text.split("\n")
+    block = list(SCASP_MEMBER)
+    for i in range(len(lines) - len(block) + 1):
+        if [line.strip() for line in lines[i:i + len(block)]] == block:
+            lines[i:i + len(block)] = [""] * len(block)
+            return "\n".join(lines)
+    return text
 
 
 def _read(text: str, dialect: str):

@@ -25,7 +25,11 @@ Four dialects (DESIGN §3):
             print's header, as that interval when no other literal reads ``N``; beside
             a value set on the same feature it is not read back); on a mixed feature,
             where that atom would hold for strings too and s(CASP) has no type test,
-            the print is refused (``DialectError``: use ``asp`` or ``prolog``);
+            the print is refused (``DialectError``: use ``asp`` or ``prolog``), as it
+            is where a rule s(CASP) negates (an exception, a background atom, a
+            multi-class default rule) compares a mixed feature (s(CASP)'s dual of a
+            comparison fails on a string); value sets are ``member/2``, which the
+            print defines at its end (s(CASP) has none built in);
             ``not (f <= t)``, which s(CASP)
             cannot say, is printed as FOLD-SE prints it: ``not abK(X)`` with
             ``abK(X) :- f(X,N), N =< t`` (see ``expand_negated_comparisons``).
@@ -108,7 +112,38 @@ def print_program(program: Program, dialect: str = "text") -> str:
         program = program.expand_negated_comparisons()
     if dialect == "scasp":
         _refuse_number_tests(program)
+        _refuse_negated_mixed_comparisons(program)
     return LogicPrinter(program, dialect).program()
+
+
+def _refuse_negated_mixed_comparisons(program: Program) -> None:
+    """s(CASP) answers ``not ab1(X)`` through the dual of ``ab1``'s rule, where a
+    comparison becomes its opposite (``N =< 1`` becomes ``N > 1``) and a comparison of a
+    string fails: on a mixed feature's string value neither ``ab1`` nor ``not ab1`` holds,
+    where the other engines (a number test before the comparison) find ``not ab1`` true.
+    A comparison on a mixed feature in a rule s(CASP) negates (an exception, a background
+    atom, a multi-class program's default rule, which later classes negate) is refused
+    (``DialectError``: print ``asp`` or ``prolog``); in a binary default rule it is
+    printed (never negated: a string fails it, as in the other engines)."""
+    def numeric_on_mixed(lit) -> bool:
+        return (isinstance(lit, (Compare, Interval, NotCompare)) and lit.feature in program.schema
+                and program.schema[lit.feature].kind == "mixed"
+                and not (isinstance(lit, Compare) and lit.op in ("==", "!=")))
+    negated = [r for r in (*program.rules, *program.background)
+               if r.head is not None or program.is_multiclass]
+    for rule in negated:
+        for lit in rule.body:
+            if numeric_on_mixed(lit):
+                what = (f"the exception {rule.head}" if rule.head in program.exception_names
+                        else f"the background atom {rule.head}" if rule.head is not None
+                        else f"a rule of class {text_value(rule.label)}")
+                raise DialectError(
+                    f"the scasp dialect cannot print this program with the meaning the "
+                    f"other engines give it: {what} compares {lit.feature!r}, a mixed "
+                    f"feature of numbers and strings ({text_literal(lit)}), and s(CASP) "
+                    "negates that rule with the opposite comparison, which fails on a "
+                    "string (such a row would get no answer); print the program in the "
+                    "asp or prolog dialect, which test the type first")
 
 
 def _refuse_number_tests(program: Program) -> None:
@@ -164,6 +199,12 @@ def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
 
 
 EXPERT_COMMENT = "% expert rule"       # asp, prolog, scasp: the line before each expert rule
+# scasp: s(CASP) has no member/2 built in (its built-ins are comparisons, =, \=, is and
+# findall): without a definition every value set would be false, and its negation true.
+# A print whose rules test a value set ends with this block; the parser reads past it.
+SCASP_MEMBER = ("% s(CASP) has no member/2 built in: the value sets' test",
+                "member(V,[V|_]).",
+                "member(V,[_|T]) :- member(V,T).")
 EXPERT_TEXT = "  # expert"             # text: after each expert rule (the text parser reads it)
 
 
@@ -521,6 +562,8 @@ class LogicPrinter:
             head = f"{helper[i]}(X)" if i in helper else None
             lines.append(self.split_rule(r, i, head) if split else self.rule(r, head))
         lines += self.background()
+        if self.d == "scasp" and any(isinstance(lit, InSet) for lit in self.p.literals):
+            lines += ["", *SCASP_MEMBER]
         return "\n".join(lines) + "\n"
 
     def decisions(self) -> list[str]:
