@@ -556,6 +556,7 @@ def _predict_in_chunks(program, args) -> int:
             done, header = done + len(X), False
             bar.advance(len(X))
         if header:                  # no chunk at all: the answer's header alone
+            _check_keep(program, args, _read_table(args.data, args.sep).columns)
             write(pd.DataFrame(columns=["row", *(args.keep or ()), program.target.name,
                                         *(("rule",) if args.rule else ())]), True)
         finished = True
@@ -771,10 +772,10 @@ def cmd_explain(args) -> int:
     if args.why_not is not None:      # a class it does not name: said as the option
         from .explain import resolve_class
         asked = resolve_class(program, args.why_not, "--why-not")
-    # a binary program's explanation says why its answer holds and the other does not:
-    # --why-not names one of its two answers (a label learned with --positive; a trial)
+    # a binary program's --why-not names one of its two answers (a label learned with
+    # --positive, or True/False; a trial): its explanation, as Python's explain gives it
     e = explain(program, row, minimal=args.minimal,
-                why_not=args.why_not if program.is_multiclass else None)
+                why_not=args.why_not if program.is_multiclass else asked)
     cf = None
     # --why-not the row's own class: no change is needed, and none is searched
     already = (args.counterfactual and (e.why_not is not None and e.why_not == e.prediction
@@ -797,6 +798,7 @@ def cmd_explain(args) -> int:
         out = e.to_dict()
         if already:
             out["counterfactual"] = {"changes": {}, "rule": None, "distance": 0.0,
+                                     "any_other": [],
                                      **({"class": _json(e.prediction)}
                                         if program.is_multiclass else {})}
         elif args.counterfactual:
@@ -964,7 +966,9 @@ def cmd_bench(args) -> int:
             # cross-validation takes 2 folds or more: a class of one row fits no folds
             advice = (f"use --folds {rows} or fewer" if rows >= 2 else
                       "a class of one row fits no folds: drop its row, or merge its class "
-                      "into another")
+                      "into another" if d.multiclass else
+                      "a class of one row fits no folds: cross-validation needs two rows "
+                      "of each class")
             raise AspmlError(f"{args.data}: class {small!r} has {rows} row"
                              f"{'s' if rows != 1 else ''}, fewer than --folds "
                              f"{args.folds}: each fold needs a row of every class ({advice})")

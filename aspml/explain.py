@@ -273,6 +273,10 @@ def resolve_class(program: Program, value, what: str = "class"):
         for label, answer in ((t.positive, True), (t.negative, False)):
             if _number_names(value, label):         # "1.0" for the label 1, as for a class
                 return answer
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            # the command line's --why-not True: the answers the message below lists (a
+            # program without labels has no other names for them)
+            return value.strip().lower() == "true"
         shown = "".join(f", {v!r}" for v in (t.positive, t.negative) if v is not None)
         raise AspmlError(f"{what}: {value!r} is not an answer of this binary program "
                          f"(True, False{shown})")
@@ -307,7 +311,7 @@ def _number_names(text, label) -> bool:
 
 def _same(a, b) -> bool:
     """Equal values of one kind: 2 and 2.0 are one class, True is not the class 1."""
-    if isinstance(a, bool) or isinstance(b, bool):
+    if isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_)):
         return False
     if isinstance(a, str) != isinstance(b, str):
         return False

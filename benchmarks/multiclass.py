@@ -214,7 +214,7 @@ def main(argv=None) -> int:
         print("|---|---|---|---|---|")
         for (data, learner), warm in warm_of.items():
             ref = warm_of.get((data, "ref FOLD-RM"))
-            if learner in ("FoldSE", "FoldRpp") and ref is not None:
+            if learner.split("(")[0] in ("FoldSE", "FoldRpp") and ref is not None:
                 print(f"| {data} | {learner} | {warm:.4f} | {ref:.4f} | {ref / warm:.1f}x |")
     return 0
 

@@ -122,6 +122,14 @@ def test_bench_exits_1_when_a_run_failed(tmp_path):
         assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
         assert "'lone' has 1 row" in out.stderr and "drop its row" in out.stderr
         assert "or fewer" not in out.stderr
+    # binary: merging the class into the other would leave one class
+    lone = pd.concat([table(), table().iloc[:1].assign(y="lone")], ignore_index=True)
+    lone = lone[lone.y != "neg"]
+    lone.to_csv(tmp_path / "lone.csv", index=False)
+    out = aspml("bench", tmp_path / "lone.csv", "--target", "y", "--learners", "fold-se",
+                "--folds", "2")
+    assert out.returncode == 2 and "two rows of each class" in out.stderr
+    assert "merge" not in out.stderr
 
 
 @pytest.mark.parametrize("args, message", [

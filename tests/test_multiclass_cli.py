@@ -200,9 +200,16 @@ def test_why_not_on_a_binary_program_names_one_of_its_answers(iris_csv, tmp_path
                      "-o", model).returncode == 0
     plain = run_aspml("explain", model, iris_csv, "--row", 0)      # a setosa row
     assert plain.returncode == 0 and 'species = "setosa" holds' in plain.stdout
-    for asked in ("setosa", "not setosa"):
+    p = aspml.load(model)
+    row = _iris()[0].iloc[0]
+    for asked in ("setosa", "not setosa", "True", "false"):
         done = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", asked)
-        assert done.returncode == 0 and done.stdout == plain.stdout, done.stderr
+        assert done.returncode == 0, done.stderr
+        # as Python's explain answers it: its own answer "does not arise"
+        answer = asked in ("setosa", "True")
+        assert done.stdout == aspml.explain(p, row, why_not=answer).to_text()
+        assert done.stdout.startswith("The row gets this answer") == answer
+        assert done.stdout.endswith(plain.stdout)
     same = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "setosa",
                      "--counterfactual")
     assert same.stdout.endswith('No change is needed: the row already gets "setosa".\n')
@@ -214,7 +221,7 @@ def test_why_not_on_a_binary_program_names_one_of_its_answers(iris_csv, tmp_path
     done = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "setosa",
                      "--counterfactual", "--json")
     assert json.loads(done.stdout)["counterfactual"] == {"changes": {}, "rule": None,
-                                                         "distance": 0.0}
+                                                         "distance": 0.0, "any_other": []}
     one_line_error(run_aspml("explain", model, iris_csv, "--row", 0, "--why-not",
                              "virginica"), "--why-not", "not an answer of this binary")
 
@@ -523,6 +530,14 @@ def test_predict_keeps_columns_and_says_which_rule_decided(learned, iris_csv, tm
     lines = run_aspml("predict", binary, ided, "--rule").stdout.splitlines()[1:]
     assert {line.split(",")[1] for line in lines if line.endswith(",")} == {"not setosa"}
     assert {line.split(",")[2] for line in lines if "not setosa" not in line} == {"1"}
+    # a file of no rows, whole or in chunks (a Parquet file gives no chunk at all)
+    empty = tmp_path / "empty.parquet"
+    frame.iloc[:0].assign(id=pd.Series([], dtype=str)).to_parquet(empty)
+    for chunks in ((), ("--chunksize", "2")):
+        done = run_aspml("predict", binary, empty, "--keep", "id", "--rule", *chunks)
+        assert done.returncode == 0 and done.stdout.strip() == "row,id,species,rule"
+        one_line_error(run_aspml("predict", binary, empty, "--keep", "bogus", *chunks),
+                       "--keep 'bogus'")
     for keep, words in ((("nope",), ("--keep 'nope'", "no column")),
                         (("species",), ("--keep 'species'", "aspml check")),
                         (("id", "id"), ("twice",))):

@@ -289,8 +289,9 @@ def test_counterfactual_to_true_is_no_class_of_numbered_classes():
         warnings.simplefilter("ignore")
         clf = aspml.FoldSE().fit(X, y)
     row = X.iloc[60]
-    with pytest.raises(aspml.AspmlError, match="True is not a class"):
-        aspml.counterfactual(clf, row, target=True)
+    for answer in (True, np.True_, False, np.False_):
+        with pytest.raises(aspml.AspmlError, match="is not a class"):
+            aspml.counterfactual(clf, row, target=answer)
     own = clf.predict(X.iloc[[60]])[0]
     for k in (0, 1, 2):
         cf = aspml.counterfactual(clf, row, target=k)

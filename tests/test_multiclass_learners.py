@@ -204,6 +204,21 @@ def test_foldrpp_tail_shortens_a_many_class_program():
     assert sizes[0] > sizes[1] > sizes[2], sizes
 
 
+def test_a_foldrpp_pickled_before_it_had_a_tail_still_works():
+    """An estimator pickled by a version without ``tail`` has no such attribute: the
+    class's 0 stands in for it (get_params, clone, repr and a refit failed)."""
+    import pickle
+    X, y = separated(200)
+    old = fit("FoldRpp", X, y)
+    del old.__dict__["tail"]                        # as the earlier version pickled it
+    back = pickle.loads(pickle.dumps(old))
+    assert back.get_params()["tail"] == 0 and "FoldRpp(" in repr(back)
+    assert clone(back).get_params() == aspml.FoldRpp().get_params()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        assert back.fit(X, y).program_.rules == fit("FoldRpp", X, y).program_.rules
+
+
 @pytest.mark.parametrize("tail", [-0.1, 1, 1.5, "0.1", None, float("nan")])
 def test_foldrpp_refuses_a_tail_outside_zero_to_one(tail):
     X, y = separated(60)

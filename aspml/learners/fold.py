@@ -1070,6 +1070,7 @@ class FoldRpp(FoldSE):
     """
 
     _quiet_default = (("tail", 0),)     # FOLD-R++'s programs saved before it had a tail
+    tail = 0.0      # a FoldRpp pickled before it had a tail: get_params, clone, refit
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
                  target=None, fixed_rules=None, background=None,
