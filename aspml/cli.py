@@ -429,6 +429,18 @@ def cmd_export(args) -> int:
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     if args.prefix is not None:
         program = program.with_prefix(args.prefix)
+    if args.alongside:
+        from .export import clashes
+        if args.to not in ("asp", "prolog", "scasp"):
+            raise AspmlError("--alongside checks a knowledge base: --to asp, prolog or scasp")
+        others = [_knowledge_base_program(m) for m in args.alongside]
+        found = clashes([*others, program], "asp" if args.to == "asp" else "prolog")
+        if found:
+            numbers = ", ".join(f"program {i + 1} {m}" for i, m in
+                                enumerate([*args.alongside, args.model]))
+            raise AspmlError(f"these programs cannot share a knowledge base ({numbers}): "
+                             f"{found[0]}"
+                             + (f" (and {len(found) - 1} more)" if len(found) > 1 else ""))
     if args.names:
         for kind, name, pred in names(program, args.to):
             print(f"{kind}\t{text_string(name)}\t{pred}")
@@ -445,6 +457,25 @@ def cmd_export(args) -> int:
     sys.stdout.write(export(program, args.to, X, args.key,
                             source=Path(args.facts).name if args.facts else None))
     return 0
+
+
+def _knowledge_base_program(path: str):
+    """The program of a file in a knowledge base (``export --alongside``): a saved model,
+    or an export, its facts (after the ``% rows`` line export writes) left out; read in
+    the dialect its header names, with its prefix."""
+    from .logic.parser import parse
+    from .logic.store import header_dialect, read_text, suffix_dialect
+    text = read_text(path)
+    for mark in ("\n% rows\n", "\n% rows of "):
+        text = text.split(mark, 1)[0]
+    dialect = header_dialect(text) or suffix_dialect(path)
+    if dialect not in ("asp", "prolog"):
+        raise AspmlError(f"--alongside {path}: not a program aspml printed in asp or prolog "
+                         "(a saved model, or an aspml export)")
+    try:
+        return parse(text, dialect)
+    except AspmlError as e:
+        raise AspmlError(f"--alongside {path}: {e}") from None
 
 
 def _predict(program, X, engine: str) -> np.ndarray:
@@ -1188,6 +1219,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--names", action="store_true",
                    help="list the predicates of the print instead: kind, name (JSON), "
                         "predicate/arity, one per line, tab-separated")
+    e.add_argument("--alongside", nargs="+", action="extend", metavar="MODEL",
+                   help="the knowledge base also holds these programs (saved models or "
+                        "exports, with their prefixes): refuse, in one line, a program whose "
+                        "predicates clash with theirs (one name for two columns, a column "
+                        "read as two kinds or scales, a target or exception two programs "
+                        "define)")
     separator(e)
     e.set_defaults(run=cmd_export)
 

@@ -91,3 +91,74 @@ def names(program, dialect: str = "prolog") -> list[tuple[str, str, str]]:
     out += [("rule", n, f"{p}/1") for n, p in zip(program.rule_atoms, naming.rules)]
     out.append(("rows", "row", f"{naming.domain}/1"))
     return out
+
+
+def clashes(programs, dialect: str = "prolog") -> list[str]:
+    """Why ``programs`` cannot share one knowledge base in ``dialect`` (``asp`` or
+    ``prolog``): one sentence per clash, ``[]`` when they can.
+
+    Each program's predicate names are chosen for that program alone (a column
+    ``"Body Mass"`` is ``body_mass`` beside no column ``body_mass``, ``body_mass_2``
+    beside one), and the knowledge base's facts are shared by name: a clash gives
+    one program the other's facts, or its answers, without an error.  Clashes:
+
+    * one predicate for two different columns (``body_mass/2``), or for a column of
+      one program and the target, an exception, a rule atom or a background atom of
+      another (a program concluding ``label/2`` beside one reading a column
+      ``label``);
+    * one column read as different kinds (categorical in one, numeric in the
+      other: Prolog's comparison meets a quoted atom and stops with an error,
+      clingo orders strings above numbers), or, in ``asp``, printed at different
+      scales or as ranks (each program's numbers are its own integers);
+    * one target, exception or multi-class rule atom in two programs (unprefixed
+      ``ab1``: each program's exceptions apply to the other's rules; a prefix keeps
+      them apart), and a background atom two programs define differently.
+    """
+    if dialect not in FACT_DIALECTS:
+        raise AspmlError(f"knowledge bases are checked for asp or prolog, not {dialect}")
+    programs = [as_program(p, "aspml.export.clashes") for p in programs]
+    seen: dict = {}             # predicate/arity -> (program number, kind, name)
+    out = []
+
+    def who(i: int) -> str:
+        return f"program {i + 1}"
+
+    for i, p in enumerate(programs):
+        for kind, name, pred in names(p, dialect):
+            if kind == "rows":
+                continue                    # one row/1 of the entities, shared by design
+            if pred not in seen:
+                seen[pred] = (i, kind, name)
+                continue
+            j, other_kind, other_name = seen[pred]
+            if j == i:
+                continue
+            q = programs[j]
+            what = f"{pred}: {who(j)}'s {other_kind} {other_name!r} and {who(i)}'s {kind} {name!r}"
+            if kind == other_kind == "column" and name == other_name:
+                a, b = q.schema[name], p.schema[name]
+                if a.kind != b.kind:
+                    out.append(f"{pred}: column {name!r} is {a.kind} in {who(j)} and "
+                               f"{b.kind} in {who(i)} (one program's comparisons meet the "
+                               "other's values)")
+                elif dialect == "asp" and a.kind in ("numeric", "mixed") and (
+                        a.scale != b.scale or a.scale is None):
+                    out.append(f"{pred}: column {name!r} is written at scale {a.scale} in "
+                               f"{who(j)} and {b.scale} in {who(i)} (None: as ranks; each "
+                               "program reads numbers as its own integers)")
+            elif kind == other_kind == "background" and name == other_name:
+                if ({r for r in q.background if r.head == name}
+                        != {r for r in p.background if r.head == name}):
+                    out.append(f"{what}: defined by different rules (a prefix keeps "
+                               "each program's own)")
+            elif kind == other_kind == "column":
+                out.append(f"{what}: two columns, one predicate (each program reads the "
+                           "other's facts; rename a column so that its name is a predicate "
+                           "name already, and learn again)")
+            elif kind == other_kind and kind in ("target", "exception", "rule"):
+                out.append(f"{what}: both programs define it (give the programs "
+                           + ("different targets" if kind == "target" else "prefixes")
+                           + ")")
+            else:
+                out.append(f"{what}: one predicate for both")
+    return out

@@ -489,3 +489,95 @@ def test_the_prolog_print_says_when_it_needs_row_facts():
     assert aspml.parse(text, "prolog") == guarded
     plain = aspml.parse('IF x > 9 AND col != "red" THEN label = "yes"', "text")
     assert "% Input:" not in plain.print("prolog")
+
+
+# -- programs that cannot share one knowledge base ------------------------------------
+
+def _body_mass_programs():
+    """A trial's pair: A reads "Body Mass" and body_mass (so "Body Mass" is body_mass_2),
+    B reads "Body Mass" alone (so it is body_mass): one predicate, two columns."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"Body Mass": rng.normal(28, 5, 200).round(1),
+                      "body_mass": rng.normal(60, 5, 200).round(1)})
+    a = aspml.parse('IF "Body Mass" > 30 AND body_mass > 58 THEN obese = "yes"', "text")
+    b = aspml.parse('IF "Body Mass" > 30 THEN heavy = "yes"', "text")
+    return X, a.with_prefix("pa"), b.with_prefix("pb")
+
+
+def test_clashes_name_what_two_programs_cannot_share(tmp_path, swipl):
+    """``aspml.export.clashes``: one predicate for two columns (each program reads the
+    other's facts: checked in one swipl session, where B then holds for rows Python
+    says it does not), a target that is another program's column, a column of two
+    kinds, two scales in asp, one exception in two unprefixed programs; none for the
+    documented pair of prefixed programs with different targets."""
+    from aspml.export import clashes
+    X, a, b = _body_mass_programs()
+    assert a.predicates["Body Mass"] != b.predicates["Body Mass"] == a.predicates["body_mass"]
+    found = clashes([a, b])
+    assert len(found) == 1 and "two columns, one predicate" in found[0], found
+    # what it means: B reads A's body_mass facts as its "Body Mass"
+    (tmp_path / "a.pl").write_text(aspml.export(a, "prolog", X))
+    (tmp_path / "b.pl").write_text(aspml.export(b, "prolog", X))
+    got = run_swipl("forall(heavy(R, yes), (write(R), nl))",
+                    [tmp_path / "a.pl", tmp_path / "b.pl"])
+    rows = {int(r) for r in got.stdout.split()}
+    assert rows != set(np.flatnonzero(b.predict(X)))
+    cases = [
+        ('IF age > 60 THEN label = "yes"', 'IF label = "yes" THEN risk = "high"',
+         "prolog", "target 'label' and program 2's column 'label'"),
+        ('IF zip = "20095" THEN t1 = "yes"', 'IF zip > 50000 THEN t2 = "yes"',
+         "prolog", "column 'zip' is categorical in program 1 and numeric in program 2"),
+        ('IF x > 100000.5 THEN t1 = "yes"', 'IF x > 123456.78 THEN t2 = "yes"',
+         "asp", "scale 10 in program 1 and 100 in program 2"),
+        ('IF a > 1 AND NOT ab1 THEN t1 = "yes"\nIF c = "x" THEN ab1',
+         'IF a > 2 AND NOT ab1 THEN t2 = "yes"\nIF c = "y" THEN ab1',
+         "prolog", "ab1/1: program 1's exception 'ab1' and program 2's exception 'ab1'"),
+    ]
+    for one, two, dialect, words in cases:
+        p, q = aspml.parse(one, "text"), aspml.parse(two, "text")
+        assert any(words in c for c in clashes([p, q], dialect)), clashes([p, q], dialect)
+    # the scales differ only in asp; prefixes part the exceptions
+    p, q = aspml.parse(cases[2][0], "text"), aspml.parse(cases[2][1], "text")
+    assert clashes([p, q], "prolog") == []
+    p, q = aspml.parse(cases[3][0], "text"), aspml.parse(cases[3][1], "text")
+    assert clashes([p.with_prefix("one"), q.with_prefix("two")]) == []
+    risk = aspml.parse('IF age > 60 AND NOT ab1 THEN risk = "high"\n'
+                       'IF "Sport Club" = "yes" THEN ab1', "text")
+    vote = aspml.parse('IF party = "d" AND NOT ab1 THEN democrat = "yes"\n'
+                       'IF age <= 20 THEN ab1', "text")
+    assert clashes([risk.with_prefix("heart"), vote.with_prefix("vote")]) == []
+    assert clashes([risk.with_prefix("heart"), vote.with_prefix("vote")], "asp") == []
+
+
+def test_export_alongside_refuses_a_program_that_clashes(tmp_path):
+    """``aspml export MODEL --alongside OTHER ...``: a program whose predicates clash
+    with the knowledge base's other programs (saved models, or exports with their facts
+    and prefixes) is one line, exit 2; one that does not prints as without the option."""
+    X, a, b = _body_mass_programs()
+    data = tmp_path / "bm.csv"
+    X.to_csv(data, index=False)
+    a.with_prefix(None).save(tmp_path / "a.lp")
+    b.with_prefix(None).save(tmp_path / "b.lp")
+    a_pl = tmp_path / "a.pl"
+    done = run_aspml("export", tmp_path / "a.lp", "--to", "prolog", "--facts", data,
+                     "--prefix", "pa")
+    a_pl.write_text(done.stdout)
+    for other in (a_pl, tmp_path / "a.lp"):
+        one_line_error(run_aspml("export", tmp_path / "b.lp", "--to", "prolog", "--prefix",
+                                 "pb", "--alongside", other),
+                       "cannot share a knowledge base", "body_mass/2", "two columns",
+                       "program 2 " + str(tmp_path / "b.lp"))
+    one_line_error(run_aspml("export", tmp_path / "a.lp", "--to", "prolog", "--prefix",
+                             "pa2", "--alongside", a_pl), "obese/2", "different targets")
+    vote = aspml.parse('IF party = "d" AND NOT ab1 THEN democrat = "yes"\n'
+                       'IF age <= 20 THEN ab1', "text")
+    vote.save(tmp_path / "vote.lp")
+    plain = run_aspml("export", tmp_path / "vote.lp", "--to", "prolog", "--prefix", "vote")
+    beside = run_aspml("export", tmp_path / "vote.lp", "--to", "prolog", "--prefix", "vote",
+                       "--alongside", a_pl)
+    assert beside.returncode == 0 and beside.stdout == plain.stdout, beside.stderr
+    # a clash among the others is one too: the knowledge base would hold it
+    one_line_error(run_aspml("export", tmp_path / "vote.lp", "--to", "prolog", "--prefix",
+                             "vote", "--alongside", a_pl, tmp_path / "b.lp"), "body_mass/2")
+    one_line_error(run_aspml("export", tmp_path / "vote.lp", "--to", "text", "--alongside",
+                             a_pl), "--alongside")
