@@ -43,7 +43,7 @@ def test_why_not_the_rows_own_class_with_a_counterfactual_needs_no_change(triage
     out = run_aspml("explain", model, data, "--row", 0, "--counterfactual",
                     "--why-not", "emergency", "--json")
     assert json.loads(out.stdout)["counterfactual"] == {
-        "changes": {}, "rule": None, "distance": 0.0, "class": "emergency"}
+        "changes": {}, "rule": None, "distance": 0.0, "any_other": [], "class": "emergency"}
     # no class asked: the nearest other class, as Python's counterfactual(p, row)
     out = run_aspml("explain", model, data, "--row", 1, "--counterfactual")
     assert out.returncode == 0
