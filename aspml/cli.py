@@ -429,18 +429,8 @@ def cmd_export(args) -> int:
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     if args.prefix is not None:
         program = program.with_prefix(args.prefix)
-    if args.alongside:
-        from .export import clashes
-        if args.to not in ("asp", "prolog", "scasp"):
-            raise AspmlError("--alongside checks a knowledge base: --to asp, prolog or scasp")
-        others = [_knowledge_base_program(m) for m in args.alongside]
-        found = clashes([*others, program], "asp" if args.to == "asp" else "prolog")
-        if found:
-            numbers = ", ".join(f"program {i + 1} {m}" for i, m in
-                                enumerate([*args.alongside, args.model]))
-            raise AspmlError(f"these programs cannot share a knowledge base ({numbers}): "
-                             f"{found[0]}"
-                             + (f" (and {len(found) - 1} more)" if len(found) > 1 else ""))
+    if args.alongside and args.to not in ("asp", "prolog", "scasp"):
+        raise AspmlError("--alongside checks a knowledge base: --to asp, prolog or scasp")
     if args.names:
         for kind, name, pred in names(program, args.to):
             print(f"{kind}\t{text_string(name)}\t{pred}")
@@ -451,31 +441,63 @@ def cmd_export(args) -> int:
         # the program alone, in asp or prolog: signed as a saved model, so that every
         # command reads the export back as it is (a file of aspml's header without the
         # checksum line is refused as a save cut short); engines read the line as a comment
-        sys.stdout.write(dumps(program, args.to))
-        return 0
-    # the program's missing tokens (--missing replaced them) read the rows
-    sys.stdout.write(export(program, args.to, X, args.key,
-                            source=Path(args.facts).name if args.facts else None))
+        text = dumps(program, args.to)
+    else:
+        # the program's missing tokens (--missing replaced them) read the rows
+        text = export(program, args.to, X, args.key,
+                      source=Path(args.facts).name if args.facts else None)
+    if args.alongside:
+        _check_alongside(text, args)
+    sys.stdout.write(text)
     return 0
 
 
-def _knowledge_base_program(path: str):
-    """The program of a file in a knowledge base (``export --alongside``): a saved model,
-    or an export, its facts (after the ``% rows`` line export writes) left out; read in
-    the dialect its header names, with its prefix."""
+def _check_alongside(text: str, args) -> None:
+    """``export --alongside``: the program as this export prints it (its scale in asp
+    with --facts, its prefix) beside the programs of the other files; a clash is one
+    AspmlError naming the files."""
+    from .export import clashes
+    others, files = [], []
+    for path in args.alongside:
+        for p in _knowledge_base_programs(path):
+            others.append(p)
+            files.append(path)
+    program = _knowledge_base_programs(args.model, text)[0]
+    found = clashes([*others, program], args.to)
+    if found:
+        numbers = ", ".join(f"program {i + 1} {m}" for i, m in enumerate([*files, args.model]))
+        raise AspmlError(f"these programs cannot share a knowledge base ({numbers}): "
+                         f"{found[0]}"
+                         + (f" (and {len(found) - 1} more)" if len(found) > 1 else ""))
+
+
+def _knowledge_base_programs(path: str, text: str | None = None) -> list:
+    """The programs of a file in a knowledge base (``export --alongside``): a saved
+    model, an export (its facts, after the ``% rows`` line export writes, left out), or
+    several exports one after another; each read in the dialect its header names, with
+    its prefix.  ``text``: the file's text, when it is not read from ``path``."""
+    import re
+
     from .logic.parser import parse
     from .logic.store import header_dialect, read_text, suffix_dialect
-    text = read_text(path)
-    for mark in ("\n% rows\n", "\n% rows of "):
-        text = text.split(mark, 1)[0]
-    dialect = header_dialect(text) or suffix_dialect(path)
-    if dialect not in ("asp", "prolog"):
-        raise AspmlError(f"--alongside {path}: not a program aspml printed in asp or prolog "
-                         "(a saved model, or an aspml export)")
-    try:
-        return parse(text, dialect)
-    except AspmlError as e:
-        raise AspmlError(f"--alongside {path}: {e}") from None
+    text = read_text(path) if text is None else text
+    out = []
+    for part in re.split(r"(?m)^(?=% aspml program, )", text):
+        for mark in ("\n% rows\n", "\n% rows of "):
+            part = part.split(mark, 1)[0]
+        if not part.strip():
+            continue
+        dialect = header_dialect(part) or suffix_dialect(path)
+        if dialect not in ("asp", "prolog", "scasp"):
+            raise AspmlError(f"--alongside {path}: not a program aspml printed in asp, "
+                             "prolog or scasp (a saved model, or an aspml export)")
+        try:
+            out.append(parse(part, dialect))
+        except AspmlError as e:
+            raise AspmlError(f"--alongside {path}: {e}") from None
+    if not out:
+        raise AspmlError(f"--alongside {path}: no program in it")
+    return out
 
 
 def _predict(program, X, engine: str) -> np.ndarray:

@@ -112,10 +112,21 @@ def clashes(programs, dialect: str = "prolog") -> list[str]:
       scales or as ranks (each program's numbers are its own integers);
     * one target, exception or multi-class rule atom in two programs (unprefixed
       ``ab1``: each program's exceptions apply to the other's rules; a prefix keeps
-      them apart), and a background atom two programs define differently.
+      them apart; in ``scasp`` also the ``abK`` atoms its print makes for ``not (f <=
+      t)``), and a background atom two programs define differently;
+    * the rows' predicate (``row/1``, ``heart_row/1``) as another program's column;
+    * in ``prolog`` and ``scasp``, two programs without a prefix: only a prefixed
+      print declares the feature facts ``multifile``, so consulting the second
+      file redefines the first's facts (``row/1``, ``age/2``) and the first
+      program answers for no row.
+
+    ``asp`` compares the programs' own scales: check the programs as exported with
+    ``--facts`` (which may print at a finer scale for the data's decimals), as
+    ``aspml export --alongside`` does.
     """
-    if dialect not in FACT_DIALECTS:
-        raise AspmlError(f"knowledge bases are checked for asp or prolog, not {dialect}")
+    if dialect not in DIALECTS or dialect == "text":
+        raise AspmlError(f"knowledge bases are checked for asp, prolog or scasp, not "
+                         f"{dialect}")
     programs = [as_program(p, "aspml.export.clashes") for p in programs]
     seen: dict = {}             # predicate/arity -> (program number, kind, name)
     out = []
@@ -123,16 +134,20 @@ def clashes(programs, dialect: str = "prolog") -> list[str]:
     def who(i: int) -> str:
         return f"program {i + 1}"
 
+    bare = [i for i, p in enumerate(programs) if p.prefix is None]
+    if dialect != "asp" and len(bare) > 1:
+        out.append(f"{who(bare[0])} and {who(bare[1])} have no prefix: in {dialect} only a "
+                   "prefixed print declares the shared facts multifile, so consulting the "
+                   "second file redefines the first's facts (give each program a prefix, "
+                   "--prefix)")
     for i, p in enumerate(programs):
         for kind, name, pred in names(p, dialect):
-            if kind == "rows":
-                continue                    # one row/1 of the entities, shared by design
             if pred not in seen:
                 seen[pred] = (i, kind, name)
                 continue
             j, other_kind, other_name = seen[pred]
-            if j == i:
-                continue
+            if j == i or kind == other_kind == "rows":
+                continue                    # one row/1 of the entities: shared by design
             q = programs[j]
             what = f"{pred}: {who(j)}'s {other_kind} {other_name!r} and {who(i)}'s {kind} {name!r}"
             if kind == other_kind == "column" and name == other_name:

@@ -169,15 +169,40 @@ def multiclass_programs_with_tables(draw, **kw):
 
 
 def negates_a_mixed_comparison(p) -> bool:
-    """Whether a rule s(CASP) negates (an exception, a background atom, a multi-class
-    program's default rule) compares a mixed feature with a number (a negated comparison
-    is an exception in the scasp print): s(CASP)'s dual of a comparison fails on a
-    string, so the scasp dialect refuses the print (test_roundtrip)."""
+    """Whether a rule s(CASP) answers through its dual compares a mixed feature with a
+    number (a negated comparison is an exception in the scasp print): s(CASP)'s dual of
+    a comparison fails on a string, so the scasp dialect refuses the print
+    (test_roundtrip).  Dual rules: those of an atom read under ``not`` (an exception, a
+    background atom ``not f``, a multi-class default rule a later clause guards
+    against), and of every atom such a rule's body reads, to a fixed point."""
     p = p.expand_negated_comparisons()
-    for rule in (*p.rules, *p.background):
-        if rule.head is None and not p.is_multiclass:
+    rules = [*p.rules, *p.background]
+    default_at = {id(r): k for k, r in enumerate(p.default_rules)}
+
+    def atom(r):
+        return ("rule", default_at[id(r)]) if r.head is None else r.head
+
+    dual = set()
+    if p.is_multiclass:
+        ends = len(p.default_rules) + (p.target.default is not None)
+        dual |= {("rule", j) for k in range(ends) for j in p.guards(k)}
+    for r in rules:
+        for lit in r.body:
+            if isinstance(lit, NotAtom):
+                dual.add(lit.name)
+            if isinstance(lit, Flag) and not lit.positive:
+                dual.add(lit.feature)
+    while True:
+        more = {lit.name if isinstance(lit, NotAtom) else lit.feature
+                for r in rules if atom(r) in dual for lit in r.body
+                if isinstance(lit, (NotAtom, Flag))}
+        if more <= dual:
+            break
+        dual |= more
+    for r in rules:
+        if atom(r) not in dual:
             continue
-        for lit in rule.body:
+        for lit in r.body:
             if (isinstance(lit, (Compare, Interval)) and lit.feature in p.schema
                     and p.schema[lit.feature].kind == "mixed"
                     and not (isinstance(lit, Compare) and lit.op in ("==", "!="))):

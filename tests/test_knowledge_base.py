@@ -538,7 +538,24 @@ def test_clashes_name_what_two_programs_cannot_share(tmp_path, swipl):
         assert any(words in c for c in clashes([p, q], dialect)), clashes([p, q], dialect)
     # the scales differ only in asp; prefixes part the exceptions
     p, q = aspml.parse(cases[2][0], "text"), aspml.parse(cases[2][1], "text")
-    assert clashes([p, q], "prolog") == []
+    assert clashes([p.with_prefix("one"), q.with_prefix("two")], "prolog") == []
+    # two programs without a prefix: the second file's facts replace the first's in swipl
+    assert any("no prefix" in c for c in clashes([p, q], "prolog"))
+    assert not any("no prefix" in c for c in clashes([p, q], "asp"))     # clingo: one union
+    people = pd.DataFrame({"x": [100001.0, 5.0]})
+    (tmp_path / "p.pl").write_text(aspml.export(p, "prolog", people))
+    (tmp_path / "q.pl").write_text(aspml.export(q, "prolog", people.assign(x=[9.0, 8.0])))
+    got = run_swipl("forall(t1(R, yes), (write(R), nl))", [tmp_path / "p.pl", tmp_path / "q.pl"])
+    assert got.stdout.split() != ["0"]          # the answer p gives alone is lost
+    # the rows' predicate of one program is another's column
+    rows = aspml.parse('IF x != "red" THEN t1 = "yes"', "text").with_prefix("heart")
+    col = aspml.parse('IF heart_row THEN t2 = "yes"', "text").with_prefix("other")
+    assert any("heart_row/1" in c for c in clashes([rows, col]))
+    # scasp: the exception its print makes for not (x <= 3) beside another program's ab1
+    n1 = aspml.parse('IF NOT (x <= 3) THEN t1 = "yes"', "text")
+    n2 = aspml.parse('IF a > 2 AND NOT ab1 THEN t2 = "yes"\nIF c = "y" THEN ab1', "text")
+    assert not any("ab1/1" in c for c in clashes([n1, n2], "asp"))
+    assert any("ab1/1" in c for c in clashes([n1, n2], "scasp"))
     p, q = aspml.parse(cases[3][0], "text"), aspml.parse(cases[3][1], "text")
     assert clashes([p.with_prefix("one"), q.with_prefix("two")]) == []
     risk = aspml.parse('IF age > 60 AND NOT ab1 THEN risk = "high"\n'
@@ -581,3 +598,28 @@ def test_export_alongside_refuses_a_program_that_clashes(tmp_path):
                              "vote", "--alongside", a_pl, tmp_path / "b.lp"), "body_mass/2")
     one_line_error(run_aspml("export", tmp_path / "vote.lp", "--to", "text", "--alongside",
                              a_pl), "--alongside")
+    # two exports in one file: both programs are read (the second clashes)
+    both = tmp_path / "both.pl"
+    b_pl = run_aspml("export", tmp_path / "b.lp", "--to", "prolog", "--facts", data,
+                     "--prefix", "pb").stdout
+    both.write_text(a_pl.read_text() + b_pl)
+    one_line_error(run_aspml("export", tmp_path / "vote.lp", "--to", "prolog", "--prefix",
+                             "vote", "--alongside", both), "body_mass/2")
+    # asp with --facts: the scale the export prints (the data's decimals), not the model's
+    s1 = aspml.parse('IF x > 1 THEN t1 = "yes"', "text")
+    s2 = aspml.parse('IF x > 2 THEN t2 = "yes"', "text")
+    s1.save(tmp_path / "s1.lp")
+    s2.save(tmp_path / "s2.lp")
+    whole, fine = tmp_path / "whole.csv", tmp_path / "fine.csv"
+    pd.DataFrame({"x": [0, 3, 5]}).to_csv(whole, index=False)
+    pd.DataFrame({"x": [0.5, 1.2, 2.25]}).to_csv(fine, index=False)
+    f1 = tmp_path / "f1.lp"
+    f1.write_text(run_aspml("export", tmp_path / "s1.lp", "--to", "asp", "--facts", whole,
+                            "--prefix", "a").stdout)
+    one_line_error(run_aspml("export", tmp_path / "s2.lp", "--to", "asp", "--facts", fine,
+                             "--prefix", "b", "--alongside", f1), "x/2", "scale")
+    f1.write_text(run_aspml("export", tmp_path / "s1.lp", "--to", "asp", "--facts", fine,
+                            "--prefix", "a").stdout)
+    done = run_aspml("export", tmp_path / "s2.lp", "--to", "asp", "--facts", fine, "--prefix",
+                     "b", "--alongside", f1)
+    assert done.returncode == 0, done.stderr

@@ -2,6 +2,7 @@
 
 import re
 
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -320,3 +321,41 @@ def test_scasp_refuses_a_negated_comparison_of_a_mixed_feature(tmp_path):
     fine = aspml.parse('IF m > 1 THEN y = "yes"', "text")
     fine = fine.with_schema(aspml.Schema((aspml.Feature("m", "mixed", 1),)))
     assert "m(X,N1), N1 > 1" in fine.to_scasp()
+
+
+def test_scasp_prints_a_mixed_comparison_no_rule_negates():
+    """Only rules s(CASP) answers through their duals are refused: a multi-class rule
+    no later clause negates (the last rule, no default class) prints; the same rule
+    first in the list, negated by the next class's clause, is refused; so is a rule a
+    negated rule reads (a background atom an exception reads)."""
+    from aspml.logic.model import Feature, Schema
+
+    def mixed(p):
+        return p.with_schema(Schema(tuple(Feature(f.name, "mixed" if f.name == "m" else f.kind,
+                                                  f.scale) for f in p.schema.features)))
+    last = mixed(aspml.parse('CLASSES "a", "b"\nIF c = "x" THEN y = "a"\n'
+                             'ELSE IF m > 1 THEN y = "b"\nELSE no class', "text"))
+    assert "m(X,N1), N1 > 1" in last.to_scasp()
+    assert aspml.parse(last.to_scasp(), "scasp").predict(
+        pd.DataFrame({"c": ["x", "z", "z"], "m": pd.Series([5, 5, "high"], dtype=object)})
+    ).tolist() == ["a", "b", None]
+    first = mixed(aspml.parse('CLASSES "a", "b"\nIF m > 1 THEN y = "b"\n'
+                              'ELSE IF c = "x" THEN y = "a"\nELSE no class', "text"))
+    with pytest.raises(aspml.errors.DialectError, match="a rule of class"):
+        first.to_scasp()
+
+
+def test_scasp_member_definition_is_read_past_in_any_spelling():
+    """The parser reads past member/2's definition with or without its comment, with
+    other variable names and line breaks (a hand-written s(CASP) program's); a line
+    that is not the definition stays and is read (and refused) as it is."""
+    p = aspml.parse('IF city in {"Rome", "Oslo"} THEN label = "yes"', "text")
+    text = p.to_scasp()
+    from aspml.logic.printers import SCASP_MEMBER
+    assert aspml.parse(text.replace(SCASP_MEMBER[0] + "\n", ""), "scasp") == p
+    spelled = text.replace("member(V,[V|_]).", "member(X, [X | _]).").replace(
+        "member(V,[_|T]) :- member(V,T).", "member(X, [_|Tail]) :-\n    member(X, Tail).")
+    assert aspml.parse(spelled, "scasp") == p
+    with pytest.raises(aspml.ParseError):
+        aspml.parse(text.replace("member(V,[_|T]) :- member(V,T).",
+                                 "member(V,[_|T]) :- member(T,V)."), "scasp")

@@ -54,16 +54,21 @@ def parse(text: str, dialect: str = "asp") -> Program:
 
 def _without_member_definition(text: str) -> str:
     """An scasp print defines ``member/2`` at its end (s(CASP) has none built in; see
-    :data:`aspml.logic.printers.SCASP_MEMBER`): those lines are no rules of the program,
-    and are read as blank ones (the other lines keep their numbers)."""
+    :data:`aspml.logic.printers.SCASP_MEMBER`), as a hand-written s(CASP) program may:
+    the two clauses ``member(V,[V|_]).`` and ``member(V,[_|T]) :- member(V,T).`` (any
+    variable names and spacing, with or without the comment line before them) are no
+    rules of the program, and are read as blank lines (the other lines keep their
+    numbers)."""
+    import re
+
     from .printers import SCASP_MEMBER
-    lines = text.split("\n")
-    block = list(SCASP_MEMBER)
-    for i in range(len(lines) - len(block) + 1):
-        if [line.strip() for line in lines[i:i + len(block)]] == block:
-            lines[i:i + len(block)] = [""] * len(block)
-            return "\n".join(lines)
-    return text
+    comment = re.escape(SCASP_MEMBER[0])
+    definition = re.compile(
+        rf"(?m)(^[ \t]*{comment}[ \t]*\n)?"
+        r"^[ \t]*member\(\s*([A-Z_]\w*)\s*,\s*\[\s*\2\s*\|\s*_\s*\]\s*\)\s*\.\s*"
+        r"member\(\s*([A-Z_]\w*)\s*,\s*\[\s*_\s*\|\s*([A-Z]\w*)\s*\]\s*\)"
+        r"\s*:-\s*member\(\s*\3\s*,\s*\4\s*\)\s*\.[ \t]*$")
+    return definition.sub(lambda m: "\n" * m.group(0).count("\n"), text)
 
 
 def _read(text: str, dialect: str):

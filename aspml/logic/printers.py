@@ -129,9 +129,7 @@ def _refuse_negated_mixed_comparisons(program: Program) -> None:
         return (isinstance(lit, (Compare, Interval, NotCompare)) and lit.feature in program.schema
                 and program.schema[lit.feature].kind == "mixed"
                 and not (isinstance(lit, Compare) and lit.op in ("==", "!=")))
-    negated = [r for r in (*program.rules, *program.background)
-               if r.head is not None or program.is_multiclass]
-    for rule in negated:
+    for rule in _negated_rules(program):
         for lit in rule.body:
             if numeric_on_mixed(lit):
                 what = (f"the exception {rule.head}" if rule.head in program.exception_names
@@ -160,6 +158,41 @@ def _refuse_number_tests(program: Program) -> None:
                 "s(CASP) has no type "
                 "test, and its bare value atom would also hold for a string; print the "
                 "program in the asp or prolog dialect, which test the type")
+
+
+def _negated_rules(program: Program) -> list:
+    """The rules s(CASP) answers through their duals: those of an atom some rule reads
+    under ``not`` (an exception, a background atom read as ``not f(X)``, a multi-class
+    default rule an earlier rule of another class is for a later clause: its guards),
+    and, since a dual reads the duals of its body's atoms, those of every atom the body of
+    such a rule reads."""
+    defaults = [i for i, r in enumerate(program.rules) if r.head is None]
+    key = {i: ("rule", k) for k, i in enumerate(defaults)}       # a default rule's atom
+    heads: dict = {}
+    for i, r in enumerate((*program.rules, *program.background)):
+        heads.setdefault(key.get(i, r.head), []).append(r)
+    todo = []
+    if program.is_multiclass:
+        last = len(defaults) + (program.target.default is not None)
+        todo += [("rule", j) for k in range(last) for j in program.guards(k)]
+    background = set(program.background_atoms)
+    for r in (*program.rules, *program.background):
+        for lit in r.body:
+            if isinstance(lit, NotAtom):
+                todo.append(lit.name)
+            elif isinstance(lit, Flag) and not lit.positive and lit.feature in background:
+                todo.append(lit.feature)
+    seen: set = set()
+    while todo:
+        atom = todo.pop()
+        if atom in seen:
+            continue
+        seen.add(atom)
+        for r in heads.get(atom, ()):
+            todo += [lit.name for lit in r.body if isinstance(lit, NotAtom)]
+            todo += [lit.feature for lit in r.body
+                     if isinstance(lit, Flag) and lit.feature in background]
+    return [r for atom in seen for r in heads.get(atom, ())]
 
 
 def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
