@@ -1503,3 +1503,47 @@ def test_a_note_that_several_classes_give_is_one_note():
     wide = [str(w.message) for w in caught if "weak learners each draw" in str(w.message)]
     assert len(wide) == 1, wide
     assert wide[0].split(": LIBRE's 20 weak")[0].count("'") == 6     # three classes named
+
+
+def _rare_table(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(80, 300))
+    X = pd.DataFrame({"a": rng.normal(size=n).round(2), "b": rng.choice(list("pqr"), n)})
+    y = rng.random(n) < 0.05
+    if y.sum() < 2:
+        y[:2] = True
+    return X, y
+
+
+def test_fallback_balances_weighted_rows_by_weight_not_by_copies():
+    """The fallback's balanced step counted each positive row n_neg // n_pos times by
+    repeating it; weighted, that count follows the weights' ratio, unbounded: class
+    weights of 1000 and 0.0001 asked for 10^7 copies of each positive row (scikit-learn's
+    class-weight check took 100 s, and larger ratios gigabytes).  Weighted rows now
+    weigh that many times more instead: unit weights learn the unweighted program
+    (the fallback taken on each table), and extreme weights fit at once."""
+    import time
+    import tracemalloc
+    fell_back = 0
+    for seed in range(8):
+        X, y = _rare_table(seed)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            plain = Libre(n_estimators=3, random_state=0).fit(X, y).program_
+        fell_back += any("ensemble found no rule" in str(w.message)
+                         or "learned no rules" in str(w.message) for w in seen)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            weighted = Libre(n_estimators=3, random_state=0).fit(
+                X, y, sample_weight=np.ones(len(y))).program_
+        assert weighted.rules == plain.rules, seed
+    assert fell_back >= 3
+    X, y = _rare_table(0)
+    tracemalloc.start()
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Libre(n_estimators=3, random_state=0, class_weight={True: 1e-6, False: 1e6}).fit(X, y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50e6 and time.perf_counter() - start < 30, (peak, time.perf_counter() - start)

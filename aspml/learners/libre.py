@@ -724,21 +724,31 @@ class Libre(LogicClassifier):
                   f"one weak learner over all {len(every)} features")]
         reps = int((total - pos) // pos) if pos > 0 else 0
         balanced = max(alpha, (total - pos) / max(total, 1e-300))
-        rows = np.concatenate([np.arange(len(y))] + [np.flatnonzero(y)] * (reps - 1))
         counted = f"each positive row counted {reps} times, " if reps > 1 else ""
+        if weights is None:     # the positive rows repeated in the records
+            rows = np.concatenate([np.arange(len(y))] + [np.flatnonzero(y)] * (reps - 1))
+            heavier = None
+        else:
+            # weighted, a row of weight k counts as k copies: the positives' weights times
+            # reps, not reps copies of them (the weights' ratio is unbounded: class weights
+            # of 1000 and 0.0001 asked for 10^7 copies of each positive row, gigabytes)
+            rows = np.zeros(0, dtype=np.int64)
+            heavier = np.where(y, weights * max(reps, 1), weights)
         steps.append(([every, *subsets], rows.astype(np.int64), balanced,
                       f"the same and the ensemble with balanced classes ({counted}"
-                      f"alpha={balanced:.3f})"))
+                      f"alpha={balanced:.3f})", heavier))
         allowed = np.zeros((0, layout.n_bits), dtype=bool)
         masks = np.zeros((0, (len(y) + 63) // 64), dtype=np.uint64)
         extra = () if weights is None else (weights,)   # the kernels' optional weights
-        for learners, rows, alpha, what in steps:
+        for learners, rows, alpha, what, *counts in steps:
             if pos == 0:
                 break
+            # the records' weights: the step's own (balanced), else the rows'
+            records = counts[0] if counts and counts[0] is not None else weights
             some = slice(None) if len(rows) == 0 else rows      # the step's rows' own bar
-            odds = self._record_odds(y[some], None if weights is None else weights[some])
+            odds = self._record_odds(y[some], None if records is None else records[some])
             found = list(pool.map(_weak_learner, ((codes, rows, s, widths[s], y, heuristic,
-                                                   weights, odds) for s in learners)))
+                                                   records, odds) for s in learners)))
             widened = [layout.widen(s, points) for s, points in zip(learners, found)]
             allowed, sizes = layout.candidates([*widened, layout.hulls(np.concatenate(widened))])
             masks = layout.masks(codes, allowed)
