@@ -291,6 +291,9 @@ def resolve_class(program: Program, value, what: str = "class"):
                      and read_as_csv(c) == read_as_csv(value)]
         if not named:       # "2.0" for the class 2, as Python's 2.0 names it
             named = [c for c in choices if _number_names(value, c)]
+        if not named:       # as the error below lists it, without its quotes: a\\b for a\b
+            named = [c for c in choices if isinstance(c, str)
+                     and text_value(c)[1:-1] == value]
         if len(named) == 1:
             return named[0]
         if len(named) > 1:

@@ -408,3 +408,16 @@ def test_class_figures_and_confusion_counted_by_hand():
     assert class_figures(p, FIG_X)["no_class"] == 3
     with pytest.raises(aspml.AspmlError, match="multi-class"):
         confusion(aspml.parse("flies(X) :- bird(X).", "asp"), FIG_X, FIG_Y)
+
+
+def test_a_class_named_as_the_error_lists_it():
+    """The "not a class" error lists the classes as the text print writes them, escaped
+    and quoted ("a\\\\b"); a user who types one as listed, without the quotes, names it
+    (a trial typed a\\\\b and was refused), as the raw text and the quoted form do."""
+    from aspml.explain import resolve_class
+    p = Program((Rule(None, (Compare("f", ">", 1),), label="a\\b"),),
+                Target("y", classes=("a\\b", "x"), default="x"))
+    with pytest.raises(aspml.AspmlError, match=r'"a\\\\b", "x"'):
+        resolve_class(p, "zzz")
+    for typed in ("a\\b", "a\\\\b", '"a\\\\b"'):
+        assert resolve_class(p, typed) == "a\\b"
