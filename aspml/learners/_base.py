@@ -613,13 +613,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         schema = Schema(tuple(f for f in self.schema_.features if f.name in used))
         params = {k: _plain(v) for k, v in self.get_params().items()
                   if k not in self._not_provenance and k != "background"
-                  # unweighted, or every value searched: the header as before
-                  and not (k in ("class_weight", "max_bins") and v is None)
-                  # LIBRE's learner over the categorical features at its default: as before
-                  and not (k == "categorical_learner" and v == "cv")
                   and not (k in self._multiclass_only and not target.is_multiclass)
-                  # a parameter added later, at the value that learns as before
-                  and (k, v) not in self._quiet_default}
+                  and not self._quiet(k, v)}
         params["target"] = self._target_name()     # the name used (None: read from y)
         return Program(tuple(rules), target, schema,
                        {"learner": type(self).__name__, **params}, self._missing(),
@@ -631,8 +626,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
 
     # (parameter, value) pairs left out of the provenance: a parameter added after
     # programs were saved, at the value that learns what they learned (their saved files
-    # stay as they were)
-    _quiet_default: tuple = ()
+    # stay as they were): unweighted, every value searched
+    _quiet_default: tuple = (("class_weight", None), ("max_bins", None))
+
+    def _quiet(self, name: str, value) -> bool:
+        """Whether the parameter ``name`` at ``value`` is left out of the provenance
+        (:attr:`_quiet_default`); only a plain value equals one there (an array or a
+        dict never does)."""
+        return any(name == k and (value is v or (
+            isinstance(value, (int, float, str)) and not isinstance(value, bool) and value == v))
+            for k, v in self._quiet_default)
 
     # -- multi-class --------------------------------------------------------
     def _learn_multiclass(self, table, y_idx: np.ndarray) -> Program:

@@ -1069,7 +1069,8 @@ class FoldRpp(FoldSE):
         negated_comparisons=False, tail=t)`` learns.
     """
 
-    _quiet_default = (("tail", 0),)     # FOLD-R++'s programs saved before it had a tail
+    # FOLD-R++'s programs saved before it had a tail
+    _quiet_default = (*LogicClassifier._quiet_default, ("tail", 0))
     tail = 0.0      # a FoldRpp pickled before it had a tail: get_params, clone, refit
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,

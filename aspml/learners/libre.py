@@ -414,6 +414,8 @@ class Libre(LogicClassifier):
 
     _not_provenance = ("kinds", "missing", "cut_points", "n_jobs")
     _multiclass_only = ("class_order",)
+    # the learner over the categorical features at its default: saved files as before
+    _quiet_default = (*LogicClassifier._quiet_default, ("categorical_learner", "cv"))
     _suggests_balanced = False
     _notes_always = False
     _weights_as_copies = "its bins (ChiMerge's chi-square and 3-row smallest bin)"
@@ -720,14 +722,15 @@ class Libre(LogicClassifier):
         alpha = float(self.alpha_)              # the ensemble's, chosen or given
         tried = [f"{len(subsets)} weak learner(s) of {len(subsets[0])} feature(s), "
                  f"alpha={alpha:g}"]
+        # (learners, rows of the records, alpha, what, the records' row weights)
         steps = [([every], np.zeros(0, dtype=np.int64), alpha,
-                  f"one weak learner over all {len(every)} features")]
+                  f"one weak learner over all {len(every)} features", weights)]
         reps = int((total - pos) // pos) if pos > 0 else 0
         balanced = max(alpha, (total - pos) / max(total, 1e-300))
         counted = f"each positive row counted {reps} times, " if reps > 1 else ""
+        heavier = None
         if weights is None:     # the positive rows repeated in the records
             rows = np.concatenate([np.arange(len(y))] + [np.flatnonzero(y)] * (reps - 1))
-            heavier = None
         else:
             # weighted, a row of weight k counts as k copies: the positives' weights times
             # reps, not reps copies of them (the weights' ratio is unbounded: class weights
@@ -740,11 +743,9 @@ class Libre(LogicClassifier):
         allowed = np.zeros((0, layout.n_bits), dtype=bool)
         masks = np.zeros((0, (len(y) + 63) // 64), dtype=np.uint64)
         extra = () if weights is None else (weights,)   # the kernels' optional weights
-        for learners, rows, alpha, what, *counts in steps:
+        for learners, rows, alpha, what, records in steps:
             if pos == 0:
                 break
-            # the records' weights: the step's own (balanced), else the rows'
-            records = counts[0] if counts and counts[0] is not None else weights
             some = slice(None) if len(rows) == 0 else rows      # the step's rows' own bar
             odds = self._record_odds(y[some], None if records is None else records[some])
             found = list(pool.map(_weak_learner, ((codes, rows, s, widths[s], y, heuristic,

@@ -126,7 +126,8 @@ def _refuse_negated_mixed_comparisons(program: Program) -> None:
     (``DialectError``: print ``asp`` or ``prolog``); in a binary default rule it is
     printed (never negated: a string fails it, as in the other engines)."""
     def numeric_on_mixed(lit) -> bool:
-        return (isinstance(lit, (Compare, Interval, NotCompare)) and lit.feature in program.schema
+        # (a negated comparison is an exception rule by now: expand_negated_comparisons)
+        return (isinstance(lit, (Compare, Interval)) and lit.feature in program.schema
                 and program.schema[lit.feature].kind == "mixed"
                 and not (isinstance(lit, Compare) and lit.op in ("==", "!=")))
     for rule in _negated_rules(program):
@@ -163,9 +164,9 @@ def _refuse_number_tests(program: Program) -> None:
 def _negated_rules(program: Program) -> list:
     """The rules s(CASP) answers through their duals: those of an atom some rule reads
     under ``not`` (an exception, a background atom read as ``not f(X)``, a multi-class
-    default rule an earlier rule of another class is for a later clause: its guards),
-    and, since a dual reads the duals of its body's atoms, those of every atom the body of
-    such a rule reads."""
+    default rule a later class's clause negates: :meth:`Program.guards`), and, since a
+    dual reads the duals of its body's atoms, those of every atom such a rule's body
+    reads."""
     defaults = [i for i, r in enumerate(program.rules) if r.head is None]
     key = {i: ("rule", k) for k, i in enumerate(defaults)}       # a default rule's atom
     heads: dict = {}
