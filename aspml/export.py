@@ -115,10 +115,10 @@ def clashes(programs, dialect: str = "prolog") -> list[str]:
       them apart; in ``scasp`` also the ``abK`` atoms its print makes for ``not (f <=
       t)``), and a background atom two programs define differently;
     * the rows' predicate (``row/1``, ``heart_row/1``) as another program's column;
-    * in ``prolog`` and ``scasp``, two programs without a prefix: only a prefixed
-      print declares the feature facts ``multifile``, so consulting the second
-      file redefines the first's facts (``row/1``, ``age/2``) and the first
-      program answers for no row.
+    * in ``prolog``, two programs without a prefix: only a prefixed print declares
+      the feature facts ``multifile``, so consulting the second file redefines the
+      first's facts (``row/1``, ``age/2``) and the first program answers for no row
+      (clingo and s(CASP) read their files as one program).
 
     ``asp`` compares the programs' own scales: check the programs as exported with
     ``--facts`` (which may print at a finer scale for the data's decimals), as
@@ -135,7 +135,7 @@ def clashes(programs, dialect: str = "prolog") -> list[str]:
         return f"program {i + 1}"
 
     bare = [i for i, p in enumerate(programs) if p.prefix is None]
-    if dialect != "asp" and len(bare) > 1:
+    if dialect == "prolog" and len(bare) > 1:
         out.append(f"{who(bare[0])} and {who(bare[1])} have no prefix: in {dialect} only a "
                    "prefixed print declares the shared facts multifile, so consulting the "
                    "second file redefines the first's facts (give each program a prefix, "

@@ -541,7 +541,8 @@ def test_clashes_name_what_two_programs_cannot_share(tmp_path, swipl):
     assert clashes([p.with_prefix("one"), q.with_prefix("two")], "prolog") == []
     # two programs without a prefix: the second file's facts replace the first's in swipl
     assert any("no prefix" in c for c in clashes([p, q], "prolog"))
-    assert not any("no prefix" in c for c in clashes([p, q], "asp"))     # clingo: one union
+    for one_program in ("asp", "scasp"):       # clingo and s(CASP): the files are one program
+        assert not any("no prefix" in c for c in clashes([p, q], one_program))
     people = pd.DataFrame({"x": [100001.0, 5.0]})
     (tmp_path / "p.pl").write_text(aspml.export(p, "prolog", people))
     (tmp_path / "q.pl").write_text(aspml.export(q, "prolog", people.assign(x=[9.0, 8.0])))
