@@ -377,7 +377,26 @@ BAD = [
      "reads one rule atom"),
     ("label(X,'p') :- rule1(X).\nlabel(X,'q') :- rule2(X), not rule1(X).\n" + RULES
      + "ab1(X) :- c(X,1), not rule1(X).\n", "rule of the decision list"),
+    ("label(X,'p') :- rule1(X).\nlabel(X,'q') :- rule7(X), not rule1(X).\n" + RULES,
+     "rule7 is defined by no rule"),
 ]
+
+
+@pytest.mark.parametrize("dialect", ["asp", "prolog"])
+def test_a_clause_whose_row_variable_no_positive_atom_binds_is_refused(dialect):
+    """A trial's hand-edited default clause without row(X): clingo refuses it as unsafe
+    and swipl's open query flounders on it; aspml read it as if row(X) were there."""
+    neg = "not" if dialect == "asp" else "\\+"
+    text = (f"label(X,'p') :- rule1(X).\nlabel(X,'q') :- {neg} rule1(X).\n"
+            "rule1(X) :- a(X,N), N > 1.\n")
+    if dialect == "asp":
+        text = text.replace("'", '"')
+    with pytest.raises(aspml.ParseError, match="binds its row variable X"):
+        aspml.parse(text, dialect)
+    with pytest.raises(aspml.ParseError, match=r"begin the body with row\(X\)"):
+        aspml.parse(f"label(X) :- {neg} ab1(X).\nab1(X) :- a(X,N), N > 1.\n", dialect)
+    # s(CASP) answers such a rule: read as written
+    assert aspml.parse("label(X) :- not ab1(X).\nab1(X) :- a(X,N), N > 1.\n", "scasp")
 
 
 @pytest.mark.parametrize("text, words", BAD, ids=[w for _, w in BAD])
@@ -416,7 +435,19 @@ TEXT_BAD = [
     ('IF a > 1 THEN y = "p"\nELSE IF b > 1 THEN z = "q"\nELSE no class\n', "two targets"),
     ('CLASSES "p", "q"\nIF a > 1 THEN y = "p"\nELSE IF b > 1 THEN y = "s"\nELSE no class\n',
      "not one of"),
+    # read from the top, nothing that concludes a class follows the ELSE (a trial's edit
+    # was read with its last line moved before the ELSE: another class for some rows)
+    ('IF a > 1 THEN y = "p"\nELSE IF b > 1 THEN y = "q"\nELSE y = "q"\n'
+     'ELSE IF c > 1 THEN y = "r"\n', "ends with its ELSE"),
+    ('IF a > 1 THEN y = "p"\nELSE no class\nELSE IF c > 1 THEN y = "q"\n', "ends with its ELSE"),
+    ('IF a > 1 THEN y = "p"\nELSE no class\nIF c > 1 THEN y = "q"\n', "ends with its ELSE"),
 ]
+
+
+def test_exception_rules_may_follow_the_else():
+    p = aspml.parse('IF a > 1 AND NOT ab1 THEN y = "p"\nELSE IF a > 0 THEN y = "q"\n'
+                    'ELSE y = "r"\nIF b > 1 THEN ab1\n', "text")
+    assert p.predict(pd.DataFrame({"a": [2, 2, 0], "b": [0, 2, 0]})).tolist() == ["p", "q", "r"]
 
 
 @pytest.mark.parametrize("text, words", TEXT_BAD, ids=[w for _, w in TEXT_BAD])

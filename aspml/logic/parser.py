@@ -496,6 +496,8 @@ class _Builder:
                 raise self.error(f"{head.name}(...). is a fact, not a rule: this file holds "
                                  "data (an export with --facts?); aspml reads the program "
                                  "without its facts, and the rows from a CSV file", head)
+            if self.dialect in ("asp", "prolog"):
+                self._check_safe(raw)
         heads = [r.head.name for r in self.rules]
         referenced = set()
         for r in self.rules:
@@ -563,6 +565,26 @@ class _Builder:
         except AspmlError as e:
             raise ParseError(str(e), 1, 1) from None
 
+    def _check_safe(self, raw: RawRule) -> None:
+        """A rule whose row variable no positive atom of its body binds (``label(X) :- not
+        ab1(X).``) is refused: clingo will not ground it (an unsafe variable) and a Prolog
+        query for every row flounders on it, so the text means nothing in the engines
+        aspml exports to (a trial's hand-edited default clause was read as if it began
+        with ``row(X)``).  s(CASP) answers such rules, and reads them as written."""
+        head = raw.head
+        if not head.args or not isinstance(head.args[0], Var):
+            return              # (refused below, with its own message)
+        var = head.args[0].name
+        for lit in raw.body:
+            if lit.kind == "positive":
+                atom = lit.parts[0]
+                if atom.args and isinstance(atom.args[0], Var) and atom.args[0].name == var:
+                    return
+        raise self.error(f"no positive atom of this rule's body binds its row variable {var} "
+                         f"(it is read only under negation): clingo refuses the rule as unsafe "
+                         f"and Prolog's query for every row flounders on it; begin the body "
+                         f"with {self.domain}({var}), as aspml prints it", head)
+
     # -- multi-class: FOLD-RM's form ------------------------------------
     def _helpers(self, heads, background_preds) -> set:
         """The rule atoms of a multi-class program (``rule2`` in ``label(X,c) :- rule2(X),
@@ -615,6 +637,11 @@ class _Builder:
                 else:
                     rule = atom.name
                 continue
+            if (atom is not None and len(atom.args) == 1 and atom.name not in self.feature_of
+                    and atom.name not in {r.head.name for r in self.rules}):
+                raise self.error(f"{atom.name} is defined by no rule of the program (no rule "
+                                 f"has the head {atom.name}(X)): a label clause reads the rule "
+                                 "atoms the program defines", lit)
             raise self.error(f"a multi-class program's clause for {head.name} reads one rule "
                              f"atom and negates the earlier ones ({head.name}(X,c) :- rule2(X), "
                              "not rule1(X).); the conditions belong in the rule atom's own rule "

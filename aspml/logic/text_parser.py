@@ -249,6 +249,14 @@ def _decision_list(items, rules, elses, listed, text) -> Program:
         raise ParseError(f"a decision list ends with ELSE {target_name} = \"c\" or "
                          f"ELSE no class, not ELSE NOT {target_name}")
     decisions = [r for r in rules if r[2][1] is not None]
+    # the list reads from the top: its ELSE comes after every IF and ELSE IF that concludes
+    # a class (only the exception rules may follow it)
+    after = items[next(k for k, i in enumerate(items) if i[0] == "else"):]
+    late = next((i for i in after if i[0] == "rule" and i[2][1] is not None), None)
+    if late is not None:
+        raise ParseError("the decision list ends with its ELSE line: an IF or ELSE IF that "
+                         "concludes a class comes before it (only exception rules may "
+                         "follow)", late[3], 1)
     names = {r[2][0] for r in decisions} | ({target_name} if target_name is not None else set())
     if len(names) > 1:
         raise ParseError(f"the decision list concludes two targets, {sorted(names)[:2]}: "
