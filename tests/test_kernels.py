@@ -184,6 +184,43 @@ def test_runs_of_one_side_skipped_as_scored(seed):
             assert score == pytest.approx(expected[0])
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_blocks_of_thresholds_bounded_as_scored(seed):
+    """Many distinct values, classes from rare to balanced, values rounded to few digits
+    (ties of counts and of scores): the sorted scan bounds blocks of thresholds by their
+    counts' corners and skips those that cannot beat the best so far (convexity); the
+    literal is the one scoring every threshold finds, for both heuristics, negated
+    comparisons, a banned best literal and after the search's own cut of the view."""
+    rng = np.random.default_rng(100 + seed)
+    n, n_f = int(rng.integers(200, 700)), 3
+    num = rng.normal(size=(n_f, n)).round(int(rng.integers(1, 4)))
+    is_num = rng.random((n_f, n)) > (0.05 if seed % 2 else 0.0)
+    codes = np.full((n_f, n), -1, dtype=np.int32)
+    share = (0.03, 0.15, 0.35, 0.5)[seed % 4]
+    y = rng.random(n) < share + 0.2 * np.tanh(num[seed % n_f])
+    state = np.where(rng.random(n) < 0.85, np.where(y, 1, 2), 0).astype(np.int8)
+    groups, rows, offsets, distinct, d_off = build_view(num, is_num, np.zeros(n_f))
+    active = np.flatnonzero(state)
+    cut = filter_sorted(groups, rows, offsets, state != 0)
+    for kind, negated, banned in itertools.product((0, 1), (False, True), ([], "best")):
+        if banned == "best":
+            first = slow_best(num, is_num, codes, state, kind, negated, 1, set())
+            banned = [first[1:]] if first[1] >= 0 else []
+        b = np.array(banned, dtype=np.float64).reshape(-1, 3)
+        expected = slow_best(num, is_num, codes, state, kind, negated, 1,
+                             set(map(tuple, banned)))
+        args = (distinct, d_off, codes, np.zeros(n_f, np.int64), state, active, None,
+                float((state == 1).sum()), float((state == 2).sum()), int((state == 2).sum()),
+                kind, negated, 1.0, b[:, 0].astype(np.int64), b[:, 1].astype(np.int64),
+                np.ascontiguousarray(b[:, 2]))
+        for search, view in itertools.product((best_literal, best_literal_parallel),
+                                              (((groups, rows, offsets), ()),
+                                               (cut, (len(active),)))):
+            score, f, op, value = search(*view[0], *args, *view[1])
+            assert (f, op, value) == expected[1:]
+            assert score == pytest.approx(expected[0])
+
+
 @settings(max_examples=100, deadline=None)
 @given(search_inputs(), st.data())
 def test_view_and_filter_match_python(inputs, data):

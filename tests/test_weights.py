@@ -1,6 +1,7 @@
 """class_weight and sample_weight (issue #20 item 2): a row of weight k counts as k copies
 of it, a row of weight 0 as no row, for every learner; kernels against slow versions."""
 
+import itertools
 import math
 import warnings
 
@@ -224,6 +225,32 @@ def test_weighted_best_literal_matches_slow_search(inputs, kind, negated, min_tp
         if expected[0] == -math.inf:
             assert score == -math.inf
         else:
+            assert score == pytest.approx(expected[0])
+            assert (f, op, value) == expected[1:]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weighted_blocks_of_thresholds_bounded_as_scored(seed):
+    """Many distinct values and whole weights (the slow sums exact): the sorted scan's
+    blocks of thresholds, bounded by the corners of their weighted counts, give the
+    literal that scoring every threshold gives."""
+    rng = np.random.default_rng(200 + seed)
+    n, n_f = 300, 2
+    num = rng.normal(size=(n_f, n)).round(2)
+    is_num = np.ones((n_f, n), dtype=bool)
+    codes = np.full((n_f, n), -1, dtype=np.int32)
+    y = rng.random(n) < (0.05, 0.2, 0.45)[seed % 3] + 0.2 * np.tanh(num[0])
+    state = np.where(rng.random(n) < 0.9, np.where(y, 1, 2), 0).astype(np.int8)
+    w = rng.choice([1.0, 2.0, 3.0, 5.0], size=n)
+    view = build_view(num, is_num, np.zeros(n_f))
+    empty = np.zeros(0, dtype=np.int64)
+    for kind, negated in itertools.product((0, 1), (False, True)):
+        expected = slow_weighted_best(num, is_num, codes, state, w, kind, negated, 1.0)
+        for search in (best_literal, best_literal_parallel):
+            score, f, op, value = search(*view, codes, np.zeros(n_f, np.int64), state,
+                                         np.flatnonzero(state), w, w[state == 1].sum(),
+                                         w[state == 2].sum(), int((state == 2).sum()), kind,
+                                         negated, 1.0, empty, empty, np.zeros(0))
             assert score == pytest.approx(expected[0])
             assert (f, op, value) == expected[1:]
 

@@ -80,8 +80,8 @@ def heuristic(tp, fn, tn, fp, kind):
 @numba.njit(cache=True)
 def _raw(tp, fn, tn, fp, kind):
     """:func:`heuristic` of these counts whether valid or not (``-inf`` only where it is
-    undefined): convex along any line of counts (both heuristics), which lets
-    :func:`best_threshold` bound a run of thresholds by its two ends."""
+    undefined): convex in the counts (tp, fp) (both heuristics), which lets
+    :func:`best_threshold` bound a block of thresholds by the corners of their counts."""
     tp = float(tp)
     fn = float(fn)
     tn = float(tn)
@@ -207,20 +207,11 @@ def threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, nu
             n_neg_rows - (num_neg - cum_neg))
 
 
-# the fewest thresholds inside a run worth bounding by its ends (two scores per comparison)
-# instead of scoring each
+# the fewest thresholds of the sorted scan bounded as a block (by its counts' corners)
+# instead of scored one by one
 MIN_RUN = 4
-
-
-@numba.njit(cache=True, inline="always")
-def _side(pos_before, pos_at, neg_before, neg_at):
-    """What the sorted scan's threshold adds to the one before (running counts): 1
-    positives only, 2 negatives only, 0 both (each threshold adds some)."""
-    if neg_at == neg_before:
-        return 1
-    if pos_at == pos_before:
-        return 2
-    return 0
+# the largest block of thresholds bounded at once
+MAX_BLOCK = 1024
 
 
 @numba.njit(cache=True)
@@ -252,44 +243,42 @@ def best_threshold(f, values, g_pos, g_neg, gw_pos, gw_neg, n_slots, cumulative,
     weighted = gw_pos.shape[0] > 0
     table = kind == 0 and logs.shape[0] > 0
     check_banned = banned_ops.shape[0] > 0
-    # the sorted scan's thresholds may skip a run (see below)
+    # the sorted scan's thresholds (running counts) may skip a block (see below)
     runs = not cumulative and op_base == LE
     cum_pos = 0
     cum_neg = 0
     w_cum_pos = 0.0
     w_cum_neg = 0.0
-    scored_to = -1          # the last threshold of a run found worth scoring one by one
+    scored_to = -1          # the last threshold of a block found worth scoring one by one
+    block = MIN_RUN         # the size of the next block to bound (grows as blocks are skipped)
     t = 0
     while t < n_slots:
-        side = 0
-        if runs and 0 < t < n_slots - 1 and t > scored_to:
-            side = _side(g_pos[t - 1], g_pos[t], g_neg[t - 1], g_neg[t])
-            if side != _side(g_pos[t], g_pos[t + 1], g_neg[t], g_neg[t + 1]):
-                side = 0
-        if side > 0:
-            # Thresholds t .. j lie inside a run of values holding rows of one side only
-            # (each adds positives only, or negatives only): with t - 1 and j + 1, on one
-            # line of counts along which each comparison's score is convex (both
-            # heuristics).  No threshold inside then scores above the higher of the
-            # run's two ends (valid or not: validity only lowers a score to -inf), and
-            # when that is no better than the best so far, none of them is taken: the
-            # run is skipped, with the same literal as scoring each.  71% of avila's
-            # thresholds lie inside such runs (the rows of one class among twelve).
-            j = t
-            while j + 2 < n_slots and _side(g_pos[j + 1], g_pos[j + 2], g_neg[j + 1],
-                                            g_neg[j + 2]) == side:
-                j += 1
-            if j - t + 1 >= MIN_RUN:
-                top = NEG_INF
-                for e in (t - 1, j + 1):
+        if runs and t > scored_to and n_slots - t >= MIN_RUN:
+            # The sorted scan's running counts only grow from one threshold to the next,
+            # so thresholds t .. j all lie in the box of counts whose corners take the
+            # positives of t or j and the negatives of t or j.  Each comparison's score is
+            # convex in its counts (both heuristics: an entropy's and a harmonic mean's
+            # perspective, concave, negated; a comparison's counts are affine in the
+            # running ones), so none inside the box scores above the highest of its four
+            # corners (valid or not: validity only lowers a score to -inf).  When that is
+            # no better than the best so far none of them is taken, and the block is
+            # skipped with the same literal as scoring each.  A skipped block doubles the
+            # next one, a block that cannot be skipped is halved down to MIN_RUN
+            # thresholds, which are then scored one by one.
+            j = min(t + block, n_slots) - 1
+            top = NEG_INF
+            for a in (t, j):
+                for b in (t, j):
+                    if (a != b and (g_pos[t] == g_pos[j] or g_neg[t] == g_neg[j])):
+                        continue        # (a corner of a flat box: the same as t's or j's)
                     if weighted:
-                        e_pos = gw_pos[e]
-                        e_neg = gw_neg[e]
+                        e_pos = gw_pos[a]
+                        e_neg = gw_neg[b]
                     else:
-                        e_pos = float(g_pos[e])
-                        e_neg = float(g_neg[e])
+                        e_pos = float(g_pos[a])
+                        e_neg = float(g_neg[b])
                     for k in range(n_ops):
-                        tp, fp, _ = threshold_counts(k, e_pos, e_neg, g_neg[e], w_num_pos,
+                        tp, fp, _ = threshold_counts(k, e_pos, e_neg, g_neg[b], w_num_pos,
                                                      w_num_neg, num_neg, n_pos, n_neg,
                                                      n_neg_rows)
                         fn = n_pos - tp
@@ -297,16 +286,20 @@ def best_threshold(f, values, g_pos, g_neg, gw_pos, gw_neg, n_slots, cumulative,
                         if not table:
                             raw = _raw(tp, fn, tn, fp, kind)
                         else:       # (as below: the table read here, not in a helper)
-                            a = np.int64(tp)
-                            b = np.int64(fp)
-                            c = np.int64(tn)
-                            d = np.int64(fn)
-                            raw = _gain(tp, fp, tn, fn, logs[a], logs[b], logs[c], logs[d],
-                                        logs[a + b], logs[c + d])
+                            ia = np.int64(tp)
+                            ib = np.int64(fp)
+                            ic = np.int64(tn)
+                            id_ = np.int64(fn)
+                            raw = _gain(tp, fp, tn, fn, logs[ia], logs[ib], logs[ic], logs[id_],
+                                        logs[ia + ib], logs[ic + id_])
                         top = max(top, raw)
-                if not better(top, best):
-                    t = j + 1
-                    continue
+            if not better(top, best):
+                t = j + 1
+                block = min(2 * block, MAX_BLOCK)
+                continue
+            if block > MIN_RUN:
+                block //= 2
+                continue
             scored_to = j
         p = g_pos[t]
         q = g_neg[t]
