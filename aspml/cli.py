@@ -523,29 +523,45 @@ def _labels(program, y: np.ndarray) -> np.ndarray:
     return out
 
 
+def _output_names(program, args) -> tuple[str, str | None]:
+    """The names of ``predict``'s row-number and rule-number columns: ``row`` and ``rule``,
+    or ``row_number`` and ``rule_number`` when the target bears that name (the answer
+    column always carries the target's name; a trial's target ``rule`` lost its answers
+    to the rule numbers under one header).  The rule's is None without ``--rule``."""
+    target = program.target.name
+    row = "row" if target != "row" else "row_number"
+    rule = None
+    if args.rule:
+        rule = "rule" if target != "rule" else "rule_number"
+    return row, rule
+
+
 def _answers(program, X, args, start: int = 0) -> pd.DataFrame:
     """``predict``'s output for the rows of ``X`` (numbered from ``start``): ``row``, the
     ``--keep`` columns as the file holds them, the answer, and with ``--rule`` the number
     of the rule that decided it (as the printed program and ``check`` count rules; empty
     where no rule fires: the default class, or a binary target that does not hold)."""
     y = _predict(program, X, args.engine)
-    out = {"row": np.arange(start, start + len(X))}
+    row_name, rule_name = _output_names(program, args)
+    out = {row_name: np.arange(start, start + len(X))}
     for c in args.keep or ():
         out[c] = X[c].to_numpy()
     out[program.target.name] = _labels(program, y)
-    if args.rule:
+    if rule_name is not None:
         from .evaluate import default_indices, first_rules
         number = np.array([i + 1 for i in default_indices(program)] + [0], dtype=np.int64)
         first = first_rules(program, X)            # -1 (no rule): the 0 at the end
         rule = pd.array(number[first], dtype="Int64")
         rule[first < 0] = pd.NA
-        out["rule"] = rule
+        out[rule_name] = rule
     return pd.DataFrame(out)
 
 
 def _check_keep(program, args, columns) -> None:
-    """``--keep`` names columns of DATA other than the output's own."""
-    own = {"row", program.target.name, *(("rule",) if args.rule else ())}
+    """``--keep`` names columns of DATA other than the output's own; a target named like
+    one of the output's own columns is noted (those columns take other names)."""
+    row_name, rule_name = _output_names(program, args)
+    own = {row_name, program.target.name, *((rule_name,) if rule_name else ())}
     for c in args.keep or ():
         if c not in columns:
             raise AspmlError(f"--keep {c!r}: {args.data} has no column of that name "
@@ -556,6 +572,10 @@ def _check_keep(program, args, columns) -> None:
                              "check MODEL DATA)")
     if len(set(args.keep or ())) < len(args.keep or ()):
         raise AspmlError("--keep names a column twice")
+    for a, b in (("row", row_name), ("rule", rule_name)):
+        if b and a != b:
+            print(f"aspml predict: note: the target is named {a!r}: the {a} numbers are in "
+                  f"the column {b!r}", file=sys.stderr)
 
 
 def cmd_predict(args) -> int:
@@ -610,8 +630,9 @@ def _predict_in_chunks(program, args) -> int:
             bar.advance(len(X))
         if header:                  # no chunk at all: the answer's header alone
             _check_keep(program, args, _read_table(args.data, args.sep).columns)
-            write(pd.DataFrame(columns=["row", *(args.keep or ()), program.target.name,
-                                        *(("rule",) if args.rule else ())]), True)
+            row_name, rule_name = _output_names(program, args)
+            write(pd.DataFrame(columns=[row_name, *(args.keep or ()), program.target.name,
+                                        *((rule_name,) if rule_name else ())]), True)
         finished = True
     finally:
         bar.close()

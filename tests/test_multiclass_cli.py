@@ -2,6 +2,7 @@
 ``aspml learn`` without ``--positive``, ``predict``, ``check``, ``explain``, ``export``,
 ``report``, ``bench`` and ``simplify``, each as a user runs it."""
 
+import io
 import json
 import warnings
 
@@ -495,6 +496,41 @@ def test_fold_rpp_tail_from_the_command_line(tmp_path, swipl):
     assert got == [str(c) for c in python.predict(frame.drop(columns="kind"))]
     one_line_error(run_aspml("learn", data, "--target", "kind", "--learner", "fold-rpp",
                              "--tail", "1.5"), "tail")
+
+
+@pytest.mark.parametrize("target", ["row", "rule"])
+def test_a_target_named_like_predicts_own_columns_keeps_its_answers(tmp_path, target, swipl):
+    """A trial's target ``rule``: with ``--rule`` the answers and the rule numbers shared
+    one header and the answers were lost (``row`` lost the row numbers).  The answer keeps
+    the target's name, the other column becomes ``row_number`` / ``rule_number`` (a note
+    says so), in every engine, whole or in chunks, from .lp and .pl; binary too."""
+    data = tmp_path / "t.csv"
+    pd.DataFrame({"a": [1, 5, 9] * 4, "b": [2, 6, 9] * 4,
+                  target: ["x", "y", "z"] * 4}).to_csv(data, index=False)
+    other = {"row": "row_number", "rule": "rule_number"}[target]
+    for positive in ((), ("--positive", "x")):
+        for suffix in ("lp", "pl"):
+            model = tmp_path / f"m{len(positive)}.{suffix}"
+            assert run_aspml("learn", data, "--target", target, *positive, "-o", model,
+                             "--quiet").returncode == 0
+            for chunks in ((), ("--chunksize", "5")):
+                done = run_aspml("predict", model, data, "--rule", *chunks)
+                assert done.returncode == 0
+                assert done.stderr.count(f"in the column '{other}'") == 1
+                frame = pd.read_csv(io.StringIO(done.stdout), dtype=str, keep_default_na=False)
+                row_name = "row_number" if target == "row" else "row"
+                rule_name = "rule_number" if target == "rule" else "rule"
+                assert list(frame.columns) == [row_name, target, rule_name]
+                assert frame[row_name].tolist() == [str(i) for i in range(12)]
+                want = (["x", "y", "z"] * 4 if not positive
+                        else ["x", "not x", "not x"] * 4)
+                assert frame[target].tolist() == want
+                answers = predict_with_every_engine(model, data, "--rule", *chunks)
+                assert answers["fast"] == answers["clingo"] == answers["prolog"]
+    kept = tmp_path / "kept.csv"
+    pd.read_csv(data).assign(**{other: 1}).to_csv(kept, index=False)
+    one_line_error(run_aspml("predict", model, kept, "--keep", other, "--rule"),
+                   f"--keep '{other}'", "already")
 
 
 def test_predict_keeps_columns_and_says_which_rule_decided(learned, iris_csv, tmp_path, swipl):
