@@ -372,6 +372,26 @@ def test_no_rules_is_said():
     assert clf.rules_ == []
 
 
+def test_no_rules_names_a_number_of_bins_that_finds_them():
+    """A class of 8% of the rows, one narrow range of a number, against 5 quantile bins of
+    20% each: no rules, and the note names a number of bins (13) that gives the range its
+    own bins, not the defaults (a trial followed the note's "more bins (n_bins=5)" to no
+    effect); with 13 bins the range is found."""
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0, 12, 600)
+    X = pd.DataFrame({"p": p.round(3), "q": rng.uniform(0, 1, 600).round(3)})
+    y = (p >= 5) & (p < 6)
+    with pytest.warns(AspmlWarning, match=r"each of the 5 quantile bins holds 20% of the rows, "
+                                          r"more than the class: n_bins=13 or more.*"
+                                          r"min_support below 0.05 or more iterations than "
+                                          r"n_iter=1000"):
+        clf = aspml.MultiValueRuleSet(random_state=0).fit(X, y)
+    assert clf.program_.rules == ()
+    clf = aspml.MultiValueRuleSet(random_state=0, n_bins=13).fit(X, y)
+    assert (clf.predict(X) == y).mean() > 0.95
+
+
 def test_no_rules_on_a_rare_class_suggests_balanced_weights():
     """9 positives of 2,000, exactly ``x > 2.6``: unweighted, no candidate beats the empty
     rule set's prior, and the note says to weigh the class (not that the features do not

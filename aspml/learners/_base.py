@@ -715,6 +715,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         for text, classes in notes.items():     # one note for the classes that gave it
             said = (f"class {classes[0]!r}" if len(classes) == 1 else
                     "classes " + ", ".join(repr(c) for c in classes))
+            if len(classes) > 1 and text.startswith("its "):
+                text = "each one's " + text[len("its "):]
             warnings.warn(f"{said}: {text}", AspmlWarning, stacklevel=3)
         return self._finish(merge_class_programs(parts), default)
 
