@@ -255,6 +255,34 @@ def test_weighted_blocks_of_thresholds_bounded_as_scored(seed):
             assert (f, op, value) == expected[1:]
 
 
+def test_a_block_is_not_skipped_on_rounding_at_a_tie():
+    """A review's counterexample: weighted rows whose running negatives at two values
+    differ by a few ulps; the block's corner computes exactly at the best so far plus
+    SCORE_TIE (no better), a threshold inside one ulp above it (better).  Scoring every
+    threshold takes ``x <= 6``; the block bound, raised by BOUND_SLACK, must not skip it."""
+    P, Pm, M = 0.20114610711820996, 2.3200270896241464, 4.826891063322376
+    N = [0.0, 0.18986936467582227, 1.259212664277455, 1.5115006874312527, 1.6247383744212962,
+         1.7436172585668408, 1.98867073428702, 1.9886707342870205]
+    w = np.array([P] + [N[i] - N[i - 1] for i in range(1, 8)] + [Pm, M])
+    state = np.array([1] + [2] * 7 + [1, 2], dtype=np.int8)
+    num = np.array([[0.0, 1, 2, 3, 4, 5, 6, 7, 0, 0]])
+    is_num = np.array([[True] * 8 + [False, False]])
+    codes = np.full((1, 10), -1, dtype=np.int32)
+    n_pos = n_neg = 0.0
+    for r in range(10):              # in row order, as the loop adds them
+        if state[r] == 1:
+            n_pos += w[r]
+        else:
+            n_neg += w[r]
+    view = build_view(num, is_num, np.zeros(1))
+    empty = np.zeros(0, dtype=np.int64)
+    for search in (best_literal, best_literal_parallel):
+        score, f, op, value = search(*view, codes, np.zeros(1, np.int64), state,
+                                     np.flatnonzero(state), w, n_pos, n_neg, 8, 0, False,
+                                     1e-6, empty, empty, np.zeros(0))
+        assert (f, op, value) == (0, 0, 6.0)
+
+
 def slow_greedy(masks, y, w, wp, wn, zeros):
     """LIBRE's greedy weighted set cover over plain boolean masks and row weights."""
     uncovered = np.ones(len(y), dtype=bool)

@@ -212,6 +212,10 @@ def threshold_counts(op, w_cum_pos, w_cum_neg, cum_neg, w_num_pos, w_num_neg, nu
 MIN_RUN = 4
 # the largest block of thresholds bounded at once
 MAX_BLOCK = 1024
+# a block's bound raised by this much (relative) before it is compared: the rounding of a
+# computed score (a sum of terms of one sign: a few ulps) must not skip a threshold that,
+# as computed, beats the best so far by more than SCORE_TIE
+BOUND_SLACK = 1e-13
 
 
 @numba.njit(cache=True)
@@ -293,7 +297,10 @@ def best_threshold(f, values, g_pos, g_neg, gw_pos, gw_neg, n_slots, cumulative,
                             raw = _gain(tp, fp, tn, fn, logs[ia], logs[ib], logs[ic], logs[id_],
                                         logs[ia + ib], logs[ic + id_])
                         top = max(top, raw)
-            if not better(top, best):
+            # (a score inside is at most the corners' in exact arithmetic; as computed it
+            # may land a few ulps above them, and a skip near a tie must not hang on that:
+            # BOUND_SLACK, a review's weighted counterexample one ulp past SCORE_TIE)
+            if not better(top + BOUND_SLACK * max(abs(top), 1.0), best):
                 t = j + 1
                 block = min(2 * block, MAX_BLOCK)
                 continue
