@@ -2,6 +2,7 @@
 
 import itertools
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -390,6 +391,29 @@ def test_no_rules_names_a_number_of_bins_that_finds_them():
     assert clf.program_.rules == ()
     clf = aspml.MultiValueRuleSet(random_state=0, n_bins=13).fit(X, y)
     assert (clf.predict(X) == y).mean() > 0.95
+
+
+def test_a_narrow_class_of_a_decision_list_gets_bins_of_its_own():
+    """Twelve classes, each a range of one number 1/12 wide (a trial's table): with every
+    class cut into the 5 quantile bins no class but the default was described (accuracy
+    0.1); each class smaller than one bin now gets ceil(1/share) bins (max_class_bins),
+    and the program describes them.  max_class_bins=5 is the old fit; a binary fit keeps
+    n_bins, and its saved provenance does not name the parameter."""
+    rng = np.random.default_rng(1)
+    p = rng.uniform(0, 12, 600)
+    X = pd.DataFrame({"p": p.round(3), "q": rng.uniform(0, 1, 600).round(3)})
+    y = np.array([f"c{int(v)}" for v in p])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        new = aspml.MultiValueRuleSet(random_state=0).fit(X, y)
+        old = aspml.MultiValueRuleSet(random_state=0, max_class_bins=5).fit(X, y)
+    assert (new.predict(X) == y).mean() > 0.8 and new.program_.n_rules >= 10
+    assert (old.predict(X) == y).mean() < 0.3
+    assert ("max_class_bins", 20) in new.program_.provenance
+    binary = aspml.MultiValueRuleSet(random_state=0).fit(X, y == "c5")
+    assert "max_class_bins" not in dict(binary.program_.provenance)
+    with pytest.raises(ValueError, match="max_class_bins"):
+        aspml.MultiValueRuleSet(max_class_bins=-1).fit(X, y)
 
 
 def test_no_rules_on_a_rare_class_suggests_balanced_weights():

@@ -437,8 +437,8 @@ TEXT_BAD = [
      "not one of"),
     # read from the top, nothing that concludes a class follows the ELSE (a trial's edit
     # was read with its last line moved before the ELSE: another class for some rows)
-    ('IF a > 1 THEN y = "p"\nELSE IF b > 1 THEN y = "q"\nELSE y = "q"\n'
-     'ELSE IF c > 1 THEN y = "r"\n', "ends with its ELSE"),
+    (('IF a > 1 THEN y = "p"\nELSE IF b > 1 THEN y = "q"\nELSE y = "q"\n'
+      'ELSE IF c > 1 THEN y = "r"\n'), "ends with its ELSE"),
     ('IF a > 1 THEN y = "p"\nELSE no class\nELSE IF c > 1 THEN y = "q"\n', "ends with its ELSE"),
     ('IF a > 1 THEN y = "p"\nELSE no class\nIF c > 1 THEN y = "q"\n', "ends with its ELSE"),
 ]

@@ -159,6 +159,14 @@ class MultiValueRuleSet(LogicClassifier):
         own random stream, and the best posterior is chosen in chain order.
     random_state : int, Generator or None
     positive, kinds, missing, target : as for every aspml learner.
+    max_class_bins : int, default 20
+        Multi-class only: with quantile binning, a class that is a smaller share
+        of the rows the decision list leaves it than one of ``n_bins`` bins has
+        its numbers cut into ``ceil(1 / share)`` bins, at most this many, so that
+        a narrow range of a number where the class lies can be a bin of its own
+        (a class of 8% of the rows among bins of 20% each has no precise
+        condition on that number; docs, multi-class benchmarks). ``n_bins`` or
+        less: every class ``n_bins``, as a binary fit.
     class_order : {"precision", "frequency"}, default "precision"
         Multi-class only: the order of the classes' rule sets, as for ``Libre``
         (whose default is ``"frequency"``: MRS's rules on quantile bins are the less
@@ -187,7 +195,8 @@ class MultiValueRuleSet(LogicClassifier):
         Features the search saw (at most ``max_features_mined``).
     """
 
-    _multiclass_only = ("class_order",)
+    _multiclass_only = ("class_order", "max_class_bins")
+    max_class_bins = 0      # an MRS pickled before it had them: every class n_bins
     _weights_as_copies = "its likelihood (the counts against its priors' pseudo-counts)"
     _not_provenance = ("kinds", "missing", "n_jobs")
 
@@ -197,7 +206,7 @@ class MultiValueRuleSet(LogicClassifier):
                  n_candidates=1000, exploration=0.1, t0=10.0, n_chains=1, n_jobs=1, random_state=None,
                  positive=None, kinds=None, missing=None, target=None,
                  max_features_mined=100, background=None, class_weight=None,
-                 class_order="precision"):
+                 class_order="precision", max_class_bins=20):
         self.n_iter = n_iter
         self.n_bins = n_bins
         self.binning = binning
@@ -227,6 +236,7 @@ class MultiValueRuleSet(LogicClassifier):
         self.background = background
         self.class_weight = class_weight
         self.class_order = class_order
+        self.max_class_bins = max_class_bins
 
     def _check(self):
         for name in ("n_iter", "n_bins", "max_length", "n_candidates", "n_chains"):
@@ -237,6 +247,9 @@ class MultiValueRuleSet(LogicClassifier):
         v = self.n_jobs
         if v is not None and not (is_whole(v) and v != 0):
             raise ValueError(f"n_jobs must be None or a nonzero integer (-1: every core), got {v!r}")
+        if not (is_whole(self.max_class_bins) and self.max_class_bins >= 0):
+            raise ValueError(f"max_class_bins must be an integer >= 0, got "
+                             f"{self.max_class_bins!r}")
         v = self.max_features_mined
         if v is not None and not (is_whole(v) and v >= 1):
             raise ValueError(f"max_features_mined must be None or an integer >= 1, got {v!r}")
@@ -256,12 +269,23 @@ class MultiValueRuleSet(LogicClassifier):
             if not (is_real(v) and 0 <= v <= 1):
                 raise ValueError(f"{name} must be in [0, 1], got {v!r}")
 
+    def _n_bins(self, y, weights=None) -> int:
+        """The bins of each number for this fit: ``n_bins``, or for a class of a multi-class
+        fit smaller than one bin, ``ceil(1 / share)`` up to ``max_class_bins``."""
+        n = int(self.n_bins)
+        if getattr(self, "_in_decision_list", False) and self.binning == "quantile":
+            share = positive_share(y, weights)
+            if 0 < share < 1 / n:
+                n = max(n, min(math.ceil(1 / share), int(self.max_class_bins)))
+        return n
+
     def _items(self, table, y, weights=None):
         """Per usable feature: its bins and each row's item (-1: missing, satisfies nothing)."""
         feats, bins, codes = [], [], []
+        n_bins = self._n_bins(y, weights)
         for name in self.schema_.names:
             col = table[name]
-            cuts = (quantile_cuts(np.where(col.is_num, col.num, np.nan), int(self.n_bins),
+            cuts = (quantile_cuts(np.where(col.is_num, col.num, np.nan), n_bins,
                                   self.binning, weights)
                     if col.kind != "boolean" and col.is_num.any() else None)
             b, code = _feature_bins(col, y, 0.0, cuts=cuts)
@@ -340,10 +364,12 @@ class MultiValueRuleSet(LogicClassifier):
                                   getattr(self, "_rows_said", "the rows"))
                     if getattr(self, "class_weight", None) is None else "")
             rare = f"{hint}, " if hint else ""
+            knob = ("max_class_bins" if getattr(self, "_in_decision_list", False)
+                    and self.binning == "quantile" else "n_bins")
             warnings.warn(f"MultiValueRuleSet learned no rules: none of the "
                           f"{len(search.cands)} candidate rules raised the posterior above the "
                           "empty rule set's. The features may not predict the class; if they "
-                          f"should, {rare}{_more_bins(y, weights, int(self.n_bins))}, a "
+                          f"should, {rare}{_more_bins(y, weights, self._n_bins(y, weights), knob)}, a "
                           f"min_support below {self.min_support} or more iterations than "
                           f"n_iter={self.n_iter} may find rules", AspmlWarning, stacklevel=3)
         cov = np.unpackbits(search.coverage(found).view(np.uint8), bitorder="little")
@@ -368,7 +394,7 @@ class MultiValueRuleSet(LogicClassifier):
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
 
 
-def _more_bins(y, weights, n_bins: int) -> str:
+def _more_bins(y, weights, n_bins: int, knob: str = "n_bins") -> str:
     """The "no rules" note's advice on bins: a class that is a smaller share of the rows
     than one quantile bin cannot have a bin of its own (a trial's twelve classes, each a
     narrow range of one number, 8% of the rows against bins of 20%: no rules, and the
@@ -376,9 +402,9 @@ def _more_bins(y, weights, n_bins: int) -> str:
     share = positive_share(y, weights)
     if 0 < share < 1 / n_bins:
         return (f"more bins (each of the {n_bins} quantile bins holds {1 / n_bins:.0%} of "
-                f"the rows, more than the class: n_bins={math.ceil(1 / share)} or more can "
+                f"the rows, more than the class: {knob}={math.ceil(1 / share)} or more can "
                 "give a narrow range of a number its own bin)")
-    return (f"more bins than n_bins={n_bins} (a narrow tail of a number needs a bin of its "
+    return (f"more bins (n_bins, {n_bins} here; a narrow tail of a number needs a bin of its "
             "own)")
 
 
