@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import aspml
-from conftest import examples
+from conftest import ROOT, examples
 import aspml.asp
 from aspml import Interval
 from aspml.prolog import consult_messages
@@ -114,7 +114,10 @@ def test_a_bare_value_atom_reads_as_has_a_number_only_in_aspml_s_own_scasp():
     """aspml's s(CASP) print writes "x in (-inf, inf)" as the bare value atom ``x(X,N)``;
     read back with its header (x numeric or mixed) it is that interval again.  In a
     program of another hand (no header), or in asp and prolog, a value bound and never
-    read says nothing aspml reads: ``color(X,C), color(X,red)`` is ``color = red``."""
+    read adds nothing where another literal asks for the value (``color(X,C),
+    color(X,red)`` is ``color = red``), and is refused where none does: it holds only on
+    rows that have the value (a trial's ``label(X,"yes") :- age(X,A).`` was read as true,
+    and a row of no age got "yes")."""
     import numpy as np
     import pandas as pd
     p = aspml.parse('IF x in (-inf, inf) THEN label = "yes"\nELSE label = "no"', "text")
@@ -126,6 +129,26 @@ def test_a_bare_value_atom_reads_as_has_a_number_only_in_aspml_s_own_scasp():
         assert q.predict(X).tolist() == [True, False, False, True]
     q = aspml.parse('label(X,"yes") :- color(X,C), color(X,"red").', "asp")
     assert q.predict(X).tolist() == [True, False, False, True]
+    for dialect, text in (("asp", 'label(X,"yes") :- age(X,A).'),
+                          ("asp", 'label(X,"yes") :- age(X,_), not ab1(X).\n'
+                                  'ab1(X) :- b(X,B), B > 1.'),
+                          ("prolog", "label(X,yes) :- age(X,A)."),
+                          ("scasp", "label(X,yes) :- age(X,A), not color(X,red).")):
+        with pytest.raises(aspml.ParseError, match=r"binds a value no literal of the rule "
+                                                   r"reads.*write row\(X\)"):
+            aspml.parse(text, dialect)
+    # a negated comparison holds on a missing value: it does not ask for one
+    with pytest.raises(aspml.ParseError, match="binds a value"):
+        aspml.parse('label(X,"yes") :- age(X,A), not age(X,3).', "asp")
+
+
+def test_fold_rpps_print_read_as_prolog_names_the_scasp_dialect():
+    """FOLD-R++'s own print (s(CASP) syntax: 'not', rules without row(X)) kept in a .pl
+    file: the refusal says to read it with the scasp dialect, which reads it."""
+    text = (ROOT / "tests" / "golden" / "foldrpp_kidney.scasp").read_text()
+    with pytest.raises(aspml.ParseError, match="--from scasp"):
+        aspml.parse(text, "prolog")
+    assert aspml.parse(text, "scasp").n_rules > 0
 
 
 def _text_safe(p) -> bool:

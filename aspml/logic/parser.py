@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
@@ -169,6 +169,7 @@ class _Binding:
 
     var: str
     feature: str
+    where: object = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -580,10 +581,17 @@ class _Builder:
                 atom = lit.parts[0]
                 if atom.args and isinstance(atom.args[0], Var) and atom.args[0].name == var:
                     return
+        negated = any(lit.kind in ("negative", "negconj") for lit in raw.body)
+        how = "it is read only under negation" if negated else "no atom of the body names it"
+        scasp = ""
+        if self.dialect == "prolog" and re.search(r"(^|[\s,(])not\s", self.text):
+            # FOLD-R++'s and FOLD-RM's own prints negate with 'not': s(CASP) syntax
+            scasp = ("; a program in s(CASP)'s syntax ('not', as FOLD-R++ and FOLD-RM print "
+                     "it) reads with the scasp dialect (aspml ... --from scasp)")
         raise self.error(f"no positive atom of this rule's body binds its row variable {var} "
-                         f"(it is read only under negation): clingo refuses the rule as unsafe "
-                         f"and Prolog's query for every row flounders on it; begin the body "
-                         f"with {self.domain}({var}), as aspml prints it", head)
+                         f"({how}): clingo refuses the rule as unsafe and Prolog's query for "
+                         f"every row flounders on it; begin the body with {self.domain}({var}), "
+                         f"as aspml prints it{scasp}", head)
 
     # -- multi-class: FOLD-RM's form ------------------------------------
     def _helpers(self, heads, background_preds) -> set:
@@ -704,8 +712,10 @@ class _Builder:
         # variable -> feature; in aspml's own s(CASP) print (its header says which features
         # hold numbers) "f in (-inf, inf)" is the bare value atom f(X,N): the bindings no
         # literal reads are kept track of (_Env) and read as that interval; anywhere else a
-        # binding alone says nothing aspml reads
-        env = _Env() if self.dialect == "scasp" and self.meta is not None else {}
+        # binding alone is refused: it holds only where f has a value, which aspml has no
+        # literal for without a header (it was read as true, a trial's rows of a missing
+        # value got another answer)
+        env = _Env()
         self.row_var = raw.head.args[0].name
         out = []
         for lit in raw.body:
@@ -715,15 +725,32 @@ class _Builder:
                 raise
             except AspmlError as e:
                 raise self.error(str(e), lit) from None
-        if not isinstance(env, _Env):
-            return tuple(out)
+        own_scasp = self.dialect == "scasp" and self.meta is not None
         kinds = {f.name: f.kind for f in self.features}
+        # features another literal of the rule asks to have a value (color(X,C),
+        # color(X,red): the binding adds nothing)
+        valued = {lit.feature for lit in out
+                  if isinstance(lit, (Interval, InSet))
+                  or (isinstance(lit, Compare) and lit.op != "!=")}
         kept = []
         for lit in out:
             if not isinstance(lit, _Binding):
                 kept.append(lit)
-            elif lit.var not in env.used and kinds.get(lit.feature) in ("numeric", "mixed"):
+            elif lit.var in env.used:
+                continue
+            elif own_scasp and kinds.get(lit.feature) in ("numeric", "mixed"):
                 kept.append(Interval(lit.feature, None, None, False, False))
+            elif lit.feature in valued:
+                continue
+            else:
+                raise self.error(
+                    f"{self.pred_name(lit.feature)}({self.row_var},{lit.var}) binds a value no "
+                    f"literal of the rule reads: it holds only where {lit.feature} has a value, "
+                    f"which aspml reads only from a comparison ({lit.var} > 50; any number: "
+                    f"#inf < {lit.var} < #sup in asp, {lit.var} > -inf, {lit.var} < inf in "
+                    f"prolog) or a value ({self.pred_name(lit.feature)}({self.row_var},50)); "
+                    f"to ask only for the row, write {self.domain}({self.row_var})",
+                    lit.where)
         return tuple(kept)
 
     def literal(self, lit: Lit, env: dict) -> list:
@@ -769,7 +796,7 @@ class _Builder:
                 raise self.error(f"variable {arg.name} holds two features", where)
             first = arg.name not in env
             env[arg.name] = feature
-            return [_Binding(arg.name, feature)] if first and isinstance(env, _Env) else []
+            return [_Binding(arg.name, feature, where)] if first and isinstance(env, _Env) else []
         if isinstance(arg, Pool):
             if len(arg.items) == 1:
                 return [Compare(feature, "==", self.value(arg.items[0], feature, where))]
