@@ -130,8 +130,8 @@ def test_a_bare_value_atom_reads_as_has_a_number_only_in_aspml_s_own_scasp():
     q = aspml.parse('label(X,"yes") :- color(X,C), color(X,"red").', "asp")
     assert q.predict(X).tolist() == [True, False, False, True]
     for dialect, text in (("asp", 'label(X,"yes") :- age(X,A).'),
-                          ("asp", 'label(X,"yes") :- age(X,_), not ab1(X).\n'
-                                  'ab1(X) :- b(X,B), B > 1.'),
+                          ("asp", ('label(X,"yes") :- age(X,_), not ab1(X).\n'
+                                   'ab1(X) :- b(X,B), B > 1.')),
                           ("prolog", "label(X,yes) :- age(X,A)."),
                           ("scasp", "label(X,yes) :- age(X,A), not color(X,red).")):
         with pytest.raises(aspml.ParseError, match=r"binds a value no literal of the rule "

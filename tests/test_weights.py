@@ -277,9 +277,9 @@ def test_a_block_is_not_skipped_on_rounding_at_a_tie():
     view = build_view(num, is_num, np.zeros(1))
     empty = np.zeros(0, dtype=np.int64)
     for search in (best_literal, best_literal_parallel):
-        score, f, op, value = search(*view, codes, np.zeros(1, np.int64), state,
-                                     np.flatnonzero(state), w, n_pos, n_neg, 8, 0, False,
-                                     1e-6, empty, empty, np.zeros(0))
+        _, f, op, value = search(*view, codes, np.zeros(1, np.int64), state,
+                                 np.flatnonzero(state), w, n_pos, n_neg, 8, 0, False,
+                                 1e-6, empty, empty, np.zeros(0))
         assert (f, op, value) == (0, 0, 6.0)
 
 
