@@ -530,7 +530,7 @@ def test_a_target_named_like_predicts_own_columns_keeps_its_answers(tmp_path, ta
     kept = tmp_path / "kept.csv"
     pd.read_csv(data).assign(**{other: 1}).to_csv(kept, index=False)
     one_line_error(run_aspml("predict", model, kept, "--keep", other, "--rule"),
-                   f"--keep '{other}'", "already")
+                   f"--keep '{other}'", f"(the target is named '{target}')", "rename it")
 
 
 def test_predict_keeps_columns_and_says_which_rule_decided(learned, iris_csv, tmp_path, swipl):
