@@ -566,7 +566,7 @@ def _check_keep(program, args, columns) -> None:
         if c not in columns:
             raise AspmlError(f"--keep {c!r}: {args.data} has no column of that name "
                              f"(its columns: {_columns(list(columns))})")
-        if c in own and c in (row_name, rule_name) and c not in ("row", "rule"):
+        if c in (row_name, rule_name) and c not in ("row", "rule"):
             raise AspmlError(f"--keep {c!r}: the predictions name their "
                              f"{c.split('_')[0]} numbers {c!r} (the target is named "
                              f"{program.target.name!r}), so a column {c!r} of {args.data} "

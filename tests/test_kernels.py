@@ -154,32 +154,43 @@ def test_best_literal_matches_slow_search(inputs, kind, negated, min_tp, banned)
 @pytest.mark.parametrize("seed", range(6))
 def test_runs_of_one_side_skipped_as_scored(seed):
     """Many distinct values and few positives: long runs of thresholds that add rows of
-    one side only, which the sorted scan bounds by their ends and skips (convexity); the
+    one side only, blocks the sorted scan bounds by their ends and skips (convexity); the
     literal is the one scoring every threshold finds, with missing values, negated
     comparisons, a banned literal and both heuristics."""
     rng = np.random.default_rng(seed)
     n, n_f = 300, 2
     num = rng.normal(size=(n_f, n)).round(3)
     is_num = rng.random((n_f, n)) > (0.1 if seed % 2 else 0.0)
-    codes = np.full((n_f, n), -1, dtype=np.int32)
     y = rng.random(n) < 0.08 + 0.1 * (num[0] > 1.0)
     state = np.where(rng.random(n) < 0.8, np.where(y, 1, 2), 0).astype(np.int8)
+    assert_searches_as_scored(num, is_num, state, cut=False)
+
+
+def assert_searches_as_scored(num, is_num, state, cut):
+    """best_literal and best_literal_parallel find the literal :func:`slow_best` finds
+    (both heuristics, with and without negated comparisons, with the best literal banned),
+    over the whole view and, when ``cut``, over the view cut to the active rows."""
+    n_f = num.shape[0]
+    codes = np.full(num.shape, -1, dtype=np.int32)
     groups, rows, offsets, distinct, d_off = build_view(num, is_num, np.zeros(n_f))
     active = np.flatnonzero(state)
-    for kind, negated, banned in itertools.product((0, 1), (False, True),
-                                                   ([], "best")):
+    views = [((groups, rows, offsets), ())]
+    if cut:
+        views.append((filter_sorted(groups, rows, offsets, state != 0), (len(active),)))
+    for kind, negated, banned in itertools.product((0, 1), (False, True), ([], "best")):
         if banned == "best":
             first = slow_best(num, is_num, codes, state, kind, negated, 1, set())
             banned = [first[1:]] if first[1] >= 0 else []
         b = np.array(banned, dtype=np.float64).reshape(-1, 3)
         expected = slow_best(num, is_num, codes, state, kind, negated, 1,
                              set(map(tuple, banned)))
-        for search in (best_literal, best_literal_parallel):
-            score, f, op, value = search(
-                groups, rows, offsets, distinct, d_off, codes, np.zeros(n_f, np.int64), state,
-                active, None, float((state == 1).sum()), float((state == 2).sum()),
-                int((state == 2).sum()), kind, negated, 1.0, b[:, 0].astype(np.int64),
-                b[:, 1].astype(np.int64), np.ascontiguousarray(b[:, 2]))
+        args = (distinct, d_off, codes, np.zeros(n_f, np.int64), state, active, None,
+                float((state == 1).sum()), float((state == 2).sum()), int((state == 2).sum()),
+                kind, negated, 1.0, b[:, 0].astype(np.int64), b[:, 1].astype(np.int64),
+                np.ascontiguousarray(b[:, 2]))
+        for search, (view, told) in itertools.product((best_literal, best_literal_parallel),
+                                                      views):
+            score, f, op, value = search(*view, *args, *told)
             assert (f, op, value) == expected[1:]
             assert score == pytest.approx(expected[0])
 
@@ -195,30 +206,10 @@ def test_blocks_of_thresholds_bounded_as_scored(seed):
     n, n_f = int(rng.integers(200, 700)), 3
     num = rng.normal(size=(n_f, n)).round(int(rng.integers(1, 4)))
     is_num = rng.random((n_f, n)) > (0.05 if seed % 2 else 0.0)
-    codes = np.full((n_f, n), -1, dtype=np.int32)
     share = (0.03, 0.15, 0.35, 0.5)[seed % 4]
     y = rng.random(n) < share + 0.2 * np.tanh(num[seed % n_f])
     state = np.where(rng.random(n) < 0.85, np.where(y, 1, 2), 0).astype(np.int8)
-    groups, rows, offsets, distinct, d_off = build_view(num, is_num, np.zeros(n_f))
-    active = np.flatnonzero(state)
-    cut = filter_sorted(groups, rows, offsets, state != 0)
-    for kind, negated, banned in itertools.product((0, 1), (False, True), ([], "best")):
-        if banned == "best":
-            first = slow_best(num, is_num, codes, state, kind, negated, 1, set())
-            banned = [first[1:]] if first[1] >= 0 else []
-        b = np.array(banned, dtype=np.float64).reshape(-1, 3)
-        expected = slow_best(num, is_num, codes, state, kind, negated, 1,
-                             set(map(tuple, banned)))
-        args = (distinct, d_off, codes, np.zeros(n_f, np.int64), state, active, None,
-                float((state == 1).sum()), float((state == 2).sum()), int((state == 2).sum()),
-                kind, negated, 1.0, b[:, 0].astype(np.int64), b[:, 1].astype(np.int64),
-                np.ascontiguousarray(b[:, 2]))
-        for search, view in itertools.product((best_literal, best_literal_parallel),
-                                              (((groups, rows, offsets), ()),
-                                               (cut, (len(active),)))):
-            score, f, op, value = search(*view[0], *args, *view[1])
-            assert (f, op, value) == expected[1:]
-            assert score == pytest.approx(expected[0])
+    assert_searches_as_scored(num, is_num, state, cut=True)
 
 
 @settings(max_examples=100, deadline=None)

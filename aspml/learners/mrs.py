@@ -269,11 +269,16 @@ class MultiValueRuleSet(LogicClassifier):
             if not (is_real(v) and 0 <= v <= 1):
                 raise ValueError(f"{name} must be in [0, 1], got {v!r}")
 
+    def _class_bins(self) -> bool:
+        """Whether this fit is a class of a multi-class fit binned by quantiles, whose bins
+        ``max_class_bins`` may make finer (:meth:`_n_bins`)."""
+        return getattr(self, "_in_decision_list", False) and self.binning == "quantile"
+
     def _n_bins(self, y, weights=None) -> int:
         """The bins of each number for this fit: ``n_bins``, or for a class of a multi-class
         fit smaller than one bin, ``ceil(1 / share)`` up to ``max_class_bins``."""
         n = int(self.n_bins)
-        if getattr(self, "_in_decision_list", False) and self.binning == "quantile":
+        if self._class_bins():
             share = positive_share(y, weights)
             if 0 < share < 1 / n:
                 n = max(n, min(math.ceil(1 / share), int(self.max_class_bins)))
@@ -364,12 +369,12 @@ class MultiValueRuleSet(LogicClassifier):
                                   getattr(self, "_rows_said", "the rows"))
                     if getattr(self, "class_weight", None) is None else "")
             rare = f"{hint}, " if hint else ""
-            knob = ("max_class_bins" if getattr(self, "_in_decision_list", False)
-                    and self.binning == "quantile" else "n_bins")
+            bins = _more_bins(positive_share(y, weights), self._n_bins(y, weights),
+                              "max_class_bins" if self._class_bins() else "n_bins")
             warnings.warn(f"MultiValueRuleSet learned no rules: none of the "
                           f"{len(search.cands)} candidate rules raised the posterior above the "
                           "empty rule set's. The features may not predict the class; if they "
-                          f"should, {rare}{_more_bins(y, weights, self._n_bins(y, weights), knob)}, a "
+                          f"should, {rare}{bins}, a "
                           f"min_support below {self.min_support} or more iterations than "
                           f"n_iter={self.n_iter} may find rules", AspmlWarning, stacklevel=3)
         cov = np.unpackbits(search.coverage(found).view(np.uint8), bitorder="little")
@@ -394,12 +399,12 @@ class MultiValueRuleSet(LogicClassifier):
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
 
 
-def _more_bins(y, weights, n_bins: int, knob: str = "n_bins") -> str:
+def _more_bins(share: float, n_bins: int, knob: str) -> str:
     """The "no rules" note's advice on bins: a class that is a smaller share of the rows
     than one quantile bin cannot have a bin of its own (a trial's twelve classes, each a
     narrow range of one number, 8% of the rows against bins of 20%: no rules, and the
-    note named the defaults as if they were the way out)."""
-    share = positive_share(y, weights)
+    note named the defaults as if they were the way out); ``share``: the class's share of
+    the rows, ``knob``: the parameter that sets this fit's bins."""
     if 0 < share < 1 / n_bins:
         return (f"more bins (each of the {n_bins} quantile bins holds {1 / n_bins:.0%} of "
                 f"the rows, more than the class: {knob}={math.ceil(1 / share)} or more can "

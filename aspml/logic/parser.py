@@ -165,7 +165,8 @@ class _Env(dict):
 @dataclass(frozen=True)
 class _Binding:
     """Where a rule body binds ``var`` to a feature's value (``f(X,N)``): dropped when a
-    literal reads ``var``, else "f has a value" (see ``body``)."""
+    literal reads ``var`` or asks for that feature's value, "f is a number" in aspml's own
+    s(CASP) print, else refused (see ``body``)."""
 
     var: str
     feature: str
@@ -796,7 +797,7 @@ class _Builder:
                 raise self.error(f"variable {arg.name} holds two features", where)
             first = arg.name not in env
             env[arg.name] = feature
-            return [_Binding(arg.name, feature, where)] if first and isinstance(env, _Env) else []
+            return [_Binding(arg.name, feature, where)] if first else []
         if isinstance(arg, Pool):
             if len(arg.items) == 1:
                 return [Compare(feature, "==", self.value(arg.items[0], feature, where))]
