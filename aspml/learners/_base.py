@@ -828,7 +828,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
 
         A row where default rules fire gets the best smoothed precision
         ``(tp + 1) / (n + 2)`` among them; a row where none fires gets the
-        smoothed positive rate of such rows in training.  Both stay on the side
+        smoothed positive rate of such rows in training.  Both stay strictly on the side
         of 1/2 that the program decides, so ``predict_proba`` agrees with ``predict``.
         """
         frame = self._prediction_frame(X)
@@ -844,9 +844,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             np.maximum(p, np.where(mask, self.rule_precision_[k], 0.0), out=p)
             fired[:] |= mask
         visit_default_rules(self.program_, frame, best, self._missing())
-        # kept on the side of 1/2 that the program decides, so argmax agrees with predict
+        # kept strictly on the side of 1/2 that the program decides, so argmax agrees with
+        # predict whichever class sorts first (a tie at 1/2 goes to the first column)
         p = np.where(fired, np.maximum(p, np.nextafter(0.5, 1.0)),
-                     np.minimum(self.default_precision_, 0.5))
+                     np.minimum(self.default_precision_, np.nextafter(0.5, 0.0)))
         proba = np.empty((len(frame), 2))
         proba[:, self.positive_index_] = p
         proba[:, 1 - self.positive_index_] = 1 - p
