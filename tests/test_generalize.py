@@ -4,6 +4,8 @@ definitions and clingo, rules read from scikit-learn, the pictures in a real bro
 and ``aspml simplify``."""
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -766,3 +768,14 @@ def test_simplify_reads_its_reference_as_every_command_does(tmp_path):
         out = aspml_cli("simplify", model, "--rho", "0.7", "--reference", tmp_path / name)
         assert out.returncode == 0, out.stderr
         assert f"fidelity {python.fidelity:.3f}" in out.stdout.splitlines()[0], out.stdout
+
+
+def test_the_submodules_import_by_their_dotted_names():
+    # a trial: aspml.generalize is the function, and `import aspml.generalize.rules as r`
+    # (the API reference's name) failed with ImportError; fresh interpreter, no aspml loaded
+    code = ("import aspml.generalize.rules as r, aspml.generalize.model as m\n"
+            "import aspml.generalize.command as c, aspml\n"
+            "from aspml.generalize import rules\n"
+            "assert r is rules and callable(aspml.generalize)\n"
+            "assert m.DescriptiveModel is aspml.DescriptiveModel and c.__name__.endswith('command')\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

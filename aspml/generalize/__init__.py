@@ -18,6 +18,7 @@ boxes in arrays), :mod:`.algorithm`
 from __future__ import annotations
 
 import math
+import sys
 import numbers
 
 import numpy as np
@@ -217,3 +218,13 @@ def subsumption_pairs(rules, engine: str = "fast") -> list[tuple[int, int]]:
 def fidelity(model: DescriptiveModel):
     """Definition 11 (see :attr:`DescriptiveModel.fidelity`)."""
     return model.fidelity
+
+
+# ``aspml.generalize`` is the function above on the package (aspml/__init__.py), and
+# ``import aspml.generalize.rules as r`` looks each name up on it: the submodules are
+# there too, so that import (the API reference's name) gives the module.
+from . import command, render  # noqa: E402  (after generalize: they are bound on it)
+
+for _name in ("algorithm", "command", "encoding", "model", "render", "rules", "sources"):
+    setattr(generalize, _name, sys.modules[f"{__name__}.{_name}"])
+del _name
