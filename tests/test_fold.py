@@ -496,3 +496,16 @@ def test_a_column_that_copies_the_label_is_named(learner):
         warnings.simplefilter("always", AspmlWarning)
         learner().fit(concept, group)
     assert not [w for w in caught + more if "one to one" in str(w.message)]
+
+
+def test_an_array_after_a_frame_fit_warns_as_scikit_learn_does():
+    # a trial: fitted on height, weight, then given weight, height as an array: read by
+    # position without a word (accuracy 0.69); scikit-learn's estimators warn
+    X, y = table()
+    clf = FoldSE(positive="sick").fit(X, y)
+    with pytest.warns(UserWarning, match="does not have valid feature names.*read in the order"):
+        clf.predict(X.to_numpy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf.predict(X)
+        FoldSE(positive="sick").fit(X.to_numpy(), y).predict(X.to_numpy())

@@ -798,6 +798,12 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             if missing:
                 raise AspmlError(f"X lacks the column(s) {missing} seen in fit")
             return as_frame(X)
+        if names is not None and not isinstance(X, pd.DataFrame):
+            # scikit-learn's own warning, its words: the columns are taken by position
+            warnings.warn(f"X does not have valid feature names, but {type(self).__name__} was "
+                          "fitted with feature names; its columns are read in the order of "
+                          f"fit's: {', '.join(names[:5])}{', ...' if len(names) > 5 else ''}",
+                          UserWarning, stacklevel=3)
         frame = as_frame(X, names=names)
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} is "
