@@ -3,6 +3,7 @@ examples, Algorithm 1's guarantees on random rule sets, the kernels against the 
 definitions and clingo, rules read from scikit-learn, the pictures in a real browser,
 and ``aspml simplify``."""
 
+import json
 import math
 import subprocess
 import sys
@@ -599,14 +600,26 @@ def test_html_escapes_hostile_names():
     assert "&lt;script&gt;" in page
 
 
-def test_a_saved_descriptive_model_is_a_rule_list_simplify_reads(tmp_path):
-    """`simplify -o x.json` writes rules with "if"/"then", so `simplify x.json` reads them back."""
+def test_a_saved_descriptive_model_is_read_back_as_its_original_rules(tmp_path):
+    """`simplify -o x.json` writes the model with its hierarchy; `simplify x.json` reads the
+    original rules from it (a trial: it read the unions without their exceptions, and a
+    leaf the tree got right scored fidelity 0.00), so it is simplifying the first model."""
     out = tmp_path / "s.json"
     done = aspml_cli("simplify", WALK, "--rho", "0.6", "--epsilon", "10", "-o", out)
     assert done.returncode == 0, done.stderr
-    again = aspml_cli("simplify", out, "--rho", "1", "--epsilon", "10")
-    assert again.returncode == 0, again.stderr
-    assert "2 rules" in again.stdout.splitlines()[0]
+    for rho in ("1", "0.6", "0.4"):
+        again = aspml_cli("simplify", out, "--rho", rho, "--epsilon", "10")
+        first = aspml_cli("simplify", WALK, "--rho", rho, "--epsilon", "10")
+        assert again.returncode == 0, again.stderr
+        assert again.stdout == first.stdout
+        assert "6 original rules" in again.stderr and again.stderr.count("\n") == 1
+    assert rules_from_json(out.read_text())[0] == WT
+    data = json.loads(out.read_text())
+    del data["hierarchy"]                           # unions with exceptions, and no originals
+    (tmp_path / "cut.json").write_text(json.dumps(data))
+    cut = aspml_cli("simplify", tmp_path / "cut.json", "--rho", "1", "--epsilon", "10")
+    assert cut.returncode == 2 and "has exceptions, which a rule list cannot" in cut.stderr
+    assert len(cut.stderr.splitlines()) == 1
 
 
 def test_a_simplified_program_is_saved_as_learn_saves_it(tmp_path):

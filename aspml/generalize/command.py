@@ -13,7 +13,9 @@ MODEL is one of
   a condition is a list (a value set) or an object with ``lo``/``hi`` and
   optional ``lo_closed``/``hi_closed`` (an interval; a missing end is
   unbounded); ``then`` is a class, a number or ``[lo, hi]``; any other key
-  (but those ``simplify -o x.json`` writes) is refused as a typo;
+  (but those ``simplify -o x.json`` writes) is refused as a typo; a file
+  ``simplify -o x.json`` wrote is read as its original rules (its hierarchy's
+  leaves), for its unions hold exceptions that a plain rule does not;
 * a scikit-learn tree or forest saved with skops (``.skops``,
   ``skops.io.dump(model, "tree.skops")``): skops reads only the types it is
   told to trust (here scikit-learn's tree storage, whose node indexes
@@ -27,6 +29,7 @@ MODEL is one of
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -163,7 +166,11 @@ def load_model(path: str, dialect: str | None = None, allow_pickle: bool = False
             text = p.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-        return rules_from_json(text, path)
+        notes = []
+        found = rules_from_json(text, path, notes)
+        for note in notes:
+            print(f"aspml simplify: {note}", file=sys.stderr)
+        return found
     if dialect is None and suffix_dialect(p) is None:
         raise AspmlError(f"cannot tell what {path} holds; use .json, .joblib, a program suffix, "
                          "or --from asp|prolog|scasp|text")
@@ -199,7 +206,10 @@ RULE_KEYS = {"if", "then", "id", "union", "text", "prediction", "cc", "fidelity"
 LIST_KEYS = {"target", "task", "rules", "rho", "epsilon", "stats", "hierarchy"}
 
 
-def rules_from_json(text: str, path: str = "<json>"):
+def rules_from_json(text: str, path: str = "<json>", notes: list | None = None):
+    """``(rules, target, task)`` from a JSON rule list, or from a descriptive model that
+    ``simplify -o x.json`` wrote: its original rules (the hierarchy's leaves), for its
+    unions hold exceptions a plain rule does not (a note says so, in ``notes``)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -208,6 +218,7 @@ def rules_from_json(text: str, path: str = "<json>"):
         why = "nested too deeply" if isinstance(e, RecursionError) else str(e).splitlines()[0]
         raise AspmlError(f"{path}: not a rule list ({why})") from None
     target = task = None
+    originals = False           # the hierarchy's leaves: their exceptions are the model's
     if isinstance(data, dict):
         unknown = set(data) - LIST_KEYS
         if unknown:
@@ -219,7 +230,23 @@ def rules_from_json(text: str, path: str = "<json>"):
         for key in ("rho", "epsilon"):              # written by simplify -o x.json; not read
             if key in data and not _is_number(data[key]):
                 raise AspmlError(f"{path}: \"{key}\" must be a number, not {data[key]!r}")
-        data = data.get("rules")
+        if "hierarchy" in data:
+            # simplify's own output: its rules are unions with exceptions, which a plain rule
+            # does not hold; the original rules are the hierarchy's leaves (ids 0 .. n-1)
+            nodes = data["hierarchy"]
+            if not (isinstance(nodes, list) and all(isinstance(n, dict) for n in nodes)):
+                raise AspmlError(f"{path}: \"hierarchy\" must be a list of rules")
+            data = sorted((n for n in nodes if not n.get("union")),
+                          key=lambda n: n.get("id") if _is_number(n.get("id")) else math.inf)
+            if not data:
+                raise AspmlError(f"{path}: the hierarchy holds no original rule")
+            originals = True
+            if notes is not None:
+                notes.append(f"{path} is a descriptive model: its {count(len(data), 'original rule')} "
+                             "(its hierarchy's) are simplified anew; its unions hold exceptions "
+                             "a rule list cannot (--iterative lowers rho step by step)")
+        else:
+            data = data.get("rules")
     if not isinstance(data, list):
         raise AspmlError(f"{path}: expected a list of rules (or an object with \"rules\")")
     rules = []
@@ -230,6 +257,10 @@ def rules_from_json(text: str, path: str = "<json>"):
         if unknown:
             raise AspmlError(f"{path}: rule {i + 1}: unknown key(s) {sorted(unknown)}; a rule "
                              "has \"if\" and \"then\"")
+        if item.get("exceptions") and not originals:
+            raise AspmlError(f"{path}: rule {i + 1} has exceptions, which a rule list cannot "
+                             "hold; give simplify's whole file (with its \"hierarchy\"), whose "
+                             "original rules are read")
         if not isinstance(item.get("if", {}), dict):        # [] or null too: never IF TRUE
             raise AspmlError(f"{path}: rule {i + 1}: \"if\" must be an object of conditions "
                              "by feature")
