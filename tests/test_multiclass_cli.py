@@ -74,6 +74,28 @@ def test_simplify_reads_a_multiclass_programs_rules():
     assert "THEN species = \"setosa\"" in m.to_text()
 
 
+def test_simplify_says_when_two_classes_rules_of_a_decision_list_overlap(tmp_path):
+    # a trial: rule 3 of A after two rules of B; the descriptive model printed 'IF a >= 0.526
+    # THEN A [CC 1.00]' though the program answers B on part of that box, without a word
+    X = pd.DataFrame({"a": [0.1, 0.6, 0.9, 0.7, 0.2], "b": [1.0, 1.0, 5.0, 5.0, 5.0]})
+    rules = (Rule(None, (Compare("b", "<", 2),), label="B"),
+             Rule(None, (Compare("a", ">=", 0.5),), label="A"))
+    p = Program(rules, Target("y", classes=("B", "A", "C"), default="C"))
+    with pytest.warns(aspml.errors.AspmlWarning,
+                      match=r"rules 1 \('B'\) and 2 \('A'\) of this decision list can hold on one"):
+        aspml.generalize(p, rho=0.8, reference=X)
+    apart = Program((rules[0], Rule(None, (Compare("b", ">=", 2), Compare("a", ">=", 0.5)),
+                                    label="A")), p.target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")               # the boxes exclude each other: no note
+        aspml.generalize(apart, rho=0.8, reference=X)
+    X.assign(y=p.predict(X)).to_csv(tmp_path / "d.csv", index=False)
+    aspml.logic.store.save(p, tmp_path / "p.lp")
+    done = run_aspml("simplify", tmp_path / "p.lp", "--rho", 0.8, "--reference", tmp_path / "d.csv")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("aspml simplify: note: rules 1 ('B') and 2 ('A')")
+
+
 # -- the command line -----------------------------------------------------------------
 
 from conftest import ROOT, one_line_error, predict_with_every_engine, run_aspml  # noqa: E402

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 import numbers
 
 import numpy as np
 
 from .._given import _is_aspml_estimator, as_program
-from ..errors import AspmlError
+from .._words import count
+from ..errors import AspmlError, AspmlWarning
 from ..logic.model import Program
 from . import algorithm, encoding
 from .model import DescriptiveModel, DescriptiveRule
@@ -94,6 +96,8 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
                    "keep the fidelity check on (no check_fidelity=False / --no-fidelity-check)")
             raise AspmlError(f"the program's rules all predict {positive!r}, so every union of "
                              f"them is coherent and nothing would stop them all merging: {fix}")
+        if model.is_multiclass:
+            _note_overlaps(rules)
         schema = model.schema
         target_name = target or model.target.name
         task = task or "classification"
@@ -134,6 +138,32 @@ def generalize(model, rho: float = 1.0, epsilon: float = 0.0, reference=None, *,
     return DescriptiveModel(state, float(rho), float(epsilon), target_name, positive, negative,
                             schema, history,
                             model.classes if isinstance(model, Program) else ())
+
+
+def _note_overlaps(rules) -> None:
+    """Warn when two rules of different classes of a decision list can hold on one row: the
+    program answers the earlier rule's class there, and the descriptive model, which reads
+    each rule where its conditions hold, may then claim a class the program does not give."""
+    pairs = [(i, j) for j in range(len(rules)) for i in range(j)
+             if rules[i].prediction != rules[j].prediction and _overlap(rules[i], rules[j])]
+    if pairs:
+        i, j = pairs[0]
+        more = f" (and {count(len(pairs) - 1, 'other pair')})" if len(pairs) > 1 else ""
+        warnings.warn(
+            f"rules {i + 1} ({rules[i].prediction!r}) and {j + 1} ({rules[j].prediction!r}) of "
+            f"this decision list can hold on one row{more}: the program answers the earlier "
+            "rule's class there, but the descriptive model reads each rule wherever its "
+            "conditions hold, so a rule may claim a class the program does not give; the "
+            "fidelity on reference rows measures how often", AspmlWarning, stacklevel=3)
+
+
+def _overlap(a: BoxRule, b: BoxRule) -> bool:
+    """Whether some row can meet both rules' conditions."""
+    try:
+        BoxRule(a.conditions + b.conditions, None)  # intersects them feature by feature
+    except AspmlError:                              # "... exclude each other"
+        return False
+    return True
 
 
 def _sklearn_reference(model, X, feature_names):

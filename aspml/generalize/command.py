@@ -31,12 +31,13 @@ from __future__ import annotations
 import json
 import math
 import sys
+import warnings
 from pathlib import Path
 
 import pandas as pd
 
 from .._words import count
-from ..errors import AspmlError
+from ..errors import AspmlError, AspmlWarning
 from ..logic.model import InSet, Interval
 from ..logic.store import dumps, read_program, suffix_dialect, write_text
 from .rules import BoxRule
@@ -169,7 +170,7 @@ def load_model(path: str, dialect: str | None = None, allow_pickle: bool = False
         notes = []
         found = rules_from_json(text, path, notes)
         for note in notes:
-            print(f"aspml simplify: {note}", file=sys.stderr)
+            warnings.warn(note, AspmlWarning, stacklevel=2)
         return found
     if dialect is None and suffix_dialect(p) is None:
         raise AspmlError(f"cannot tell what {path} holds; use .json, .joblib, a program suffix, "

@@ -134,7 +134,8 @@ def rules_from_program(program: Program) -> tuple[list[BoxRule], object, object]
     Returns ``(rules, positive, negative)``; the labels are the target's (True
     and False when it names none; ``None`` and ``None`` for a multi-class program,
     whose rules are read as a rule set: the descriptive model describes where each
-    class's rules hold, not the order that settles a row two classes' rules cover).  Exceptions (``not abK``), negated
+    class's rules hold, not the order that settles a row two classes' rules cover;
+    :func:`aspml.generalize` warns when two classes' rules can hold on one row).  Exceptions (``not abK``), negated
     comparisons and ``!=`` have no place in a conjunction of intervals and
     value sets, and are refused.
     """
