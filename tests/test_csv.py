@@ -321,6 +321,28 @@ def test_an_identifier_the_rules_use_is_noted(tmp_path):
     assert out.returncode == 0 and "note" not in out.stderr
 
 
+def test_dates_the_rules_use_are_noted_as_categorical_values(tmp_path):
+    # a trial: the date decided the label and FoldSE learned `d != "2020-01-13"` with only
+    # the identifier note; dates are categorical values (docs, Data), and the note says so
+    days = pd.Series(pd.date_range("2020-01-01", periods=60, freq="D")).sample(
+        frac=1, random_state=0).reset_index(drop=True)
+    y = np.where(days > pd.Timestamp("2020-01-31"), "late", "early")
+    for d in (days, days.dt.tz_localize("UTC"), days + pd.Timedelta(hours=10, minutes=30)):
+        with pytest.warns(AspmlWarning, match=r"column 'd', whose values are dates or times: "
+                                              r"aspml reads them as categorical") as caught:
+            aspml.FoldSE(tail=0).fit(pd.DataFrame({"d": d}), y)
+        assert not any("identifier" in str(w.message) for w in caught)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"d": days, "label": y}).to_csv(data, index=False)
+    out = run_aspml("learn", data, "--target", "label")
+    assert out.returncode == 0, out.stderr
+    assert "aspml learn: note: the rules use column 'd', whose values are dates" in out.stderr
+    codes = pd.DataFrame({"d": "2020-01-0" + pd.Series(np.arange(60) % 9).astype(str) + "x"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)     # not dates: no note
+        assert aspml.FoldSE(tail=0).fit(codes, y).program_.features_used == ("d",)
+
+
 # -- item 22: a Dask DataFrame keeps its column names --------------------------------------
 
 def test_a_dask_dataframe_keeps_its_column_names():

@@ -659,6 +659,19 @@ def encode_column(series: pd.Series, feature: Feature, missing=DEFAULT_MISSING) 
 ID_MIN_ROWS = 20
 
 
+# a date as pandas and to_csv write one (2021-01-02), with a time (10:30, 10:30:00.5) and a
+# zone (+01:00, Z) or not
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?"
+                   r"(Z|[+-]\d{2}:?\d{2})?)?")
+
+
+def looks_like_dates(col: Column) -> bool:
+    """A categorical column every value of which is a date (or a date and time): such
+    values are compared only for equality (a categorical value each)."""
+    return (col.kind != "boolean" and bool(col.categories) and not col.is_num.any()
+            and all(_DATE.fullmatch(c) for c in col.categories))
+
+
 def looks_like_identifier(col: Column, min_rows: int = ID_MIN_ROWS) -> bool:
     """A column that gives every row its own value, like an id: at least ``min_rows``
     (``ID_MIN_ROWS``) rows hold a value, no two the same, and its numbers (if any) are whole.

@@ -27,7 +27,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from ..data.table import (column_sources, in_memory, looks_like_identifier, schema_and_table,
+from ..data.table import (column_sources, in_memory, looks_like_dates, looks_like_identifier, schema_and_table,
                           take_rows)
 from ..errors import AspmlError, AspmlWarning
 from ..evaluate import (default_indices, evaluate, first_of_coverage, first_rules,
@@ -568,7 +568,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         every row (an id): such rules name training rows, they do not carry over."""
         for name in self.program_.features_used:
             col = table[name]
-            if looks_like_identifier(col):
+            if looks_like_dates(col):
+                warnings.warn(f"the rules use column {name!r}, whose values are dates or times: "
+                              "aspml reads them as categorical values, so a rule can name a "
+                              "date but cannot say before or after one; to compare them, give "
+                              "them as numbers (days since a date you choose, a year, a "
+                              "month)", AspmlWarning, stacklevel=5)
+            elif looks_like_identifier(col):
                 warn_identifier(name, int((~col.missing).sum()), stacklevel=5)
 
     def _report(self, done, total, note="") -> None:
