@@ -368,6 +368,24 @@ def test_a_program_with_flags_is_simplified_and_written_with_flags(tmp_path, swi
         assert got == {engine: want for engine in got}
 
 
+def test_simplify_digits_counts_the_reference_rows_rounding_changes(tmp_path):
+    # a trial: --digits 2 changed the saved program's answers on 27 of 5,000 rows, silently
+    p = aspml.parse('IF x <= 1.2345 THEN ok = "yes"\nELSE ok = "no"\n', "text")
+    pd.DataFrame({"x": [1.1, 1.21, 1.22, 1.23, 1.3, 2.0]}).to_csv(tmp_path / "r.csv", index=False)
+    (tmp_path / "p.txt").write_text(p.to_text())
+    for digits, note in (("2", "3 rows of "), ("5", None)):
+        done = aspml_cli("simplify", tmp_path / "p.txt", "--rho", "1", "--reference",
+                         tmp_path / "r.csv", "--digits", digits, "-o", tmp_path / "s.lp")
+        assert done.returncode == 0, done.stderr
+        if note is None:
+            assert done.stderr == ""
+        else:                               # x <= 1.2: 1.21, 1.22 and 1.23 now answer no
+            assert done.stderr.startswith(f"aspml simplify: note: {note}")
+            assert "rounded to 2 significant digits" in done.stderr
+        got = aspml.load(tmp_path / "s.lp").predict(pd.DataFrame({"x": [1.21, 1.1]}))
+        assert list(got) == ([False, True] if note else [True, True])
+
+
 def test_rules_from_a_forest_tree_by_tree():
     from sklearn.ensemble import RandomForestClassifier
     X, y = _xy(1, n=150)
