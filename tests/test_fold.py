@@ -509,3 +509,15 @@ def test_an_array_after_a_frame_fit_warns_as_scikit_learn_does():
         warnings.simplefilter("error")
         clf.predict(X)
         FoldSE(positive="sick").fit(X.to_numpy(), y).predict(X.to_numpy())
+
+
+def test_a_program_learned_on_unnamed_columns_says_what_its_x0_is():
+    # a trial: fitted on a DataFrame with columns 0, 1; program_.predict(df) said only
+    # "the data has no column(s) ['x0']"
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(100, 2)))
+    clf = FoldSE().fit(X, np.where(X[0] > 0, "a", "b"))
+    with pytest.raises(aspml.AspmlError, match=r"no column\(s\) \['x0'\].*names a learner gives "
+                                               r"columns that have none \(x0 the first\)"):
+        clf.program_.predict(X)
+    named = X.set_axis([f"x{i}" for i in range(2)], axis=1)
+    assert list(clf.program_.predict(named)) == list(clf.decision(X))

@@ -728,7 +728,14 @@ def encode(X: pd.DataFrame, schema: Schema, features=None, missing=DEFAULT_MISSI
     source = column_sources(names, X.columns)
     absent = [f for f in names if f not in source]
     if absent:
+        hint = ""
+        if not all(isinstance(c, str) for c in X.columns) and all(
+                re.fullmatch(r"x\d+", f) for f in absent):
+            # a learner fitted on columns without text names (0, 1, ...) calls them x0, x1
+            hint = ("; these are the names a learner gives columns that have none (x0 the "
+                    "first): rename the data's columns so (df.columns = [f\"x{i}\" for i in "
+                    "range(df.shape[1])]), or predict through the fitted learner")
         raise AspmlError(f"the data has no column(s) {absent}; the program needs "
-                         f"{names}")
+                         f"{names}{hint}")
     columns = {f: encode_column(X[source[f]], schema[f], missing) for f in names}
     return Table(schema, columns, len(X))
