@@ -9,6 +9,7 @@ rows for which the target holds.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -143,8 +144,19 @@ def _answers(program: Program, table, naming, ask: str) -> list[str]:
         result = run_goal(f"consult({prolog_atom(path)}), {ask}")
     if result.returncode != 0 or result.stderr.strip():
         raise EngineError("SWI-Prolog failed: "
-                          + (result.stderr.strip() or f"exit {result.returncode}"))
+                          + (_one_line(result.stderr) or f"exit {result.returncode}"))
     return result.stdout.split()
+
+
+def _one_line(said: str) -> str:
+    """SWI-Prolog's message on one line: its place line (``Warning: file:34:``) and the
+    lines that follow it (``Warning:    Clauses of elderly/1 are not together``) joined,
+    each line's repeated ``Warning:`` or ``ERROR:`` left out after the first."""
+    lines = [line.strip() for line in said.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    rest = [re.sub(r"^(Warning|ERROR):\s*", "", line) for line in lines[1:]]
+    return " ".join([lines[0], *filter(None, rest)])
 
 
 def _classes(program: Program, X, missing, query: str) -> np.ndarray:

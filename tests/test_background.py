@@ -1,6 +1,7 @@
 """Background knowledge (#18 item 3): a theory of derived Boolean atoms that the learners
 use as features, that every engine derives, and that travels with the program."""
 
+import re
 import warnings
 
 import clingo
@@ -264,6 +265,31 @@ def test_cli_learn_with_background(tmp_path, data, swipl):
                        "background atom its rules derive from the columns")
     done = run_aspml("report", model, csv, "-o", tmp_path / "r.html")
     assert done.returncode == 0 and "% background knowledge" in (tmp_path / "r.html").read_text()
+
+
+def test_an_atoms_clauses_apart_in_the_theory_load_in_swipl_without_a_warning(data, tmp_path,
+                                                                             swipl):
+    # a trial: elderly, risk, elderly: the Prolog print declared label/2 and ab/1
+    # discontiguous but not elderly/1, so swipl warned and the prolog engine refused
+    X, y = data
+    theory = ("elderly(X) :- age(X,A), A >= 65.\n"
+              'risk(X) :- smoker(X,"yes"), body_mass(X,B), B > 30.5.\n'
+              "elderly(X) :- body_mass(X,B), B > 40.\n")
+    clf = aspml.FoldSE(background=theory, target="sick").fit(X, y)
+    text = clf.program_.to_prolog()                 # the theory travels with the program
+    assert re.search(r"(?s)^elderly\(X\) :-.*^risk\(X\) :-.*^elderly\(X\) :-", text, re.M)
+    assert re.search(r":- discontiguous .*\belderly/1", text)
+    (tmp_path / "p.pl").write_text(text)
+    out = run_swipl("true", [tmp_path / "p.pl"], options=CLEAN_OPTIONS)
+    assert out.returncode == 0 and out.stderr == ""
+    assert np.array_equal(aspml.prolog.predict(clf.program_, X), clf.decision(X))
+    csv, bk, model = tmp_path / "d.csv", tmp_path / "bk.lp", tmp_path / "m.lp"
+    X.assign(sick=y).to_csv(csv, index=False)
+    bk.write_text(theory)
+    assert run_aspml("learn", csv, "--target", "sick", "--background", bk, "-o",
+                     model).returncode == 0
+    answers = predict_with_every_engine(model, csv)
+    assert answers["fast"] == answers["clingo"] == answers["prolog"]
 
 
 BAD = [

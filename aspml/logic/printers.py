@@ -567,8 +567,12 @@ class LogicPrinter:
         indicators += helpers
         if not self.p.default_rules and self.p.target.default is None:
             indicators.append(f"{self.naming.target}/{target_arity}")
+        # every predicate the program defines: a background atom's clauses may lie apart in
+        # its theory (elderly, rich, elderly), and swipl warns of any not so declared
         heads = ([f"{self.naming.target}/{target_arity}"]
-                 + [f"{self.naming.atom(n)}/1" for n in self.p.derived] + helpers)
+                 + [f"{self.naming.atom(n)}/1" for n in self.p.derived] + helpers
+                 + [f"{self.pred(f.name)}/{1 if f.kind == 'boolean' else 2}"
+                    for f in self.p.schema.features if f.name in own])
         lines = [":- encoding(utf8)."]
         if indicators:
             lines.append(":- dynamic " + ", ".join(indicators) + ".")
