@@ -2,6 +2,8 @@
 one explicit flag (``--edited``; ``aspml.load(path, edited=True)``), its header still
 giving the schema and scales; without the flag the file stays refused."""
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -52,3 +54,61 @@ def test_edited_needs_a_saved_models_header(tmp_path):
     plain.write_text('label(X) :- x(X,N), N > 1.\n', encoding="utf-8")
     done = run_aspml("export", plain, "--to", "text", "--edited")
     assert done.returncode == 2 and "--edited reads a model saved by aspml" in done.stderr
+
+
+def _catalogue(tmp_path):
+    X = pd.DataFrame({"age": [60, 65, 70, 65, 50, 80] * 5,
+                      "smoker": ["yes", "no", "yes", "yes", "no", "no"] * 5})
+    y = ["ok", "sick", "sick", "sick", "ok", "ok"] * 5
+    data = tmp_path / "d.csv"
+    X.to_csv(data, index=False)
+    return X, y, data
+
+
+def _smokers():
+    return aspml.Program((aspml.Rule(None, (aspml.Compare("age", ">", 64),
+                                            aspml.Compare("smoker", "==", "yes"))),),
+                         aspml.Target("label", "sick", "ok"))
+
+
+@pytest.mark.parametrize("suffix,old,new,words", [
+    # a trial: aspml read each edit as the class or value the print writes; the engines
+    # running the file read another term (clingo: the constant sick is not "sick"; SWI: the
+    # string "sick" is not the atom 'sick', and 65.0 does not unify with the fact's 65)
+    (".lp", 'label(X,"sick")', "label(X,sick)", "the class sick is not a string to clingo "
+                                                "(a constant)"),
+    (".lp", 'smoker(X,"yes")', "smoker(X,yes)", "the value yes is not a string to clingo"),
+    (".lp", 'smoker(X,"yes")', "smoker(X,'yes')", "the value 'yes' is not a string to clingo "
+                                                  "(Prolog quotes)"),
+    (".pl", "label(X,'sick')", 'label(X,"sick")', "the class \"sick\" is a string to SWI-Prolog"),
+    (".pl", "smoker(X,'yes')", 'smoker(X,"yes")', "the value \"yes\" is a string to SWI-Prolog"),
+    (".pl", "N1 > 64", "N1 = 65.0", "65.0 does not unify with the integer 65"),
+])
+def test_an_edit_an_engine_reads_as_another_term_is_refused(tmp_path, suffix, old, new, words):
+    X, y, data = _catalogue(tmp_path)
+    p = _smokers()
+    model = tmp_path / ("m" + suffix)
+    p.save(model)
+    text = model.read_text(encoding="utf-8")
+    if old not in text:
+        pytest.fail(f"{old} not in the print:\n{text}")
+    model.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(aspml.AspmlError, match=re.escape(words)):
+        aspml.load(model, edited=True)
+    done = run_aspml("predict", model, data, "--edited")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert words in done.stderr
+
+
+def test_an_arithmetic_comparison_with_a_decimal_is_read_as_swipl_runs_it(tmp_path, swipl):
+    X, y, data = _catalogue(tmp_path)
+    p = _smokers()
+    model = tmp_path / "m.pl"
+    p.save(model)
+    text = model.read_text(encoding="utf-8")
+    assert "N1 > 64" in text
+    model.write_text(text.replace("N1 > 64", "N1 =:= 65.0", 1), encoding="utf-8")
+    edited = aspml.load(model, edited=True)
+    for engine, got in predict_with_every_engine(model, data, "--edited").items():
+        assert [line.split(",")[1] for line in got] == \
+            ["sick" if v else "ok" for v in edited.predict(X)], engine

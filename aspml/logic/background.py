@@ -187,7 +187,10 @@ def _theory(text: str, columns, target: str, dialect: str):
 
 class _TheoryBuilder(_Builder):
     """The parser's Builder, reading feature atoms by the data's column predicates and the
-    theory's own heads as Boolean features."""
+    theory's own heads as Boolean features; leniently (aspml prints the theory anew in
+    each dialect, so "yes" and 'yes', 65.0 and 65 are alike)."""
+
+    lenient = True
 
     def __init__(self, items, dialect, text, feature_of: dict, heads: set) -> None:
         super().__init__(items, dialect, text)

@@ -21,7 +21,7 @@ from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, No
                     NotCompare, Program, Rule, Schema, Target, missing_tokens)
 from .decisions import LabelClause, OrderError, decision_order
 from .names import DOMAIN, exception_like, prefixed
-from .printers import DIALECTS, META_VERSION, RANKED_COMMENT, SCALED_COMMENT
+from .printers import DIALECTS, META_VERSION, RANKED_COMMENT, SCALED_COMMENT, label_term
 from .values import MAX_DECIMALS, format_number, is_number, normalize_value, read_number, unranked, unscaled
 
 
@@ -181,7 +181,8 @@ class Var:
 @dataclass(frozen=True)
 class Const:
     value: object          # int, float or str
-    kind: str              # "number", "string" (quoted) or "name" (bare constant)
+    kind: str              # "number", "string" ("..."), "atom" ('...') or "name" (bare)
+    text: str = ""         # a number as written (65.0 reads as 65)
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,7 @@ class _Syntax(Transformer):
     def number(self, items):
         tok = items[0]
         try:
-            return Const(read_number(str(tok)), "number")
+            return Const(read_number(str(tok)), "number", str(tok))
         except AspmlError as e:
             raise ParseError(str(e), tok.line, tok.column) from None
 
@@ -266,7 +267,7 @@ class _Syntax(Transformer):
     def quoted(self, items):
         tok = items[0]
         try:
-            return Const(_unescape_prolog(str(tok)[1:-1]), "string")
+            return Const(_unescape_prolog(str(tok)[1:-1]), "atom")
         except AspmlError as e:
             raise ParseError(str(e), tok.line, tok.column) from None
 
@@ -361,6 +362,7 @@ _FLIP = {"<=": ">=", "<": ">", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
 class _Builder:
+    lenient = False         # a background theory: "yes" or 'yes', 65.0 or 65 alike
     def __init__(self, items, dialect: str, text: str) -> None:
         self.dialect = dialect
         self.text = text
@@ -464,10 +466,37 @@ class _Builder:
         return (f.scale or 1) if f is not None else 1
 
     # -- values --------------------------------------------------------
-    def value(self, term, feature: str, where):
+    def spelling(self, term: Const, where, what: str) -> None:
+        """Refuse a constant the engine reads as another term than aspml's own prints and
+        facts write: in clingo a bare ``sick`` is a constant, not the string ``"sick"``
+        (and ``'sick'`` no term at all); in SWI-Prolog ``"sick"`` is a string, which does
+        not unify with the atom ``'sick'``.  (s(CASP) reads FOLD's prints: as they are; a
+        background theory is read leniently, for aspml prints it anew.)"""
+        if self.lenient:
+            return
+        if self.dialect == "asp" and term.kind in ("name", "atom"):
+            shown = term.value if term.kind == "name" else f"'{term.value}'"
+            raise self.error(f"{what} {shown} is not a string to clingo ("
+                             f"{'a constant' if term.kind == 'name' else 'Prolog quotes'}), "
+                             f"and no row's value or class is such a term: write "
+                             f"{label_term(term.value, 'asp')}", where)
+        if self.dialect == "prolog" and term.kind == "string":
+            raise self.error(f"{what} \"{term.value}\" is a string to SWI-Prolog, which does "
+                             f"not unify with the atom aspml's facts and classes are: write "
+                             f"{label_term(term.value, 'prolog')}", where)
+
+    def value(self, term, feature: str, where, unify: bool = False):
         if isinstance(term, Const):
+            self.spelling(term, where, "the value")
             if term.kind == "number":
                 v = term.value
+                if (unify and self.dialect == "prolog" and not self.lenient and isinstance(v, int)
+                        and re.search(r"[.eE]", term.text)):
+                    # aspml's facts write a whole number as an integer: 65.0 = 65 fails
+                    raise self.error(f"{term.text} does not unify with the integer {v} that "
+                                     f"aspml's facts write for it in SWI-Prolog (a float is "
+                                     f"not an integer there): write {v}, or compare "
+                                     f"arithmetically (N =:= {term.text})", where)
                 if self.dialect == "asp":
                     if not isinstance(v, int):
                         raise self.error(f"clingo has no floating-point numbers: {v} (asp "
@@ -486,6 +515,7 @@ class _Builder:
 
     def label(self, term, where):
         if isinstance(term, Const):
+            self.spelling(term, where, "the class")
             return term.value
         raise self.error(f"expected a constant label, found {_show(term)}", where)
 
@@ -778,7 +808,8 @@ class _Builder:
             feature = self.bound(args[0], env, where)
             if not isinstance(args[1], ListTerm) or not args[1].items:
                 raise self.error(f"{name} needs a non-empty list of values", where)
-            return [InSet(feature, frozenset(self.value(t, feature, where) for t in args[1].items))]
+            return [InSet(feature, frozenset(self.value(t, feature, where, True)
+                                             for t in args[1].items))]
         if name in self.helpers:
             raise self.error(f"{name} is a rule of the decision list: only the clauses of "
                              f"{self.target_pred} read it", where)
@@ -800,9 +831,10 @@ class _Builder:
             return [_Binding(arg.name, feature, where)] if first else []
         if isinstance(arg, Pool):
             if len(arg.items) == 1:
-                return [Compare(feature, "==", self.value(arg.items[0], feature, where))]
-            return [InSet(feature, frozenset(self.value(t, feature, where) for t in arg.items))]
-        return [Compare(feature, "==", self.value(arg, feature, where))]
+                return [Compare(feature, "==", self.value(arg.items[0], feature, where, True))]
+            return [InSet(feature, frozenset(self.value(t, feature, where, True)
+                                             for t in arg.items))]
+        return [Compare(feature, "==", self.value(arg, feature, where, True))]
 
     def negative(self, atom: Atom, where) -> list:
         self.check_row_var(atom)
@@ -818,7 +850,7 @@ class _Builder:
         if len(args) == 1:
             return [Flag(feature, False)]
         if len(args) == 2 and not isinstance(args[1], (Var, Pool, ListTerm)):
-            return [Compare(feature, "!=", self.value(args[1], feature, where))]
+            return [Compare(feature, "!=", self.value(args[1], feature, where, True))]
         raise self.error(f"cannot read 'not {name}(...)': expected not {name}(X) or "
                          f"not {name}(X,value)", where)
 
@@ -885,7 +917,8 @@ class _Builder:
             if op != "==":
                 raise self.error("a value set needs '='", where)
             return [InSet(feature, frozenset(self.value(t, feature, where) for t in right.items))]
-        return [Compare(feature, op, self.value(right, feature, where))]
+        # = and == unify (or compare terms) in Prolog, =:= compares numbers
+        return [Compare(feature, op, self.value(right, feature, where, ops[0] in ("=", "==")))]
 
     def chain(self, terms, ops, env, where) -> Interval:
         lo, var, hi = terms
