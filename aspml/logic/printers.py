@@ -169,9 +169,10 @@ def _negated_rules(program: Program) -> list:
     reads."""
     defaults = [i for i, r in enumerate(program.rules) if r.head is None]
     key = {i: ("rule", k) for k, i in enumerate(defaults)}       # a default rule's atom
+    keyed = [(key.get(i, r.head), r) for i, r in enumerate((*program.rules, *program.background))]
     heads: dict = {}
-    for i, r in enumerate((*program.rules, *program.background)):
-        heads.setdefault(key.get(i, r.head), []).append(r)
+    for k, r in keyed:
+        heads.setdefault(k, []).append(r)
     todo = []
     if program.is_multiclass:
         last = len(defaults) + (program.target.default is not None)
@@ -193,7 +194,7 @@ def _negated_rules(program: Program) -> list:
             todo += [lit.name for lit in r.body if isinstance(lit, NotAtom)]
             todo += [lit.feature for lit in r.body
                      if isinstance(lit, Flag) and lit.feature in background]
-    return [r for atom in seen for r in heads.get(atom, ())]
+    return [r for k, r in keyed if k in seen]      # in the program's order, run to run
 
 
 def metadata(program: Program, dialect: str, naming: "Naming | None" = None,
