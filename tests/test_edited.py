@@ -112,3 +112,23 @@ def test_an_arithmetic_comparison_with_a_decimal_is_read_as_swipl_runs_it(tmp_pa
     for engine, got in predict_with_every_engine(model, data, "--edited").items():
         assert [line.split(",")[1] for line in got] == \
             ["sick" if v else "ok" for v in edited.predict(X)], engine
+
+
+def test_a_show_line_in_an_edited_lp_is_read_and_other_clingo_directives_named(tmp_path):
+    # a trial: engineers add `#show label/2.` to a .lp; aspml said "unexpected character '#'"
+    X, y, data = _catalogue(tmp_path)
+    p = _smokers()
+    model = tmp_path / "m.lp"
+    p.save(model)
+    text = model.read_text(encoding="utf-8")
+    at = text.index("label(X,")
+    model.write_text(text[:at] + "#show label/2.\n" + text[at:], encoding="utf-8")
+    assert aspml.load(model, edited=True) == p
+    want = ["sick" if v else "ok" for v in p.predict(X)]
+    for engine, got in predict_with_every_engine(model, data, "--edited").items():
+        assert [line.split(",")[1] for line in got] == want, engine
+    model.write_text(text[:at] + "#const k=3.\n" + text[at:], encoding="utf-8")
+    done = run_aspml("predict", model, data, "--edited")
+    assert done.returncode == 2 and "clingo's #const is not read" in done.stderr
+    with pytest.raises(aspml.ParseError, match="#show is a clingo directive, not prolog"):
+        aspml.parse(p.print("prolog") + "#show label/2.\n", "prolog")

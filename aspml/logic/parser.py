@@ -80,7 +80,7 @@ def _read(text: str, dialect: str):
         if dialect == "text":
             from .text_parser import build_text
             return build_text(tree, text)
-        return _Syntax().transform(tree)
+        return _Syntax(dialect).transform(tree)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, dialect) from None
     except VisitError as e:
@@ -122,8 +122,8 @@ _TOKEN_NAMES = {"COMMA": "','", "DOT": "'.'", "LPAR": "'('", "RPAR": "')'", "SEM
 def _expected(names) -> str:
     shown = []
     for name in sorted(names or ()):
-        if name.startswith("__ANON") or name.startswith("_"):
-            continue
+        if name.startswith("__ANON") or name.startswith("_") or name in ("META", "SHOW"):
+            continue            # (a header or a #show line may come anywhere: no help)
         shown.append(_TOKEN_NAMES.get(name, name))
     return ", ".join(dict.fromkeys(shown))
 
@@ -131,6 +131,10 @@ def _expected(names) -> str:
 def _syntax_error(e: UnexpectedInput, text: str, dialect: str) -> ParseError:
     if isinstance(e, UnexpectedCharacters):
         what = f"unexpected character {text[e.pos_in_stream]!r}"
+        word = re.match(r"#[a-z]+", text[e.pos_in_stream:])
+        if word and dialect == "asp" and word.group() not in ("#false", "#inf", "#sup"):
+            what = (f"clingo's {word.group()} is not read in an aspml program (its rules are, "
+                    "and #show lines)")
     elif getattr(e, "token", None) is not None and e.token.type == "$END":
         what = ("unexpected end of program" if dialect == "text"
                 else "unexpected end of program (a rule must end with '.')")
@@ -251,6 +255,10 @@ def _unescape_prolog(body: str) -> str:
 class _Syntax(Transformer):
     """Parse tree -> syntax records (terms, atoms, literals, raw rules)."""
 
+    def __init__(self, dialect: str = "asp") -> None:
+        super().__init__()
+        self.dialect = dialect
+
     def var(self, items):
         return Var(str(items[0]))
 
@@ -347,6 +355,13 @@ class _Syntax(Transformer):
 
     def directive(self, items):
         return None
+
+    def show(self, items):
+        tok = items[0]
+        if self.dialect != "asp":
+            raise ParseError(f"#show is a clingo directive, not {self.dialect}: leave it out of "
+                             "a .pl or .scasp program", tok.line, tok.column)
+        return None                 # which atoms clingo prints: the program's meaning is the same
 
     def start(self, items):
         return [i for i in items if i is not None]
