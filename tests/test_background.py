@@ -277,7 +277,7 @@ def test_an_atoms_clauses_apart_in_the_theory_load_in_swipl_without_a_warning(da
               "elderly(X) :- body_mass(X,B), B > 40.\n")
     clf = aspml.FoldSE(background=theory, target="sick").fit(X, y)
     text = clf.program_.to_prolog()                 # the theory travels with the program
-    assert re.search(r"(?s)^elderly\(X\) :-.*^risk\(X\) :-.*^elderly\(X\) :-", text, re.M)
+    assert re.search(r"(?s)^elderly\(X\) :-.*^risk\(X\) :-.*^elderly\(X\) :-", text, re.MULTILINE)
     assert re.search(r":- discontiguous .*\belderly/1", text)
     (tmp_path / "p.pl").write_text(text)
     out = run_swipl("true", [tmp_path / "p.pl"], options=CLEAN_OPTIONS)

@@ -75,17 +75,17 @@ def _smokers():
     # a trial: aspml read each edit as the class or value the print writes; the engines
     # running the file read another term (clingo: the constant sick is not "sick"; SWI: the
     # string "sick" is not the atom 'sick', and 65.0 does not unify with the fact's 65)
-    (".lp", 'label(X,"sick")', "label(X,sick)", "the class sick is not a string to clingo "
-                                                "(a constant)"),
+    (".lp", 'label(X,"sick")', "label(X,sick)",
+     "the class sick is not a string to clingo (a constant)"),
     (".lp", 'smoker(X,"yes")', "smoker(X,yes)", "the value yes is not a string to clingo"),
-    (".lp", 'smoker(X,"yes")', "smoker(X,'yes')", "the value 'yes' is not a string to clingo "
-                                                  "(Prolog quotes)"),
+    (".lp", 'smoker(X,"yes")', "smoker(X,'yes')",
+     "the value 'yes' is not a string to clingo (Prolog quotes)"),
     (".pl", "label(X,'sick')", 'label(X,"sick")', "the class \"sick\" is a string to SWI-Prolog"),
     (".pl", "smoker(X,'yes')", 'smoker(X,"yes")', "the value \"yes\" is a string to SWI-Prolog"),
     (".pl", "N1 > 64", "N1 = 65.0", "65.0 does not unify with the integer 65"),
 ])
 def test_an_edit_an_engine_reads_as_another_term_is_refused(tmp_path, suffix, old, new, words):
-    X, y, data = _catalogue(tmp_path)
+    _, _, data = _catalogue(tmp_path)
     p = _smokers()
     model = tmp_path / ("m" + suffix)
     p.save(model)
@@ -101,7 +101,7 @@ def test_an_edit_an_engine_reads_as_another_term_is_refused(tmp_path, suffix, ol
 
 
 def test_an_arithmetic_comparison_with_a_decimal_is_read_as_swipl_runs_it(tmp_path, swipl):
-    X, y, data = _catalogue(tmp_path)
+    X, _, data = _catalogue(tmp_path)
     p = _smokers()
     model = tmp_path / "m.pl"
     p.save(model)
@@ -116,7 +116,7 @@ def test_an_arithmetic_comparison_with_a_decimal_is_read_as_swipl_runs_it(tmp_pa
 
 def test_a_show_line_in_an_edited_lp_is_read_and_other_clingo_directives_named(tmp_path):
     # a trial: engineers add `#show label/2.` to a .lp; aspml said "unexpected character '#'"
-    X, y, data = _catalogue(tmp_path)
+    X, _, data = _catalogue(tmp_path)
     p = _smokers()
     model = tmp_path / "m.lp"
     p.save(model)

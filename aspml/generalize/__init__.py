@@ -253,7 +253,7 @@ def fidelity(model: DescriptiveModel):
 # ``aspml.generalize`` is the function above on the package (aspml/__init__.py), and
 # ``import aspml.generalize.rules as r`` looks each name up on it: the submodules are
 # there too, so that import (the API reference's name) gives the module.
-from . import command, render  # noqa: E402  (after generalize: they are bound on it)
+from . import command, render  # noqa: F401  (bound on generalize below)
 
 for _name in ("algorithm", "command", "encoding", "model", "render", "rules", "sources"):
     setattr(generalize, _name, sys.modules[f"{__name__}.{_name}"])

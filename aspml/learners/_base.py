@@ -709,6 +709,12 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                 rows = None if alive.all() else np.flatnonzero(alive)
                 binary = self._class_program(table, y_idx, k, rows, notes)
                 fired = fast_predict(binary, table) & alive
+            had = bool(binary.default_rules)
+            binary = without_idle_rules(binary, table, alive)       # (fired stays the same)
+            if had and not binary.default_rules:
+                notes.setdefault("its rules decide no training row the classes before it "
+                                 "leave: left out", []).append(labels[k])
+                continue
             right = base[fired & (y_idx == k)].sum()
             wrong = base[fired].sum() - right
             if wrong > right * (1 + 1e-9):
@@ -864,6 +870,39 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         proba[:, self.positive_index_] = p
         proba[:, 1 - self.positive_index_] = 1 - p
         return proba
+
+
+def without_idle_rules(program: Program, table, alive: np.ndarray) -> Program:
+    """``program`` (one class's rules in a decision list) without the default rules that
+    decide no row of ``alive`` (the training rows the list leaves the class): on every
+    such row they fire on, an earlier rule of the class fires first, and on every other
+    training row an earlier class's rules decide.  A trial: Libre kept ``age < 66 AND
+    ward is a number AND sex in {...}`` after another class's ``age < 66 AND ward is a
+    number`` (on twelve small tables, 50 of 375 rules decided no training row).  Their
+    exception rules go when no kept rule reads them."""
+    if not program.default_rules or not alive.any():
+        return program
+    cov = evaluate(program, table)[1]
+    first = first_of_coverage(program, cov[alive])
+    deciding = set(np.unique(first[first >= 0]).tolist())
+    dead = {i for k, i in enumerate(default_indices(program)) if k not in deciding}
+    if not dead:
+        return program
+    kept = [r for i, r in enumerate(program.rules) if i not in dead and r.head is None]
+    by_head: dict = {}
+    for r in program.rules:
+        if r.head is not None:
+            by_head.setdefault(r.head, []).append(r)
+    read, todo = set(), [lit.name for r in kept for lit in r.body if isinstance(lit, NotAtom)]
+    while todo:                                 # the exceptions the kept rules read, in depth
+        name = todo.pop()
+        if name not in read:
+            read.add(name)
+            todo += [lit.name for r in by_head.get(name, ()) for lit in r.body
+                     if isinstance(lit, NotAtom)]
+    rules = [r for i, r in enumerate(program.rules)
+             if (r.head is None and i not in dead) or (r.head is not None and r.head in read)]
+    return replace(program, rules=tuple(rules))
 
 
 def merge_class_programs(parts) -> list:

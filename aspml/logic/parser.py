@@ -361,7 +361,7 @@ class _Syntax(Transformer):
         if self.dialect != "asp":
             raise ParseError(f"#show is a clingo directive, not {self.dialect}: leave it out of "
                              "a .pl or .scasp program", tok.line, tok.column)
-        return None                 # which atoms clingo prints: the program's meaning is the same
+        # (None: which atoms clingo prints; the program's meaning is the same)
 
     def start(self, items):
         return [i for i in items if i is not None]
