@@ -221,6 +221,9 @@ def tampered(tmp_path):
     (tmp_path / "empty.lp").write_text("\n")
     (tmp_path / "bin.lp").write_bytes(b"\x80\x81\xff joblib")
     (tmp_path / "garbage.lp").write_text("a,b\n1,2\n")
+    # an export with --facts (a trial: "loads with --from asp", which then refused the facts)
+    (tmp_path / "facts.lp").write_text(pkg.export(pkg.load(model), "asp", pd.DataFrame(
+        {"age": [30, 60]}), source="d.csv"))
     return tmp_path
 
 
@@ -249,6 +252,9 @@ def tampered(tmp_path):
     (["check", "{tmp}/cut.lp", str(ANIMALS)], "a saved model cut short"),
     (["predict", "{tmp}/nocheck.lp", str(ANIMALS)], "no '% aspml-sha256:' line at its end"),
     (["predict", "{tmp}/empty.lp", str(ANIMALS)], "is empty: there is no program in it"),
+    (["predict", "{tmp}/facts.lp", str(ANIMALS)], "facts.lp is an export with the rows' facts"),
+    (["predict", "{tmp}/facts.lp", str(ANIMALS), "--from", "asp"],
+     "give the saved model, or an export without --facts"),
     (["predict", "{tmp}/bin.lp", str(ANIMALS)], "is not a program file: it is not text"),
     (["export", "{tmp}/bin.lp", "--to", "text"], "is not a program file: it is not text"),
     (["predict", "{tmp}/garbage.lp", str(ANIMALS)], "garbage.lp: line 1, column"),

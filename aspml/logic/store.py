@@ -183,6 +183,11 @@ def read_program(path, dialect: str | None = None, edited: bool = False) -> Prog
             return parse(body, said)
         if CHECK_PREFIX in text:
             return loads(text, str(path))         # a saved model: check it was not altered
+        if said in SAVE_DIALECTS and re.search(r"(?m)^% rows( of |$)", text):
+            # an export with --facts: the program and its rows' facts, no checksum line
+            raise AspmlError(f"{path} is an export with the rows' facts (export --facts): "
+                             "aspml reads a program without facts and the rows from a CSV "
+                             "file; give the saved model, or an export without --facts")
         if said in SAVE_DIALECTS and dialect is None:
             raise AspmlError(f"{path} has aspml's header but no '{CHECK_PREFIX.strip()}' line "
                              f"at its end: a saved model cut short (an exported program "
