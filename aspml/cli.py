@@ -571,10 +571,14 @@ def _check_keep(program, args, columns) -> None:
                              f"{c.split('_')[0]} numbers {c!r} (the target is named "
                              f"{program.target.name!r}), so a column {c!r} of {args.data} "
                              "cannot be kept beside them; rename it in the file")
-        if c in own:
+        if c == program.target.name:
             raise AspmlError(f"--keep {c!r}: the predictions have a column of that name "
                              "already (to compare a label column with the answers: aspml "
                              "check MODEL DATA)")
+        if c in own:                            # the row or rule numbers' column
+            raise AspmlError(f"--keep {c!r}: the predictions give their {c} numbers in a "
+                             f"column {c!r}, so a column {c!r} of {args.data} cannot be "
+                             "kept beside them; rename it in the file")
     if len(set(args.keep or ())) < len(args.keep or ()):
         raise AspmlError("--keep names a column twice")
     for a, b in (("row", row_name), ("rule", rule_name)):

@@ -596,9 +596,14 @@ def test_predict_keeps_columns_and_says_which_rule_decided(learned, iris_csv, tm
         assert done.returncode == 0 and done.stdout.strip() == "row,id,species,rule"
         one_line_error(run_aspml("predict", binary, empty, "--keep", "bogus", *chunks),
                        "--keep 'bogus'")
-    for keep, words in ((("nope",), ("--keep 'nope'", "no column")),
-                        (("species",), ("--keep 'species'", "aspml check")),
-                        (("id", "id"), ("twice",))):
-        one_line_error(run_aspml("predict", binary, ided, "--keep", *keep), *words)
-        one_line_error(run_aspml("predict", binary, ided, "--keep", *keep, "--chunksize",
+    # a column named rule is a feature, not a label: not sent to aspml check (a trial)
+    ruled = tmp_path / "ruled.csv"
+    frame.assign(rule=1).to_csv(ruled, index=False)
+    for keep, words, data in ((("nope",), ("--keep 'nope'", "no column"), ided),
+                              (("species",), ("--keep 'species'", "aspml check"), ided),
+                              (("id", "id"), ("twice",), ided),
+                              (("rule", "--rule"), ("give their rule numbers in a column 'rule'",
+                                                    "rename it in the file"), ruled)):
+        one_line_error(run_aspml("predict", binary, data, "--keep", *keep), *words)
+        one_line_error(run_aspml("predict", binary, data, "--keep", *keep, "--chunksize",
                                  "5"), *words)
