@@ -110,6 +110,10 @@ def test_counterfactual_moves_just_past_the_threshold_and_respects_frozen_featur
     assert LOAN.predict(pd.DataFrame([frozen.row]))[0]
     assert aspml.counterfactual(LOAN, row, target=True,
                                 immutable=["debt", "collateral", "savings", "loan age"]) is None
+    # the changed row keeps the name of the row asked about (a trial: X.iloc[5] gave 0)
+    rows = pd.DataFrame([LOAN_ROWS["rich"], row], index=[7, 5])
+    assert aspml.counterfactual(LOAN, rows.loc[5], target=True).row.name == 5
+    assert aspml.counterfactual(LOAN, rows.loc[[5]], target=True).row.name == 5
 
 
 def test_json_is_ready():

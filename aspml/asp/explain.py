@@ -485,6 +485,9 @@ def counterfactual(program: Program, row, target=None, immutable=(), ranges=None
     changes = {}
     any_other = []
     new_row = frame.iloc[0].astype(object).copy()
+    # the changed row keeps the name of the row asked about (X.iloc[5]: 5, not 0)
+    new_row.name = (row.name if isinstance(row, pd.Series) else
+                    row.index[0] if isinstance(row, pd.DataFrame) else None)
     distance = 0.0
     for d in world.domains:
         term = picks[d.feature]
