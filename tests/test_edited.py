@@ -130,5 +130,34 @@ def test_a_show_line_in_an_edited_lp_is_read_and_other_clingo_directives_named(t
     model.write_text(text[:at] + "#const k=3.\n" + text[at:], encoding="utf-8")
     done = run_aspml("predict", model, data, "--edited")
     assert done.returncode == 2 and "clingo's #const is not read" in done.stderr
-    with pytest.raises(aspml.ParseError, match="#show is a clingo directive, not prolog"):
+    with pytest.raises(aspml.ParseError, match="#show is a clingo directive, not Prolog"):
         aspml.parse(p.print("prolog") + "#show label/2.\n", "prolog")
+
+
+@pytest.mark.parametrize("suffix,old,new", [
+    # a review: a number class spelled as another term was read as the class; SWI-Prolog
+    # and clingo then answered label(_,1) for no row
+    (".pl", "label(X,1)", "label(X,1.0)"), (".pl", "label(X,1)", "label(X,'1')"),
+    (".lp", "label(X,1)", 'label(X,"1")'),
+    (".pl", "label(X,'b')", "label(X,b)"),          # the same atom in Prolog: read
+])
+@pytest.mark.parametrize("multiclass", [False, True])
+def test_a_class_spelled_as_another_term_is_refused(tmp_path, suffix, old, new, multiclass):
+    rule = aspml.Rule(None, (aspml.Compare("age", ">", 64),),
+                      label=(1 if "1" in old else "b") if multiclass else None)
+    target = (aspml.Target("label", classes=(1, "b", 0), default=0) if multiclass else
+              aspml.Target("label", 1 if "1" in old else "b", 0))
+    p = aspml.Program((rule,), target)
+    model = tmp_path / ("m" + suffix)
+    p.save(model)
+    text = model.read_text(encoding="utf-8")
+    if multiclass:                  # the class is in the label clause: label(X,1) :- rule1(X).
+        line = next(line for line in text.splitlines() if line.startswith(old))
+        old, new = line, line.replace(old, new, 1)
+    assert old in text, text
+    model.write_text(text.replace(old, new, 1), encoding="utf-8")
+    if new.startswith("label(X,b)"):
+        assert aspml.load(model, edited=True) == p
+    else:
+        with pytest.raises(aspml.AspmlError, match="is not the term"):
+            aspml.load(model, edited=True)

@@ -392,3 +392,25 @@ def test_an_exception_a_fixed_rule_reads_but_no_rule_defines_is_refused(tmp_path
     assert NotAtom("ab1") in second.body
     assert [r for r in clf.program_.rules if r.head == "ab1"] == [
         Rule("ab1", (Compare("a", "==", 9),))]
+
+
+@pytest.mark.parametrize("text", [
+    'label(X,yes) :- age(X,A), A > 65.', "label(X,'yes') :- age(X,A), A > 65.",
+    'label(X,"yes") :- age(X,A), A >= 65.0, city(X,rome).',
+    "label(X,yes) :- age(X,A), A =< 100, A > 65.",
+    'label(X,"yes") :- age(X,A), A =< 100, A > 65.'])
+def test_expert_rules_read_every_spelling_of_a_value_alike(text, tmp_path):
+    # a review: the check that refuses an edited model's "yes" in Prolog (a string, not the
+    # atom) refused expert rules too, which aspml prints anew in each dialect
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"age": rng.integers(20, 90, 200), "city": rng.choice(["oslo", "rome"], 200)})
+    y = np.where(X.age > 65, "yes", "no")
+    clf = aspml.FoldSE(positive="yes").fit(X, y, fixed_rules=text)
+    assert clf.program_.expert == (0,)
+    assert all(lit.value in (65, 100, "rome") for lit in clf.program_.rules[0].body
+               if hasattr(lit, "value"))
+    for suffix in (".lp", ".pl"):
+        path = tmp_path / ("rules" + suffix)
+        path.write_text(text)
+        assert aspml.FoldSE(positive="yes").fit(X, y, fixed_rules=path).program_.rules[0] \
+            == clf.program_.rules[0]

@@ -83,8 +83,6 @@ def test_predict_proba_agrees_with_predict():
     assert len(np.unique(proba[:, 0])) > 2        # graded, so thresholds and ROC curves work
 
 
-
-
 def test_predict_proba_agrees_where_the_uncovered_rows_are_mostly_positive():
     # a trial: the positive class sorts first and 80% of the rows no rule covers are
     # positive; they got exactly [0.5, 0.5], and argmax took the positive class
@@ -96,6 +94,8 @@ def test_predict_proba_agrees_where_the_uncovered_rows_are_mostly_positive():
     assert clf.default_precision_ > 0.5 and (pred == "b").any()
     assert np.array_equal(clf.classes_[proba.argmax(axis=1)], pred)
     assert (proba[pred == "b", 0] < 0.5).all()
+
+
 def test_works_with_sklearn_tools():
     X, y = table()
     assert clone(FoldSE(ratio=0.3)).get_params()["ratio"] == 0.3

@@ -190,7 +190,9 @@ def test_an_export_with_facts_read_as_a_program_says_so(tmp_path):
         path = tmp_path / f"kb.{suffix}"
         path.write_text(aspml.export(clf, dialect, frame, key="pid"))
         one_line_error(run_aspml("predict", path, data, "--from", dialect),
-                       "is a fact, not a rule", "--facts")
+                       "is an export with the rows' facts", "--facts")
+        with pytest.raises(AspmlError, match="is a fact, not a rule"):    # the text itself
+            aspml.parse(path.read_text(), dialect)
 
 
 def test_expert_rules_may_name_the_target_as_the_print_does():

@@ -49,8 +49,8 @@ def _read_file(path) -> Program:
     from ..logic.store import header_dialect
     dialect = header_dialect(text) or suffix_dialect(path) or guess_dialect(text)
     try:
-        from ..logic.parser import parse
-        return parse(text, dialect)
+        from ..logic.parser import parse_given
+        return parse_given(text, dialect)
     except ParseError as e:
         raise ParseError(f"fixed rules: {path}: {e}") from None
 
@@ -79,10 +79,10 @@ def read_fixed_rules(given) -> Program | tuple[Rule, ...] | None:
             raise AspmlError("fixed rules: the text is empty: there is no rule in it")
         if one_line and re.fullmatch(r"[^\s:]*\.(lp|pl|pro|prolog|txt|scasp)", given.strip()):
             raise AspmlError(f"fixed rules: no file {given.strip()!r}")
-        from ..logic.parser import parse
+        from ..logic.parser import parse_given
         dialect = guess_dialect(given)
         try:
-            return parse(given, dialect)
+            return parse_given(given, dialect)
         except ParseError as e:
             raise ParseError(f"fixed rules ({dialect} dialect): {e}") from None
     if isinstance(given, (list, tuple)) and all(isinstance(r, Rule) for r in given):

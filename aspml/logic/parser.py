@@ -52,6 +52,17 @@ def parse(text: str, dialect: str = "asp") -> Program:
     return _Builder(_read(text, dialect), dialect, text).program()
 
 
+def parse_given(text: str, dialect: str = "asp") -> Program:
+    """:func:`parse` for rules a person hands to a learner (expert rules): aspml prints
+    them anew in each dialect, so the spellings of one value that the engines read as
+    different terms (``yes``, ``'yes'``, ``"yes"``; ``65.0`` and ``65``) are read alike,
+    as in a background theory.  A saved program or an edited one is read by
+    :func:`parse`, as the engines read it."""
+    if dialect in ("text", "scasp") or dialect not in DIALECTS or not isinstance(text, str):
+        return parse(text, dialect)
+    return _LenientBuilder(_read(text, dialect), dialect, text).program()
+
+
 def _without_member_definition(text: str) -> str:
     """An scasp print defines ``member/2`` at its end (s(CASP) has none built in; see
     :data:`aspml.logic.printers.SCASP_MEMBER`), as a hand-written s(CASP) program may:
@@ -358,9 +369,9 @@ class _Syntax(Transformer):
 
     def show(self, items):
         tok = items[0]
-        if self.dialect != "asp":
-            raise ParseError(f"#show is a clingo directive, not {self.dialect}: leave it out of "
-                             "a .pl or .scasp program", tok.line, tok.column)
+        if self.dialect == "prolog":        # (clingo and s(CASP) read it)
+            raise ParseError("#show is a clingo directive, not Prolog: leave it out of a .pl "
+                             "program", tok.line, tok.column)
         # (None: which atoms clingo prints; the program's meaning is the same)
 
     def start(self, items):
@@ -589,6 +600,8 @@ class _Builder:
                     raise self.error(f"the head {head.name} has too many arguments", head)
                 if len(head.args) == 2:
                     label = self.label(head.args[1], head)
+                    if self.target is not None and self.target.positive is not None:
+                        self.spelled_as_printed(head.args[1], self.target.positive, head)
                     if positive is not None and positive != label:
                         raise self.error(f"rules for {head.name} name two labels: "
                                          f"{positive!r} and {label!r}", head)
@@ -702,16 +715,39 @@ class _Builder:
                              "(rule2(X) :- ...)", lit)
         return LabelClause(label, rule, tuple(guards), head)
 
+    def spelled_as_printed(self, term, value, where) -> None:
+        """Refuse a class constant the engine reads as another term than the class it is
+        read as here (with a header): in SWI-Prolog ``1.0`` and ``'1'`` are not ``1``;
+        in clingo ``"1"`` is not ``1`` (aspml writes a class of clingo's 32-bit integers
+        as a number, a fraction or a larger one as a string)."""
+        if self.lenient or self.dialect not in ("asp", "prolog") or not isinstance(term, Const):
+            return
+        printed = label_term(value, self.dialect)
+        if isinstance(value, str) or printed.startswith('"'):
+            right = term.kind in (("string",) if self.dialect == "asp" else ("atom", "name"))
+        else:
+            right = term.kind == "number" and (not isinstance(value, int)
+                                               or not re.search(r"[.eE]", term.text))
+        if not right:
+            shown = term.text or (f'"{term.value}"' if term.kind == "string" else
+                                  f"'{term.value}'" if term.kind == "atom" else term.value)
+            raise self.error(f"the class {shown} is not the term {printed} that "
+                             f"{'clingo' if self.dialect == 'asp' else 'SWI-Prolog'} and "
+                             f"aspml's prints give the class {value!r}: write {printed}", where)
+
     def class_label(self, term, where):
         """The class a label constant names; with a header, one of its classes (in ``asp``
         a fraction is written as a string, "1.5")."""
         value = self.label(term, where)
         classes = self.target.classes if self.target is not None else ()
         if not classes or value in classes:
+            if classes:
+                self.spelled_as_printed(term, value, where)
             return value
         if isinstance(value, str):
             same = [c for c in classes if is_number(c) and format_number(c) == value]
             if same:
+                self.spelled_as_printed(term, same[0], where)
                 return same[0]
         raise self.error(f"the class {value!r} is not one of the classes the '% aspml:' "
                          f"header lists ({list(classes)})", where)
@@ -977,6 +1013,10 @@ def _indices(items) -> tuple:
             isinstance(k, int) and not isinstance(k, bool) for k in items):
         raise ValueError(f"expert must be a list of rule indices, got {items!r}")
     return tuple(items)
+
+
+class _LenientBuilder(_Builder):
+    lenient = True
 
 
 def _background_names(names, features) -> tuple:
