@@ -292,6 +292,24 @@ def test_an_atoms_clauses_apart_in_the_theory_load_in_swipl_without_a_warning(da
     assert answers["fast"] == answers["clingo"] == answers["prolog"]
 
 
+def test_a_label_made_from_the_theory_is_noted_as_the_theorys_atom(data, tmp_path):
+    # a trial (the background guide): "column 'frail' names the classes one to one ...
+    # aspml learn --ignore"; frail is the theory's atom, and --ignore frail then failed
+    X, _ = data
+    age = pd.to_numeric(X["age"], errors="coerce")
+    keep = age.notna().to_numpy()
+    X, y = X[keep].reset_index(drop=True), np.where(age[keep] >= 65, "sick", "ok")
+    with pytest.warns(AspmlWarning, match=r"the background atom 'elderly' \(your theory's\) "
+                                          r"names the classes one to one") as caught:
+        aspml.FoldSE(background=THEORY, target="sick").fit(X, y)
+    assert not any("--ignore" in str(w.message) for w in caught)
+    csv, bk = tmp_path / "d.csv", tmp_path / "bk.lp"
+    X.assign(sick=y).to_csv(csv, index=False)
+    bk.write_text(THEORY)
+    done = run_aspml("learn", csv, "--target", "sick", "--background", bk)
+    assert done.returncode == 0 and "note: the background atom 'elderly'" in done.stderr
+
+
 BAD = [
     ("elderly(X) :- age(X,A) A >= 65.", "background theory"),
     ('age(X) :- smoker(X,"yes").', "clashes with the column 'age'"),

@@ -554,7 +554,18 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             n_values = np.unique(code).size
             if not 1 < n_values == n_classes:
                 continue
-            if np.unique(code * span + y).size == n_values:
+            if np.unique(code * span + y).size != n_values:
+                continue
+            if name in self.program_.background_atoms:
+                # the theory's own atom: no column to leave out (a trial followed the advice,
+                # aspml learn --ignore frail, and was told the data has no such column)
+                warnings.warn(f"the background atom {name!r} (your theory's) names the classes "
+                              f"one to one on all {len(code)} training rows, so the rules are "
+                              "its definition in the theory: expected if the label was made "
+                              "from it; if a column it reads is known only with the label, "
+                              "the rules will not carry over to new rows", AspmlWarning,
+                              stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
+            else:
                 warnings.warn(f"column {name!r} names the classes one to one on all "
                               f"{len(code)} training rows: if it is the label under another "
                               "name, or known only with the label (a diagnosis made later), "
@@ -810,16 +821,17 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             if missing:
                 raise AspmlError(f"X lacks the column(s) {missing} seen in fit")
             return as_frame(X)
-        if names is not None and not isinstance(X, pd.DataFrame):
-            # scikit-learn's own warning, its words: the columns are taken by position
-            warnings.warn(f"X does not have valid feature names, but {type(self).__name__} was "
-                          "fitted with feature names; its columns are read in the order of "
-                          f"fit's: {', '.join(names[:5])}{', ...' if len(names) > 5 else ''}",
-                          UserWarning, stacklevel=3)
         frame = as_frame(X, names=names)
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} is "
                              f"expecting {self.n_features_in_} features as input")
+        if names is not None and not isinstance(X, pd.DataFrame):
+            # scikit-learn's own warning, its words: the columns are taken by position
+            # (after the checks that refuse X: a refused X gets one message, not two)
+            warnings.warn(f"X does not have valid feature names, but {type(self).__name__} was "
+                          "fitted with feature names; its columns are read in the order of "
+                          f"fit's: {', '.join(names[:5])}{', ...' if len(names) > 5 else ''}",
+                          UserWarning, stacklevel=3)
         if names is None:
             frame = frame.set_axis([f"x{i}" for i in range(frame.shape[1])], axis=1)
         return frame
