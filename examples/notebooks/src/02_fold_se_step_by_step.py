@@ -36,9 +36,9 @@ from aspml.kernels.literals import IG, MGI, heuristic
 print(f"MGI(3, 4, 8, 0) = {heuristic(3, 4, 8, 0, MGI):.2f}")
 print(f"IG(3, 4, 8, 0)  = {heuristic(3, 4, 8, 0, IG):.2f}")
 
-# a literal that covers every positive but also half the negatives, against one that is
-# pure but covers only a third of the positives
-for counts in [(30, 0, 20, 20), (10, 20, 40, 0)]:
+# five positives among fifty negatives: a pure literal that covers three of the five,
+# against one that covers all five, and five negatives with them
+for counts in [(3, 2, 50, 0), (5, 0, 45, 5)]:
     print(counts, f"MGI {heuristic(*counts, MGI):+.3f}   IG {heuristic(*counts, IG):+.3f}")
 
 # %% [markdown]
@@ -108,12 +108,14 @@ programs["ig"]
 # %% [markdown]
 # ## Questions
 #
-# 1. In the first comparison, which literal does MGI prefer, and which does IG
-#    prefer? Which preference leads to fewer, longer-reaching rules?
+# 1. In the first comparison (higher is better), which literal does MGI prefer,
+#    and which does IG? What does each choice leave to learn next: another rule
+#    for the positives left, or an exception for the negatives covered?
 # 2. In the trace, find the step where an exception is started. How many false
 #    positives does it have to explain, and which literal does it choose?
 # 3. Change `ratio` or `tail` (FOLD-SE's two stopping parameters; see
 #    `help(aspml.FoldSE)`) and re-run the comparison. Which one changes the size
 #    of the program most?
-# 4. The two programs have similar accuracy but different sizes. Which would
-#    you rather show a doctor, and why?
+# 4. The two programs differ in size and in test accuracy on this split. Which
+#    would you rather show a doctor, and why? Is one split enough to tell which
+#    heuristic is the more accurate?

@@ -108,7 +108,7 @@ libre.fit(table[["CPU", "MEM"]], table.Label)
 # ## The set cover
 #
 # LIBRE runs many **weak learners**, each on a few features. A weak learner
-# that sees only CPU cannot tell apart two records that differ only in MEM, so
+# that sees only MEM cannot tell apart two records that differ only in CPU, so
 # its boundary points may cover negatives in the full space. The weighted set
 # cover picks points greedily by
 # `α · (new positives covered) − (1 − α) · (negatives covered)`, removes the
@@ -194,8 +194,9 @@ aspml.Libre(n_estimators=5, max_features=2, random_state=0).fit(big, fails)
 #
 # 1. In A.2, flip the bits right to left instead. Do you reach the same
 #    boundary points? Why might the order matter on other data?
-# 2. Why can a weak learner on CPU alone produce a point that covers negative
-#    records in the full space? Find one in the candidate table.
+# 2. Why can a weak learner on MEM alone produce a point that covers negative
+#    records in the full space? Find it in the candidate table. Why is the
+#    point of the learner on CPU alone pure on these data?
 # 3. At which α does the set cover start to accept a rule that covers some
 #    negatives? What does that say about α as a precision/recall knob?
 # 4. The boundary points never cover a negative *training* record. Why does

@@ -45,8 +45,8 @@ clf
 levels = clf.predict(X)
 k = next(k for k in range(len(X)) if X.age[k] <= 13 and 38.4 < X.temp[k] < 39.5
          and levels[k] == "routine")
-patient = X.iloc[k]
-patient.to_frame(f"patient {k}").T
+patient = X.iloc[[k]]        # one row, as a one-row table (docs: Data, "One row for explain")
+patient
 
 # %% [markdown]
 # ## Why this level?
@@ -101,7 +101,7 @@ cf
 
 # %%
 changed = cf.row
-pd.DataFrame({"before": patient, "after": changed}).T.assign(
+pd.DataFrame({"before": patient.iloc[0], "after": changed}).T.assign(
     level=[levels[k], clf.predict(changed.to_frame().T)[0]])
 
 # %% [markdown]

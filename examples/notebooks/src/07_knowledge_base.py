@@ -52,7 +52,7 @@ clf.fit(X, y)
 # obese, and each of those is a background rule that does not fire.
 
 # %%
-aspml.explain(clf, X.iloc[7])
+aspml.explain(clf, X.iloc[[7]])
 
 # %% [markdown]
 # ## In Prolog, next to the knowledge base
