@@ -541,3 +541,18 @@ def test_a_rule_only_the_tail_refused_is_named_first_with_the_tail_that_keeps_it
     tail = float(re.search(r"try tail=(\d\.\d+)", str(got[0].message)).group(1))
     program = FoldSE(positive="fraud", tail=tail).fit(X, y).program_
     assert program.n_rules >= 1 and "channel" in program.features_used
+
+
+def test_predict_proba_keeps_the_order_of_precisions_on_the_wrong_side_of_one_half():
+    # a trial: Libre's rule right on 2.2% of its rows scored 0.5000..., as did any other
+    # such rule: a ranking (roc_auc, a threshold) could not tell them apart
+    X = pd.DataFrame({"a": np.arange(100.0)})
+    y = np.where((X.a < 20) | ((X.a >= 50) & (X.a < 60)), "p", "n")
+    clf = FoldSE(positive="p", tail=0).fit(X, y)
+    assert clf.program_.n_rules == 2
+    clf.rule_precision_ = np.array([0.02, 0.3])         # as a weak learner's rules may be
+    clf.default_precision_ = 0.9                         # most uncovered rows positive
+    rows = pd.DataFrame({"a": [5.0, 55.0, 90.0]})          # rule 1, rule 2, no rule
+    proba = clf.predict_proba(rows)[:, list(clf.classes_).index("p")]
+    assert proba[0] > 0.5 and proba[1] > proba[0] and proba[2] < 0.5
+    assert list(clf.classes_[clf.predict_proba(rows).argmax(axis=1)]) == list(clf.predict(rows))

@@ -859,7 +859,9 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         A row where default rules fire gets the best smoothed precision
         ``(tp + 1) / (n + 2)`` among them; a row where none fires gets the
         smoothed positive rate of such rows in training.  Both stay strictly on the side
-        of 1/2 that the program decides, so ``predict_proba`` agrees with ``predict``.
+        of 1/2 that the program decides, so ``predict_proba`` agrees with ``predict``: a
+        figure on the other side is moved just past 1/2 (within 1e-9), in its order, so
+        that rows still rank by it (``roc_auc``, a threshold).
         """
         frame = self._prediction_frame(X)
         if getattr(self, "multiclass_", False):
@@ -875,9 +877,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             fired[:] |= mask
         visit_default_rules(self.program_, frame, best, self._missing())
         # kept strictly on the side of 1/2 that the program decides, so argmax agrees with
-        # predict whichever class sorts first (a tie at 1/2 goes to the first column)
-        p = np.where(fired, np.maximum(p, np.nextafter(0.5, 1.0)),
-                     np.minimum(self.default_precision_, np.nextafter(0.5, 0.0)))
+        # predict whichever class sorts first (a tie at 1/2 goes to the first column), and
+        # in the order of the precisions: one on the wrong side is moved just past 1/2, by
+        # 1e-9 of its distance from the far end (a trial: a rule right on 2% of its rows
+        # and one right on 49% both scored 0.5000..., and a ranking could not tell them)
+        d = self.default_precision_
+        p = np.where(fired, np.where(p > 0.5, p, 0.5 + 1e-9 * p),
+                     d if d < 0.5 else 0.5 - 1e-9 * (1.0 - d))
         proba = np.empty((len(frame), 2))
         proba[:, self.positive_index_] = p
         proba[:, 1 - self.positive_index_] = 1 - p
