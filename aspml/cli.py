@@ -778,9 +778,11 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
     def share(x):
         return "-" if x is None else f"{x:.3f}"
     for c in figures["classes"]:
+        # "1 rule and the default": "1 rule, the default" read as if the rule were it
+        rules = _count(len(c["rules"]), "rule")
         line = (f"  class {show[c['class']]}: given to {_count(c['given'], 'row')} "
-                f"({_count(len(c['rules']), 'rule')}" + (", the default" if c["default"] else "")
-                + ")")
+                f"({'the default' if c['default'] and not c['rules'] else rules}"
+                + (" and the default" if c["default"] and c["rules"] else "") + ")")
         if labels is not None:
             # precision reads the given rows that are labelled: said when some are not
             # (a trial read "given to 242 rows ... precision" as of the 242)

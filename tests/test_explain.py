@@ -130,6 +130,19 @@ def test_bad_rows():
         aspml.counterfactual(LOAN, LOAN_ROWS["rich"], target=False, immutable=["nope"])
 
 
+def test_a_counterfactual_from_a_text_to_a_number_takes_the_number_the_rule_names():
+    # a trial: ward "trail " (a mixed column) was moved to 999 for `ward <= 1000`; 1000,
+    # the rule's own number, does as well and is a value the data holds
+    p = aspml.parse('IF ward <= 1000 THEN y = "yes"\nELSE y = "no"\n', "text")
+    p = p.with_schema(aspml.Schema((aspml.Feature("ward", "mixed", 1),)))
+    cf = aspml.counterfactual(p, {"ward": "trail"}, target="yes")
+    assert cf.changes == {"ward": ("trail", 1000)}
+    strict = aspml.parse('IF ward < 1000 THEN y = "yes"\nELSE y = "no"\n', "text")
+    strict = strict.with_schema(p.schema)
+    assert aspml.counterfactual(strict, {"ward": "trail"}, target="yes").changes == \
+        {"ward": ("trail", 999.5)}                # the grid point just below
+
+
 @pytest.mark.parametrize("text, value, step, want", [
     ('IF x <= 3.8 THEN label = "yes"', 6.62, 1e-6, 3.8),
     ('IF x <= 7.19 THEN label = "yes"', 12.23, 0.01, 7.19),

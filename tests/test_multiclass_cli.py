@@ -4,6 +4,7 @@
 
 import io
 import json
+import re
 import warnings
 
 import numpy as np
@@ -156,6 +157,10 @@ def test_check_prints_classes_rules_and_the_confusion_matrix(learned, iris_csv):
     assert "fast path and clingo agree on every row: True" in text
     for c in ("setosa", "versicolor", "virginica"):
         assert f'class "{c}": given to' in text
+    default = aspml.load(learned["lp"][0]).target.default
+    line = next(line for line in text.splitlines() if f'class "{default}": given to' in line)
+    # "1 rule and the default" (a trial read "(1 rule, the default)" as the rule being it)
+    assert re.search(r"\((the default|\d+ rules? and the default)\)", line), line
     assert "confusion matrix" in text and "macro-F1" in text
     matrix = text.split("confusion matrix")[1].splitlines()[2:5]
     counts = [[int(n) for n in line.split()[1:]] for line in matrix]

@@ -452,8 +452,13 @@ def counterfactual(program: Program, row, target=None, immutable=(), ranges=None
         # the last tie-break: the value nearest the row's own first (a cost is rounded to
         # 1/COST_SCALE of the span, and a trial's x 6.62 went to 3.799999 beside a rule
         # x <= 3.8, one grain past the nearest value that works)
+        # (from a text or a missing value there is no nearest number: a number the program
+        # names first, then the grid points beside it; a trial was told to change a ward
+        # "trail " to 999 for `ward <= 1000`, where 1000, a value rows hold, did as well)
+        named = {v for v in world._constants(d.feature) if is_number(v)}
         near = sorted(range(len(d.terms)), key=lambda k: (0, abs(d.values[k] - own), k)
-                      if is_number(d.values[k]) and is_number(own) else (1, 0.0, k))
+                      if is_number(d.values[k]) and is_number(own)
+                      else (1, 0.0 if d.values[k] in named else 1.0, k))
         costs.extend(f"aspml_rank({f},{d.terms[k]},{n * 1000 + r})." for r, k in enumerate(near))
         if d.feature in immutable:
             fixed.append(f"aspml_immutable({f}).")
