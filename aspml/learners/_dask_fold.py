@@ -390,6 +390,18 @@ def _sum(counts):
     return np.sum(counts, axis=0)
 
 
+def _y_split_as(y, lengths) -> list:
+    """``y`` (a Dask Series) read into memory and cut into pieces of X's partitions'
+    ``lengths``, in order: delayed pandas Series."""
+    import dask
+    values = y.compute()
+    if len(values) != sum(lengths):
+        raise ValueError(f"X has {sum(lengths)} rows but y has {len(values)}: a label for "
+                         "each row, in the rows' order (take both from one Dask DataFrame)")
+    ends = np.cumsum([0, *lengths])
+    return [dask.delayed(values.iloc[a:b]) for a, b in zip(ends[:-1], ends[1:])]
+
+
 def fit(learner, X, y, sample_weight=None):
     """``learner.fit(X, y)`` for a Dask DataFrame ``X`` (see the module)."""
     import dask
@@ -400,9 +412,6 @@ def fit(learner, X, y, sample_weight=None):
     if not isinstance(y, dd.Series):
         raise TypeError("with a Dask DataFrame X, y must be a Dask Series of the same "
                         f"partitions (e.g. ddf[label]), got {type(y).__name__}")
-    if X.npartitions != y.npartitions:
-        raise ValueError(f"X has {X.npartitions} partitions and y {y.npartitions}: they "
-                         "must be split alike (take both from one Dask DataFrame)")
     for what, given in (("sample_weight", sample_weight),
                         ("fixed_rules", getattr(learner, "_fixed", None)),
                         ("background", getattr(learner, "background", None))):
@@ -418,15 +427,21 @@ def fit(learner, X, y, sample_weight=None):
     missing = learner._missing()
     kinds = dict(getattr(learner, "kinds", None) or {})
     x_parts, y_parts = X.to_delayed(), y.to_delayed()
-    summaries = dask.compute(*[dask.delayed(_summary)(xp, yp, missing, kinds, learner.max_bins)
-                               for xp, yp in zip(x_parts, y_parts)])
+    if len(x_parts) != len(y_parts):        # (npartitions may say 8 for both, and differ)
+        y_parts = _y_split_as(y, dask.compute(*[dask.delayed(len)(xp) for xp in x_parts]))
+
+    def summarize():
+        return dask.compute(*[dask.delayed(_summary)(xp, yp, missing, kinds, learner.max_bins)
+                              for xp, yp in zip(x_parts, y_parts)])
+    summaries = summarize()
+    if any(s[2] != s[3] for s in summaries):
+        # one frame's columns read apart may be split apart: dd.read_parquet merges the row
+        # groups of a one-column read (a trial: X's partitions of 25,000 rows, y's of 50,000,
+        # both from one frame); y, one column, is read into memory and cut as X is, row by
+        # row in order, as a pandas y is read by position
+        y_parts = _y_split_as(y, [s[2] for s in summaries])
+        summaries = summarize()
     lengths = [s[2] for s in summaries]
-    bad = [k for k, s in enumerate(summaries) if s[2] != s[3]]
-    if bad:
-        k = bad[0]
-        raise ValueError(f"partition {k} of X has {summaries[k][2]} rows but y's has "
-                         f"{summaries[k][3]}: X and y must be split alike (take both from "
-                         "one Dask DataFrame)")
     if any(s[4] for s in summaries):
         raise ValueError("y holds missing labels: every training row needs a label")
     classes = np.unique(np.concatenate([s[1] for s in summaries]))
