@@ -33,6 +33,8 @@ not computed; the probabilities (``rule_precision_`` and ``default_precision_``,
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 
@@ -398,8 +400,8 @@ def _y_split_as(y, lengths) -> list:
     if len(values) != sum(lengths):
         raise ValueError(f"X has {sum(lengths)} rows but y has {len(values)}: a label for "
                          "each row, in the rows' order (take both from one Dask DataFrame)")
-    ends = np.cumsum([0, *lengths])
-    return [dask.delayed(values.iloc[a:b]) for a, b in zip(ends[:-1], ends[1:])]
+    ends = np.cumsum([0, *lengths]).tolist()
+    return [dask.delayed(values.iloc[a:b]) for a, b in itertools.pairwise(ends)]
 
 
 def fit(learner, X, y, sample_weight=None):
