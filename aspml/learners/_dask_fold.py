@@ -34,13 +34,14 @@ not computed; the probabilities (``rule_precision_`` and ``default_precision_``,
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
 
 from ..data.table import (Column, Table, _big_integers, _integers, encode_column, factorize,
                           looks_like_identifier, schema_and_table)
-from ..errors import AspmlError
+from ..errors import AspmlError, AspmlWarning
 from ..kernels.histogram import best_from_counts, count_partition
 from ..kernels.scale import min_decimals
 from ..logic.values import INT32_MAX, MAX_DECIMALS
@@ -100,7 +101,13 @@ def _summary(frame: pd.DataFrame, y: pd.Series, missing, kinds, max_bins):
         if pd.api.types.is_bool_dtype(s.dtype):
             numbers = (np.zeros(0), np.zeros(0, dtype=np.int64))
         else:
-            col = encode_column(s, Feature(name, "mixed"), missing)
+            # (the numbers a mixed column would hold: a read for the schema's sake, whose
+            # notes, big whole numbers' float64 above all, are not the column's kind's; a
+            # trial's kinds={"acct": "categorical"} got the advice to give that kind, once
+            # a partition: the schema's own note says what the column is)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", AspmlWarning)
+                col = encode_column(s, Feature(name, "mixed"), missing)
             numbers = np.unique(col.num[col.is_num], return_counts=True)
         out[name] = ("values", distinct, numbers)
     labels = np.asarray(y)
