@@ -330,9 +330,12 @@ def _fit(args, clf, X, y, **fit_kw) -> None:
         raise
     except (ValueError, TypeError) as e:
         raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
+    said = set()            # each note once (a Dask fit met one column's in two passes)
     for w in caught:
         if issubclass(w.category, AspmlWarning):
-            print(f"aspml learn: note: {w.message}", file=sys.stderr)
+            if str(w.message) not in said:
+                said.add(str(w.message))
+                print(f"aspml learn: note: {w.message}", file=sys.stderr)
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 
@@ -401,14 +404,22 @@ def _learn_on_cluster(args) -> int:
                "bins (--max-bins N to choose; the same N without --dask learns the same program)")
     client, cluster = D.connect(args.dask)
     try:
-        X, y, positive, kinds, multiclass, n_rows = D.learning_data(
-            itertools.chain([] if first is None else [first], chunks), args.data, args.target,
-            args.positive, args.ignore or (), _kinds(args.kind), missing, client)
-        clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds, missing)
-        if args.class_weight is not None:
-            clf.set_params(class_weight=_named_classes(_class_weight(args.class_weight), y))
-        _fit(args, clf, X, y)
-        accuracy, f1 = D.training_figures(clf, X, y, multiclass, positive)
+        with warnings.catch_warnings():
+            # distributed's advice to its developers ("Sending large graph of size 12.66
+            # MiB ..."), which a trial's 2M-row file printed among the command's notes
+            warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
+            X, y, positive, kinds, multiclass, n_rows = D.learning_data(
+                itertools.chain([] if first is None else [first], chunks), args.data,
+                args.target, args.positive, args.ignore or (), _kinds(args.kind), missing,
+                client)
+            clf = L.estimator(args.learner, options, args.param, positive, args.target, kinds,
+                              missing)
+            if args.class_weight is not None:
+                clf.set_params(class_weight=_named_classes(_class_weight(args.class_weight), y))
+            _fit(args, clf, X, y)
+            # (the fit's notes of the data are said; its predictions would say them again)
+            warnings.simplefilter("ignore", AspmlWarning)
+            accuracy, f1 = D.training_figures(clf, X, y, multiclass, positive)
     finally:
         client.close()
         if cluster is not None:

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ._words import count
-from .errors import AspmlError
+from .errors import AspmlError, AspmlWarning
 
 DEFAULT_MAX_BINS = 256
 LEARNERS = ("fold-se", "fold-rpp")
@@ -44,9 +44,12 @@ def connect(address: str):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if address == "local":
+            # the workers' own log: CRITICAL only (a task's error reaches the client as
+            # its exception; a trial's 2M-row fit ended, rc 0, with a worker's 25-line
+            # "Failed to communicate with scheduler during heartbeat" at shutdown)
             cluster = distributed.LocalCluster(threads_per_worker=1, processes=True,
                                                dashboard_address=None,
-                                               silence_logs=logging.ERROR)
+                                               silence_logs=logging.CRITICAL)
             return distributed.Client(cluster), cluster
         try:
             return distributed.Client(address, timeout="10s"), None
@@ -100,7 +103,9 @@ class _Reading:
             if self.flags[c] is not None:
                 self.flags[c] = self.flags[c] | seen if L.is_flag_column(seen) else None
             if self.numeric[c] is not False:    # numeric in every chunk: numeric in all
-                self.numeric[c] = infer_kind(df[c], self.missing) == "numeric"
+                with warnings.catch_warnings():     # (the fit's notes say what it is)
+                    warnings.simplefilter("ignore", AspmlWarning)
+                    self.numeric[c] = infer_kind(df[c], self.missing) == "numeric"
         self.rows += len(df)
 
     def decide(self, path: str, positive):

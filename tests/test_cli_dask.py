@@ -144,3 +144,19 @@ def test_dask_learn_names_number_classes_in_class_weight(tmp_path, scheduler):
     plain = learned(str(path), *options, "-o", str(tmp_path / "p.lp"))
     assert (tmp_path / "p.lp").read_text() != (tmp_path / "h.lp").read_text()
     assert "label = 1" in here.stdout and plain.returncode == 0
+
+
+def test_a_column_of_big_whole_numbers_is_noted_once(tmp_path, scheduler):
+    # a scale trial: the note on ids float64 cannot hold was said by the chunks' reading,
+    # by every partition (telling to give the kind already inferred) and by the fit
+    rng = np.random.default_rng(1)
+    acct = rng.choice([2**60 + k for k in range(6)], 600)
+    path = tmp_path / "ids.csv"
+    pd.DataFrame({"acct": [str(int(a)) for a in acct], "x": rng.normal(size=600).round(3),
+                  "lab": np.where(np.isin(acct, [2**60 + 1, 2**60 + 3]), "yes", "no")}
+                 ).to_csv(path, index=False)
+    done = run_aspml("learn", str(path), "--target", "lab", "--dask", scheduler,
+                     "--max-bins", "16", "--chunksize", "200")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("float64 cannot hold") == 1, done.stderr
+    assert "compare as float64" not in done.stderr and 'acct = "1152921504606846977"' in done.stdout
