@@ -732,7 +732,8 @@ def cmd_check(args) -> int:
     agree = bool(np.array_equal(target, reference))
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
     n = int(target.sum())
-    print(f"{_count(n, 'row')} derive{'s' if n == 1 else ''} the target")
+    print(f"{_count(n, 'row')} derive{'s' if n == 1 else ''} the target"
+          + ("" if program.default_rules else " (the program has no rules)"))
     if labels is not None:
         note = other_labels_note(program, labels)
         if note:
@@ -746,8 +747,10 @@ def cmd_check(args) -> int:
         if known.any():
             print(f"{int(known.sum())} labelled rows ({labels.name}"
                   + _weighed_by(args.sample_weight, b["labelled"])
-                  + f"): accuracy {b['accuracy']:.3f}, precision {b['precision']:.3f}, "
-                  f"recall {b['recall']:.3f}, F1 {b['f1']:.3f}")
+                  + f"): accuracy {b['accuracy']:.3f}, precision "
+                  # no labelled row answered positive: no precision (0/0), not 0.000
+                  + (f"{b['precision']:.3f}" if (target & known).any() else "- (no row derives it)")
+                  + f", recall {b['recall']:.3f}, F1 {b['f1']:.3f}")
         else:
             print(f"no labelled rows in column {labels.name!r}: no accuracy or precision")
         rows = rule_rows(program, X, known, truth, cov, weights)

@@ -504,6 +504,15 @@ def test_check_notes_a_label_column_without_the_positive_label(capsys, tmp_path)
     assert code == 0 and "never holds" not in err
 
 
+def test_check_of_a_program_without_rules_says_so(capsys, tmp_path):
+    # a rare-class trial: check printed "precision 0.000" (0/0) and no word of the rules
+    pkg.Program((), pkg.Target("y", "b", "a")).save(tmp_path / "e.lp")
+    (tmp_path / "e.csv").write_text("x,y\n1,a\n2,b\n3,a\n")
+    code, out, _ = run_main(capsys, "check", tmp_path / "e.lp", tmp_path / "e.csv")
+    assert code == 0 and "0 rows derive the target (the program has no rules)" in out
+    assert "precision - (no row derives it), recall 0.000" in out
+
+
 def test_check_and_report_note_labels_that_are_neither_class(capsys, tmp_path):
     """A binary program scores a row labelled neither its positive nor its negative label
     as not positive: said in a note (a trial's "maybe" rows were counted as "no" without
