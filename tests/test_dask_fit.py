@@ -185,6 +185,12 @@ def test_what_a_distributed_fit_refuses():
         short = dd.from_pandas(pd.Series(y[:50], name="label"), chunksize=45)
         with pytest.raises(ValueError, match="X has 60 rows but y has 50"):
             aspml.FoldSE(max_bins=8).fit(ddf, short)
+        # the same rows in another order, split otherwise: refused (a review: cut by
+        # position, it learned on labels that were not the rows')
+        shuffled = dd.from_pandas(pd.Series(y, name="label").sample(frac=1, random_state=0),
+                                  chunksize=45, sort=False)
+        with pytest.raises(ValueError, match="index differs row by row"):
+            aspml.FoldSE(max_bins=8).fit(ddf, shuffled)
         with pytest.raises(aspml.errors.AspmlError, match="unknown column"):
             aspml.FoldSE(max_bins=8, kinds={"zzz": "numeric"}).fit(ddf, dy)
         with pytest.raises(ValueError, match="weight 0"):

@@ -556,3 +556,8 @@ def test_predict_proba_keeps_the_order_of_precisions_on_the_wrong_side_of_one_ha
     proba = clf.predict_proba(rows)[:, list(clf.classes_).index("p")]
     assert proba[0] > 0.5 and proba[1] > proba[0] and proba[2] < 0.5
     assert list(clf.classes_[clf.predict_proba(rows).argmax(axis=1)]) == list(clf.predict(rows))
+    # far from 1/2 (a review: 0.5 + 1e-9 * 1e-8 rounds to 0.5, a tie argmax breaks its way)
+    clf.rule_precision_, clf.default_precision_ = np.array([1e-8, 4e-8]), 1 - 1e-8
+    proba = clf.predict_proba(rows)[:, list(clf.classes_).index("p")]
+    assert proba[0] > 0.5 and proba[1] > 0.5 and proba[2] < 0.5
+    assert list(clf.classes_[clf.predict_proba(rows).argmax(axis=1)]) == list(clf.predict(rows))

@@ -882,8 +882,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         # 1e-9 of its distance from the far end (a trial: a rule right on 2% of its rows
         # and one right on 49% both scored 0.5000..., and a ranking could not tell them)
         d = self.default_precision_
-        p = np.where(fired, np.where(p > 0.5, p, 0.5 + 1e-9 * p),
-                     d if d < 0.5 else 0.5 - 1e-9 * (1.0 - d))
+        # (and never at 1/2 itself, where 0.5 + 1e-9 * p rounds for a p below 6e-8)
+        p = np.where(fired, np.where(p > 0.5, p, np.maximum(0.5 + 1e-9 * p,
+                                                            np.nextafter(0.5, 1.0))),
+                     d if d < 0.5 else min(0.5 - 1e-9 * (1.0 - d), np.nextafter(0.5, 0.0)))
         proba = np.empty((len(frame), 2))
         proba[:, self.positive_index_] = p
         proba[:, 1 - self.positive_index_] = 1 - p
