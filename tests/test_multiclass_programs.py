@@ -441,6 +441,14 @@ TEXT_BAD = [
       'ELSE IF c > 1 THEN y = "r"\n'), "ends with its ELSE"),
     ('IF a > 1 THEN y = "p"\nELSE no class\nELSE IF c > 1 THEN y = "q"\n', "ends with its ELSE"),
     ('IF a > 1 THEN y = "p"\nELSE no class\nIF c > 1 THEN y = "q"\n', "ends with its ELSE"),
+    # a text trial: each of these read as something else than it says
+    ('IF x in [inf, 5] THEN y = "a"\nELSE y = "b"\n', "inf at its lower end"),
+    ('IF x in (3, -inf) THEN y = "a"\nELSE y = "b"\n', "-inf at its upper end"),
+    ('IF age > 50 THEN sick = "yes"\nELSE sick = "yes"\n', "the class the rules conclude"),
+    ('IF a THEN s = "yes"\nELSE s = "no"\nELSE s = "maybe"\n', "one ELSE line"),
+    ('IF age > 50 THEN sick = 1\nELSE sick = "1"\n', 'both written 1'),
+    ('IF a THEN lab = 1\nELSE IF b THEN lab = 2.0\nELSE lab = "1"\n', 'both written 1'),
+    ('IF s = "\\x41" THEN y = "a"\nELSE y = "b"\n', "is not read: Invalid .escape"),
 ]
 
 

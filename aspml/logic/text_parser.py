@@ -20,10 +20,12 @@ from .model import (DERIVED_NAME, Compare, Flag, InSet, Interval, NotAtom, NotCo
                     Target)
 from .names import exception_like
 from .printers import text_value
-from .values import read_number
+from .values import format_number, read_number
+from .values import is_number as is_a_number
 
 _OP = {"=": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}
-_INF = object()
+_INF = object()          # +inf: an interval's open upper end
+_MINUS_INF = object()    # -inf: its open lower end
 
 
 class _Quoted(str):
@@ -43,13 +45,19 @@ class _TextSyntax(Transformer):
             raise ParseError(str(e), tok.line, tok.column) from None
 
     def string(self, items):
-        return json.loads(str(items[0]))
+        tok = items[0]
+        try:
+            return json.loads(str(tok))
+        except ValueError as e:     # "\x41", a raw tab: JSON's escapes only (a trial's crash)
+            raise ParseError(f"the string {str(tok)[:40]} is not read: {e.msg} (a text takes "
+                             "JSON's escapes: \\\" \\\\ \\n \\t \\u00e9)", tok.line,
+                             tok.column) from None
 
     def plus_inf(self, items):
         return _INF
 
     def minus_inf(self, items):
-        return _INF
+        return _MINUS_INF
 
     def empty(self, items):
         return []
@@ -76,8 +84,17 @@ class _TextSyntax(Transformer):
 
     def interval(self, items):
         name, lo_closed, lo, hi, hi_closed = items
-        return ("lit", Interval(name, None if lo is _INF else lo, None if hi is _INF else hi,
-                                lo_closed, hi_closed))
+        # inf ends only where they are unbounded: [inf, 5] or (3, -inf) holds for no number
+        # (a trial: both read as unbounded, x in [inf, 5] as x <= 5)
+        if lo is _INF or hi is _MINUS_INF:
+            raise ParseError(f"the interval of {name} has {'inf' if lo is _INF else '-inf'} "
+                             f"at its {'lower' if lo is _INF else 'upper'} end, where no "
+                             "number lies: an interval reads [lo, hi] with -inf as lo or inf "
+                             "as hi", getattr(name, "line", None), getattr(name, "column", None))
+        if lo is _MINUS_INF and hi is _INF:
+            return ("lit", Interval(name, None, None, False, False))
+        return ("lit", Interval(name, None if lo is _MINUS_INF else lo,
+                                None if hi is _INF else hi, lo_closed, hi_closed))
 
     def is_number(self, items):
         return ("lit", Interval(items[0], None, None, False, False))
@@ -140,6 +157,25 @@ def _marked(lines: list[str], line: int) -> bool:
 
 
 def build_text(tree, text: str = "") -> Program:
+    """The Program of a text-dialect parse tree; two classes a file of answers writes
+    alike (``1`` and ``"1"``) are refused (a trial: ``aspml check`` then scored the
+    prediction 1 on a row labelled 1 as wrong)."""
+    program = _build_text(tree, text)
+    t = program.target
+    labels = t.classes if t.is_multiclass else [c for c in (t.positive, t.negative)
+                                                 if c is not None]
+    written: dict = {}
+    for c in labels:
+        w = format_number(c) if is_a_number(c) else str(c)
+        if w in written and written[w] != c:
+            raise ParseError(f"the classes {text_value(written[w])} and {text_value(c)} are "
+                             f"both written {w} in a file of answers and in a CSV label "
+                             "column: rename one")
+        written[w] = c
+    return program
+
+
+def _build_text(tree, text: str = "") -> Program:
     try:
         items = _TextSyntax().transform(tree)
     except Exception as e:  # a model constructor refused a literal
@@ -170,6 +206,14 @@ def build_text(tree, text: str = "") -> Program:
                          f"list, IF ... THEN {target_name} = ... then ELSE IF ... THEN "
                          f"{target_name} = ... and ELSE {target_name} = ... (or ELSE no class)",
                          other[3], 1)
+    if len(elses) > 1:
+        raise ParseError("a program has one ELSE line: the rows no rule covers get one answer",
+                         elses[1][4] if len(elses[1]) > 4 else None, 1)
+    if elses and elses[0][2] == "negative" and positive is not None and elses[0][3] == positive:
+        raise ParseError(f"ELSE {target_name} = {text_value(positive)} gives the rows no rule "
+                         "covers the class the rules conclude: the ELSE line names the other "
+                         f"class (ELSE {target_name} != {text_value(positive)} when it has "
+                         "no name)")
     negative = None
     if elses and elses[0][2] == "negative":
         negative = elses[0][3]
