@@ -449,6 +449,7 @@ TEXT_BAD = [
     ('IF age > 50 THEN sick = 1\nELSE sick = "1"\n', 'both written 1'),
     ('IF a THEN lab = 1\nELSE IF b THEN lab = 2.0\nELSE lab = "1"\n', 'both written 1'),
     ('IF s = "\\x41" THEN y = "a"\nELSE y = "b"\n', "is not read: Invalid .escape"),
+
 ]
 
 
@@ -461,6 +462,14 @@ def test_exception_rules_may_follow_the_else():
 @pytest.mark.parametrize("text, words", TEXT_BAD, ids=[w for _, w in TEXT_BAD])
 def test_text_that_is_no_decision_list_is_refused(text, words):
     with pytest.raises(aspml.ParseError, match=words):
+        aspml.parse(text, "text")
+
+
+def test_a_misspelt_exception_is_noted():
+    # a trial: NOT ab1 read, only ab2 defined: the penguin flew without a word
+    text = 'IF bird AND NOT ab1 THEN flies = "yes"\nIF penguin THEN ab2\nELSE flies = "no"\n'
+    with pytest.warns(aspml.errors.AspmlWarning, match="NOT ab1 reads an exception no rule "
+                                                       "defines .* ab2 is defined but no rule"):
         aspml.parse(text, "text")
 
 

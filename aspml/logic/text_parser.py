@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 
 from lark import Transformer, v_args
 
-from ..errors import AspmlError, ParseError
+from ..errors import AspmlError, AspmlWarning, ParseError
 from .model import (DERIVED_NAME, Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule,
                     Target)
 from .names import exception_like
@@ -234,12 +235,27 @@ def _build_text(tree, text: str = "") -> Program:
             raise
         except AspmlError as e:
             raise ParseError(str(e), line, 1) from None
+    _no_misspelt_exception(out)
     background = _background(items)
     try:
         return Program(tuple(out), Target(target_name, positive, negative), expert=expert,
                        background=tuple(background))
     except AspmlError as e:
         raise ParseError(str(e)) from None
+
+
+def _no_misspelt_exception(rules) -> None:
+    """Note ``NOT ab1`` where no rule defines ab1 while a rule defines ab2 that no rule
+    reads: a misspelt name, most likely (a trial's penguin flew, and ``aspml check``
+    credited ab2's rule with rows it decides nothing of).  A note, not a refusal: the
+    program means what it says (ab1 never holds), and such a program prints so."""
+    read = {lit.name for r in rules for lit in r.body if isinstance(lit, NotAtom)}
+    defined = {r.head for r in rules if r.head is not None}
+    undefined, unread = sorted(read - defined), sorted(defined - read)
+    if undefined and unread:
+        warnings.warn(f"NOT {undefined[0]} reads an exception no rule defines (it never "
+                      f"holds), and {unread[0]} is defined but no rule reads it (NOT "
+                      f"{unread[0]}): a misspelt name?", AspmlWarning, stacklevel=5)
 
 
 def _body(conds, heads, target_name, line) -> list:
