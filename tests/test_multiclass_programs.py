@@ -465,6 +465,15 @@ def test_text_that_is_no_decision_list_is_refused(text, words):
         aspml.parse(text, "text")
 
 
+def test_a_name_of_other_letters_is_told_to_be_quoted():
+    # a trial: `température` got only "unexpected character 'é'" and a list of tokens
+    with pytest.raises(aspml.ParseError, match='a name with letters other than a-z is written '
+                                               'in double quotes, "température"'):
+        aspml.parse('IF température > 38 THEN y = "p"\nELSE y = "n"\n', "text")
+    quoted = aspml.parse('IF "température" > 38 THEN y = "p"\nELSE y = "n"\n', "text")
+    assert quoted.features_used == ("température",)
+
+
 def test_a_misspelt_exception_is_noted():
     # a trial: NOT ab1 read, only ab2 defined: the penguin flew without a word
     text = 'IF bird AND NOT ab1 THEN flies = "yes"\nIF penguin THEN ab2\nELSE flies = "no"\n'

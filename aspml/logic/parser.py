@@ -142,6 +142,19 @@ def _expected(names) -> str:
 def _syntax_error(e: UnexpectedInput, text: str, dialect: str) -> ParseError:
     if isinstance(e, UnexpectedCharacters):
         what = f"unexpected character {text[e.pos_in_stream]!r}"
+        char = text[e.pos_in_stream]
+        if dialect == "text" and char.isalpha() and not char.isascii():
+            # a name of other letters than a-z is quoted, as the text print writes it
+            # (a trial's `température` got only "unexpected character 'é'")
+            start = e.pos_in_stream
+            while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+                start -= 1
+            end = e.pos_in_stream
+            while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+                end += 1
+            return ParseError(f"unexpected character {char!r}: a name with letters other "
+                              f"than a-z is written in double quotes, \"{text[start:end]}\"",
+                              e.line, e.column, excerpt(text, e.line, e.column))
         word = re.match(r"#[a-z]+", text[e.pos_in_stream:])
         if word and dialect == "asp" and word.group() not in ("#false", "#inf", "#sup"):
             what = (f"clingo's {word.group()} is not read in an aspml program (its rules are, "
