@@ -28,7 +28,7 @@ from ..errors import AspmlError, ParseError
 from .model import Compare, Flag, InSet, Program, Rule
 from .graph import dependency_order
 from .names import predicate_names
-from .parser import _Builder, _read, parse
+from .parser import _LenientBuilder, _read, parse
 from .store import SAVE_DIALECTS, header_dialect
 
 
@@ -185,12 +185,10 @@ def _theory(text: str, columns, target: str, dialect: str):
     return tuple(rules)
 
 
-class _TheoryBuilder(_Builder):
+class _TheoryBuilder(_LenientBuilder):
     """The parser's Builder, reading feature atoms by the data's column predicates and the
     theory's own heads as Boolean features; leniently (aspml prints the theory anew in
     each dialect, so "yes" and 'yes', 65.0 and 65 are alike)."""
-
-    lenient = True
 
     def __init__(self, items, dialect, text, feature_of: dict, heads: set) -> None:
         super().__init__(items, dialect, text)

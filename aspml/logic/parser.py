@@ -146,14 +146,10 @@ def _syntax_error(e: UnexpectedInput, text: str, dialect: str) -> ParseError:
         if dialect == "text" and char.isalpha() and not char.isascii():
             # a name of other letters than a-z is quoted, as the text print writes it
             # (a trial's `température` got only "unexpected character 'é'")
-            start = e.pos_in_stream
-            while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
-                start -= 1
-            end = e.pos_in_stream
-            while end < len(text) and (text[end].isalnum() or text[end] == "_"):
-                end += 1
+            name = (re.search(r"\w*$", text[:e.pos_in_stream]).group()
+                    + re.match(r"\w*", text[e.pos_in_stream:]).group())
             return ParseError(f"unexpected character {char!r}: a name with letters other "
-                              f"than a-z is written in double quotes, \"{text[start:end]}\"",
+                              f"than a-z is written in double quotes, \"{name}\"",
                               e.line, e.column, excerpt(text, e.line, e.column))
         word = re.match(r"#[a-z]+", text[e.pos_in_stream:])
         if word and dialect == "asp" and word.group() not in ("#false", "#inf", "#sup"):
@@ -211,6 +207,12 @@ class Const:
     value: object          # int, float or str
     kind: str              # "number", "string" ("..."), "atom" ('...') or "name" (bare)
     text: str = ""         # a number as written (65.0 reads as 65)
+
+    @property
+    def whole_as_float(self) -> bool:
+        """A whole number written as a float (``65.0``, ``1e3``): to SWI-Prolog a float,
+        which does not unify with the integer aspml's facts and prints write."""
+        return isinstance(self.value, int) and bool(re.search(r"[.eE]", self.text))
 
 
 @dataclass(frozen=True)
@@ -402,6 +404,7 @@ _FLIP = {"<=": ">=", "<": ">", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 class _Builder:
     lenient = False         # a background theory: "yes" or 'yes', 65.0 or 65 alike
+
     def __init__(self, items, dialect: str, text: str) -> None:
         self.dialect = dialect
         self.text = text
@@ -529,8 +532,7 @@ class _Builder:
             self.spelling(term, where, "the value")
             if term.kind == "number":
                 v = term.value
-                if (unify and self.dialect == "prolog" and not self.lenient and isinstance(v, int)
-                        and re.search(r"[.eE]", term.text)):
+                if unify and self.dialect == "prolog" and not self.lenient and term.whole_as_float:
                     # aspml's facts write a whole number as an integer: 65.0 = 65 fails
                     raise self.error(f"{term.text} does not unify with the integer {v} that "
                                      f"aspml's facts write for it in SWI-Prolog (a float is "
@@ -739,8 +741,7 @@ class _Builder:
         if isinstance(value, str) or printed.startswith('"'):
             right = term.kind in (("string",) if self.dialect == "asp" else ("atom", "name"))
         else:
-            right = term.kind == "number" and (not isinstance(value, int)
-                                               or not re.search(r"[.eE]", term.text))
+            right = term.kind == "number" and not term.whole_as_float
         if not right:
             shown = term.text or (f'"{term.value}"' if term.kind == "string" else
                                   f"'{term.value}'" if term.kind == "atom" else term.value)
@@ -1029,6 +1030,9 @@ def _indices(items) -> tuple:
 
 
 class _LenientBuilder(_Builder):
+    """Rules aspml prints anew (expert rules, a background theory): every spelling of a
+    value read alike (:meth:`_Builder.spelling`)."""
+
     lenient = True
 
 
