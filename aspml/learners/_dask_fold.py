@@ -399,18 +399,25 @@ def _sum(counts):
     return np.sum(counts, axis=0)
 
 
-def _y_split_as(X, y, lengths) -> list:
-    """``y`` (a Dask Series) read into memory and cut into pieces of X's partitions'
-    ``lengths``, in order: delayed pandas Series.  Only when its index, row by row, is
-    X's: a y of X's rows in another order (``ddf.sort_values(...)["y"]``) is refused, as
+def _index(frame):
+    return frame.index
+
+
+def _y_split_as(x_parts, y) -> list:
+    """``y`` (a Dask Series) read into memory and cut into pieces as X's partitions
+    (``x_parts``) are, in order: delayed pandas Series.  Only when its index, row by row,
+    is X's: a y of X's rows in another order (``ddf.sort_values(...)["y"]``) is refused, as
     it was before y could be cut (a review), while the label column dask reads in other
-    partitions than the rest of one frame has X's index."""
+    partitions than the rest of one frame has X's index.  X's index, one pass over its
+    partitions, gives their lengths too."""
     import dask
+    indexes = dask.compute(*[dask.delayed(_index)(xp) for xp in x_parts])
+    lengths = [len(i) for i in indexes]
     values = y.compute()
     if len(values) != sum(lengths):
         raise ValueError(f"X has {sum(lengths)} rows but y has {len(values)}: a label for "
                          "each row, in the rows' order (take both from one Dask DataFrame)")
-    if not X.index.compute().equals(values.index):
+    if not indexes[0].append(list(indexes[1:])).equals(values.index):
         raise ValueError("X and y are split into other partitions and their index differs "
                          "row by row: y's labels are not X's rows' in order (take both from "
                          "one Dask DataFrame, with no sort or filter of one alone)")
@@ -444,7 +451,7 @@ def fit(learner, X, y, sample_weight=None):
     kinds = dict(getattr(learner, "kinds", None) or {})
     x_parts, y_parts = X.to_delayed(), y.to_delayed()
     if len(x_parts) != len(y_parts):        # (npartitions may say 8 for both, and differ)
-        y_parts = _y_split_as(X, y, dask.compute(*[dask.delayed(len)(xp) for xp in x_parts]))
+        y_parts = _y_split_as(x_parts, y)
 
     def summarize():
         return dask.compute(*[dask.delayed(_summary)(xp, yp, missing, kinds, learner.max_bins)
@@ -455,7 +462,7 @@ def fit(learner, X, y, sample_weight=None):
         # groups of a one-column read (a trial: X's partitions of 25,000 rows, y's of 50,000,
         # both from one frame); y, one column, is read into memory and cut as X is, row by
         # row in order, as a pandas y is read by position
-        y_parts = _y_split_as(X, y, [s[2] for s in summaries])
+        y_parts = _y_split_as(x_parts, y)
         summaries = summarize()
     lengths = [s[2] for s in summaries]
     if any(s[4] for s in summaries):
