@@ -182,11 +182,7 @@ def load_model(path: str, dialect: str | None = None, allow_pickle: bool = False
             text = p.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise AspmlError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-        notes = []
-        found = rules_from_json(text, path, notes)
-        for note in notes:
-            warnings.warn(note, AspmlWarning, stacklevel=2)
-        return found
+        return rules_from_json(text, path)
     if dialect is None and suffix_dialect(p) is None:
         raise AspmlError(f"cannot tell what {path} holds; use .json, .joblib, a program suffix, "
                          "or --from asp|prolog|scasp|text")
@@ -222,10 +218,10 @@ RULE_KEYS = {"if", "then", "id", "union", "text", "prediction", "cc", "fidelity"
 LIST_KEYS = {"target", "task", "rules", "rho", "epsilon", "stats", "hierarchy"}
 
 
-def rules_from_json(text: str, path: str = "<json>", notes: list | None = None):
+def rules_from_json(text: str, path: str = "<json>"):
     """``(rules, target, task)`` from a JSON rule list, or from a descriptive model that
     ``simplify -o x.json`` wrote: its original rules (the hierarchy's leaves), for its
-    unions hold exceptions a plain rule does not (a note says so, in ``notes``)."""
+    unions hold exceptions a plain rule does not (an AspmlWarning says so)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -257,10 +253,10 @@ def rules_from_json(text: str, path: str = "<json>", notes: list | None = None):
             if not data:
                 raise AspmlError(f"{path}: the hierarchy holds no original rule")
             originals = True
-            if notes is not None:
-                notes.append(f"{path} is a descriptive model: its {count(len(data), 'original rule')} "
-                             "(its hierarchy's) are simplified anew; its unions hold exceptions "
-                             "a rule list cannot (--iterative lowers rho step by step)")
+            warnings.warn(f"{path} is a descriptive model: its "
+                          f"{count(len(data), 'original rule')} (its hierarchy's) are "
+                          "simplified anew; its unions hold exceptions a rule list cannot "
+                          "(--iterative lowers rho step by step)", AspmlWarning, stacklevel=4)
         else:
             data = data.get("rules")
     if not isinstance(data, list):

@@ -956,17 +956,17 @@ class FoldSE(LogicClassifier):
                 why += (f", and a rule must cover at least {search.min_rule:g} "
                         f"(tail={self.tail:g} of the rows)")
         hints = []
+        # the rule was found and only the tail refused it: the tail that keeps it comes
+        # first (a trial: class_weight="balanced", the first hint, gave test F1 0.08 on a
+        # 0.5% class, tail=0.003 the hidden rule at 0.64)
+        tail_refused = search.refused is not None and 0 < search.refused[0] < search.min_rule
+        if tail_refused and n:
+            hints.append(f"tail={_floor2(search.refused[0] / n):g} (the first rule would then "
+                         "be kept)")
         if hint := balanced_hint(share):
             hints.append(hint)
-        if search.min_rule > search.least:
+        if search.min_rule > search.least and not (tail_refused and n):
             hints.append("a lower tail")
-        if search.refused is not None and 0 < search.refused[0] < search.min_rule and n:
-            # the rule was found and only the tail refused it: the tail that keeps it comes
-            # first (a trial: class_weight="balanced", the first hint, gave test F1 0.08 on a
-            # 0.5% class, tail=0.003 the hidden rule at 0.64)
-            hints.remove("a lower tail")
-            hints.insert(0, f"tail={_floor2(search.refused[0] / n):g} (the first rule "
-                            "would then be kept)")
         hints.append("features that describe the class")
         warnings.warn(f'{name} learned no rules for {self._target_name()} = "{positive}": {why}. '
                       f'The program answers "{other}" for every row; to describe the class, '

@@ -373,7 +373,7 @@ class MultiValueRuleSet(LogicClassifier):
             # a class smaller than one bin: no condition on a number can be precise for it,
             # whatever its weight, so the bins come first (a trial, a 0.5% class: "balanced",
             # then first, gave test F1 0.148; the bins named, 0.553)
-            first = [bins, hint] if 0 < share < 1 / n_bins else [hint, bins]
+            first = [bins, hint] if _smaller_than_a_bin(share, n_bins) else [hint, bins]
             advice = ", ".join(a for a in first if a)
             warnings.warn(f"MultiValueRuleSet learned no rules: none of the "
                           f"{len(search.cands)} candidate rules raised the posterior above the "
@@ -403,13 +403,19 @@ class MultiValueRuleSet(LogicClassifier):
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
 
 
+def _smaller_than_a_bin(share: float, n_bins: int) -> bool:
+    """Whether a class of ``share`` of the rows is smaller than one of ``n_bins`` quantile
+    bins: then no condition on a number can be precise for it."""
+    return 0 < share < 1 / n_bins
+
+
 def _more_bins(share: float, n_bins: int, knob: str) -> str:
     """The "no rules" note's advice on bins: a class that is a smaller share of the rows
     than one quantile bin cannot have a bin of its own (a trial's twelve classes, each a
     narrow range of one number, 8% of the rows against bins of 20%: no rules, and the
     note named the defaults as if they were the way out); ``share``: the class's share of
     the rows, ``knob``: the parameter that sets this fit's bins."""
-    if 0 < share < 1 / n_bins:
+    if _smaller_than_a_bin(share, n_bins):
         return (f"more bins (each of the {n_bins} quantile bins holds {1 / n_bins:.0%} of "
                 f"the rows, more than the class: {knob}={math.ceil(1 / share)} or more can "
                 "give a narrow range of a number its own bin)")
