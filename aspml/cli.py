@@ -1418,7 +1418,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("data", nargs="?", metavar="DATA.csv",
                    help="one CSV file with a header line (instead of --data-dir)")
     b.add_argument("--target", metavar="COLUMN", help="with DATA.csv: the label column")
-    b.add_argument("--ignore", nargs="+", metavar="COLUMN",
+    b.add_argument("--ignore", nargs="+", action="extend", metavar="COLUMN",
                    help="columns that are not features (an identifier, a second label), "
                         "left out of every dataset that has them")
     b.add_argument("--kind", action="append", metavar="COLUMN=KIND",
@@ -1428,11 +1428,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--missing", action="append", metavar="TOKEN",
                    help=MISSING_HELP + "; default: ?, as aspml learn reads it")
     b.add_argument("--data-dir", metavar="DIR", help="folder with MANIFEST.tsv")
-    b.add_argument("--datasets", nargs="+", metavar="NAME",
+    b.add_argument("--datasets", nargs="+", action="extend", metavar="NAME",
                    help="datasets of the manifest, NAME@VALUE for another positive class "
                         "(default: every one with a positive value, and the positive classes "
                         "of the learners' tables: " + " ".join(L.ISSUE_VARIANTS) + ")")
-    b.add_argument("--learners", nargs="+", metavar="NAME",
+    b.add_argument("--learners", nargs="+", action="extend", metavar="NAME",
                    help="default: every available one (fold-se fold-rpp libre mrs, and "
                         "foldrpp ripper tree figs when installed) and libre:max_rules=3; "
                         "NAME:KEY=VALUE,... sets parameters of an aspml learner, "
@@ -1442,7 +1442,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "with class_weight=balanced, as its own column NAME:balanced")
     b.add_argument("--folds", type=int, default=5, help="stratified folds (default 5)")
     b.add_argument("--seed", type=int, default=0, help="seed of the folds and learners")
-    b.add_argument("--positive", nargs="+", metavar="DATASET=VALUE",
+    b.add_argument("--positive", nargs="+", action="extend", metavar="DATASET=VALUE",
                    help="another positive class than the manifest's; with DATA.csv just VALUE "
                         "(default: the second of two label values, sorted)")
     b.add_argument("--multiclass", action="store_true",

@@ -300,3 +300,38 @@ def test_bench_refuses_a_kind_it_cannot_use(tmp_path, flags, said):
     assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr, \
         out.stderr
     assert out.stderr.strip().splitlines()[-1].startswith("aspml bench: ")
+
+
+def test_every_list_option_takes_its_names_repeated():
+    """An option that takes a list of names (``--ignore a b``) also takes them repeated
+    (``--ignore a --ignore b``), as ``learn --help`` shows, in every command: ``bench``
+    kept only the last ``--ignore`` (a finance trial: a label copy left in, F1 1.000)."""
+    import argparse
+
+    from aspml.cli import build_parser
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    seen = 0
+    for name, sub in commands.choices.items():
+        for action in sub._actions:
+            if action.nargs == "+" and action.option_strings:
+                assert isinstance(action, argparse._ExtendAction), (name, action.option_strings)
+                seen += 1
+    assert seen >= 8
+
+
+def test_bench_leaves_out_every_ignored_column(tmp_path):
+    """``--ignore`` given twice leaves both columns out: a copy of the label among them
+    would score 1.000."""
+    df = table(90)
+    df["y"] = np.where(np.arange(90) % 9 == 4, np.where(df.y == "pos", "neg", "pos"), df.y)
+    df = df.assign(leak=lambda d: d.y, id=lambda d: np.arange(len(d)))
+    df.to_csv(tmp_path / "t.csv", index=False)
+    scores = {}
+    for flags in (["--ignore", "leak", "--ignore", "id"], ["--ignore", "leak", "id"],
+                  ["--ignore", "id"]):
+        out = aspml("bench", tmp_path / "t.csv", "--target", "y", "--learners", "fold-se",
+                    "--folds", "3", *flags)
+        assert out.returncode == 0, out.stderr
+        scores[len(flags)] = float(rows(out.stdout, "t")[0].split("|")[4])
+    assert scores[4] == scores[3] < 1.0 == scores[2]

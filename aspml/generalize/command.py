@@ -64,7 +64,7 @@ def add_arguments(p) -> None:
     p.add_argument("--rho-step", type=float, default=0.05)
     p.add_argument("--from", dest="source", choices=["asp", "prolog", "scasp", "text"],
                    help="dialect of MODEL when its suffix does not say")
-    p.add_argument("--feature-names", nargs="+", metavar="NAME",
+    p.add_argument("--feature-names", nargs="+", action="extend", metavar="NAME",
                    help="column names of a scikit-learn model fitted without them")
     p.add_argument("--positive", help="with -o PROGRAM: the class whose rules the program holds")
     p.add_argument("--digits", type=int, metavar="N",
