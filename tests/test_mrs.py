@@ -630,3 +630,34 @@ def test_eclat_stops_at_the_first_itemset_past_its_cap():
     assert found_all == len(every) > 40
     sets, tp, _, found = eclat(*args, 40)
     assert found == 41 and np.array_equal(sets, every[:40]) and np.array_equal(tp, tp_all[:40])
+
+
+def test_a_value_set_of_both_flag_values_is_no_condition(tmp_path):
+    """MRS's value sets may grow to both values of a Boolean column: that condition holds
+    on every row (a missing flag reads false), so it is left out (the fit crashed on 145
+    of 200 such tables, a deployment trial).  Every fit gives a program the engines
+    agree on; one whose rules hold on every training row says so."""
+    from conftest import run_aspml
+    from aspml.errors import AspmlWarning
+    noted = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        X = pd.DataFrame({"f": rng.random(40) < 0.5, "g": rng.random(40) < 0.5})
+        y = np.where((rng.random(40) < 0.8) | X.f, "yes", "no")
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            clf = MultiValueRuleSet(positive="yes", random_state=seed, n_iter=200).fit(X, y)
+        said = [str(m.message) for m in seen if issubclass(m.category, AspmlWarning)]
+        fast = clf.decision(X)
+        assert any("hold on every training row" in m for m in said) == (
+            bool(clf.program_.default_rules) and bool(fast.all())), (seed, said)
+        noted += bool(fast.all())
+        assert np.array_equal(aspml.asp.predict(clf.program_, X), fast)
+    assert noted
+    # the trial's table through the command line: a program, the note on one line
+    X = pd.DataFrame({"flag": [True, True, False, False, True, True]})
+    X.assign(y=["yes"] * 5 + ["no"]).to_csv(tmp_path / "t.csv", index=False)
+    done = run_aspml("learn", tmp_path / "t.csv", "--target", "y", "--positive", "yes",
+                     "--learner", "mrs", "-o", tmp_path / "m.pl")
+    assert done.returncode == 0 and "hold on every training row" in done.stderr, done.stderr
+    assert aspml.load(tmp_path / "m.pl").default_rules

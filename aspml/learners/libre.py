@@ -1426,6 +1426,8 @@ def _conditions(name, bins, allowed, exceptions, complements=True, ranges=False)
     notes); without it a missing or unseen value never satisfies a condition.
     ``ranges``: see :func:`_value_literals`."""
     if bins[0].kind == "flag":
+        if len(set(allowed)) > 1:       # both values (a missing flag reads as false): no
+            return [[]]                 # condition (MRS's value sets may hold both)
         (b,) = allowed
         return [[Flag(name, bins[b].value)]]
     missing = next((i for i, b in enumerate(bins) if b.kind == "missing"), None)

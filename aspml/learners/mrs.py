@@ -383,6 +383,14 @@ class MultiValueRuleSet(LogicClassifier):
                           f"n_iter={self.n_iter} may find rules", AspmlWarning, stacklevel=3)
         cov = np.unpackbits(search.coverage(found).view(np.uint8), bitorder="little")
         self._train_cover = cov[inverse].astype(bool)   # the learner's own coverage, per row
+        if found and self._train_cover.all() and not getattr(self, "_in_decision_list", False):
+            # a value set of every value (a flag true or false) holds on every row: the
+            # program calls every row positive, which describes nothing (a deployment
+            # trial's table of Boolean columns gave "IF TRUE" with no word)
+            warnings.warn("MultiValueRuleSet's rules hold on every training row: the "
+                          f"program calls every row positive ({positive_share(y, weights):.3f} "
+                          "of the rows are), so it does not describe the class. The features "
+                          "may not tell the classes apart", AspmlWarning, stacklevel=3)
         self.posterior_ = search.posterior(found)
         self.support_bound_ = search.bound.min_support
         self.n_candidates_ = len(search.cands)
