@@ -17,12 +17,13 @@ give the wanted prediction.
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .errors import AspmlError
+from .errors import AspmlError, AspmlWarning
 from .evaluate import as_table, rule_masks, literal_mask
 from .logic.model import (Compare, Flag, InSet, Interval, Literal, NotAtom, NotCompare, Program,
                           Rule)
@@ -158,9 +159,35 @@ def as_row(program: Program, row) -> pd.DataFrame:
     if absent and not isinstance(row, dict):                       # derived, not given)
         raise AspmlError(f"the row has no column(s) {absent}; the program needs "
                          f"{list(program.columns_used)} (an unknown value is None or NaN)")
+    if absent:
+        _refuse_misspelt_keys(program, row, absent)
     for f in absent:
         frame[f] = np.nan
     return frame
+
+
+def _refuse_misspelt_keys(program: Program, row: dict, absent: list) -> None:
+    """A dict that leaves out a column the program reads gives a missing value there; when
+    it also holds a key the program does not know, that key is likely the column
+    misspelt (a finance trial: ``"late payments (12 m)"`` for ``"(12m)"`` turned an
+    approved applicant into a default, with no word).  A key close to an absent column
+    is refused; other unknown keys are noted beside the columns read as missing."""
+    import difflib
+    known = {str(n).strip() for n in (*program.schema.names, *program.columns_used)}
+    unknown = [k for k in row if str(k).strip() not in known]
+    if not unknown:
+        return
+    by_key = {str(k): k for k in unknown}
+    close = {f: by_key[m[0]] for f in absent
+             for m in [difflib.get_close_matches(str(f), list(by_key), n=1, cutoff=0.75)] if m}
+    if close:
+        said = ", ".join(f"{k!r} (for {f!r}?)" for f, k in close.items())
+        raise AspmlError(f"the row's key(s) {said} are not columns of the program, which "
+                         f"reads {list(program.columns_used)}; a column the row leaves out "
+                         "is read as missing: spell it as the program does")
+    warnings.warn(f"the row's key(s) {unknown} are not columns of the program; its "
+                  f"column(s) {absent} are not in the row and are read as missing",
+                  AspmlWarning, stacklevel=3)
 
 
 def _value(table, feature: str):

@@ -202,6 +202,33 @@ def test_a_table_row_without_a_column_the_program_reads_is_refused_as_predict_do
     assert aspml.explain(LOAN, as_dict).to_dict() == aspml.explain(LOAN, unknown).to_dict()
 
 
+def test_a_dict_key_spelt_unlike_the_column_is_refused():
+    """A dict whose key is a column misspelt (``"dept"`` for ``"debt"``) left the column
+    missing and flipped the answer with no word (a finance trial); explain and
+    counterfactual refuse it naming both spellings.  A key the program does not know
+    and nothing like an absent column: a note that the absent columns read as missing.
+    Extra keys beside every column the program reads: as before, no word."""
+    import warnings
+    row = dict(LOAN_ROWS["rich"])
+    typo = {("dept" if k == "debt" else k): v for k, v in row.items()}
+    for call in (lambda r: aspml.explain(LOAN, r),
+                 lambda r: aspml.counterfactual(LOAN, r, target=False)):
+        with pytest.raises(aspml.AspmlError, match=r"'dept' \(for 'debt'\?\)"):
+            call(typo)
+    other = {k: v for k, v in row.items() if k != "debt"} | {"branch": "north"}
+    from aspml.errors import AspmlWarning
+    with pytest.warns(AspmlWarning, match=r"\[.branch.\] are not columns.*\['debt'\]"):
+        got = aspml.explain(LOAN, other)
+    assert got.to_dict() == aspml.explain(LOAN, full_row_with(row, debt=None)).to_dict()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        aspml.explain(LOAN, row | {"branch": "north"})
+
+
+def full_row_with(row, **values):
+    return pd.DataFrame([{**row, **values}])
+
+
 def test_a_hostile_feature_name_is_quoted_in_every_line_as_in_the_rule(tmp_path):
     """A name such as ``x = 3 AND y`` read bare in a reason line ("x = 3 AND y = "a b"")
     says something the rule does not; every line quotes it as the printed rule does."""
