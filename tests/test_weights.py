@@ -518,7 +518,7 @@ def test_libre_fallback_counts_weights(stopping, monkeypatch):
     weighted = fit(X, y, w)
     assert weighted == fit(*repeat(X, y, w))
     assert 'a = "y" AND b = "y" AND c = "y" THEN' in weighted[0]
-    assert "one weak learner over all 3 features" in weighted[1]
+    assert "one weak learner over all 3 usable features" in weighted[1]
     # class_weight: the (y, y, y) cell 8 against 6 again, (y, y, x) 2 against 19
     assert fit(X, y, class_weight={True: 2}) == fit(*repeat(X, y, np.where(y, 2, 1)))
     # a weight of 0 drops the row: two of the cell's negatives

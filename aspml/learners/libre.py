@@ -179,12 +179,15 @@ def _rate_groups(pos, every, single, threshold: float, max_groups: int) -> np.nd
 
 
 def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None,
-                  max_categories=None, weights=None):
+                  max_categories=None, weights=None, rows=None):
     """Bins of one column and each row's bin index (``cuts``: given cut points, else ChiMerge).
 
     A column of more than ``max_categories`` categories gets one bin per group of
     categories (:func:`_category_groups`, at most ``max_bins`` groups when given,
     else ``max_categories``) instead of one per category.
+
+    ``rows``: the bins are made from these rows' values and labels alone (an inner
+    fold's training rows), and every row is coded in them; None: from every row.
     """
     n = len(col.num)
     code = np.full(n, -1, dtype=np.int64)
@@ -192,19 +195,22 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
     if col.kind == "boolean":
         holds = col.is_num & (col.num == 1.0)
         return [_Bin("flag", value=True), _Bin("flag", value=False)], np.where(holds, 0, 1)
+    some = slice(None) if rows is None else rows
+    w = None if weights is None else weights[some]
     if col.is_num.any():
         values = np.where(col.is_num, col.num, np.nan)
-        if cuts is None:
+        if cuts is None and rows is None:
             cuts, code = chimerge_codes(values, y, threshold, max_bins, weights, MIN_BIN_ROWS)
         else:
-            cuts = np.asarray(sorted(cuts), dtype=float)
+            cuts = (chimerge(values[rows], y[rows], threshold, max_bins, w, MIN_BIN_ROWS)
+                    if cuts is None else np.asarray(sorted(cuts), dtype=float))
             code = bins_of(values, cuts)
         edges = [None, *cuts.tolist(), None]
         bins += [_Bin("num", edges[k], edges[k + 1]) for k in range(len(cuts) + 1)]
     cats = list(col.categories)
     if max_categories is not None and len(cats) > max_categories:
         limit = max_categories if max_bins is None else min(max_bins, max_categories)
-        group = _category_groups(col.code, len(cats), y, threshold, limit, weights)
+        group = _category_groups(col.code[some], len(cats), y[some], threshold, limit, w)
         code = np.where(col.code >= 0, len(bins) + group[np.maximum(col.code, 0)], code)
         bins += [_Bin("cat", group=tuple(cats[i] for i in np.flatnonzero(group == g)))
                  for g in range(int(group.max()) + 1)]
@@ -215,6 +221,12 @@ def _feature_bins(col, y: np.ndarray, threshold: float, cuts=None, max_bins=None
         code[code < 0] = len(bins)
         bins.append(_Bin("missing"))
     return bins, code
+
+
+def _one_group(bins) -> bool:
+    """Whether a column's bins are its values as one group (and missing values): no
+    rule can use it (:func:`_category_groups`)."""
+    return sum(1 for b in bins if b.group) == 1 and all(b.kind != "num" for b in bins)
 
 
 def _one_value(col) -> bool:
@@ -500,10 +512,20 @@ class Libre(LogicClassifier):
         threshold = float(self.discretization_threshold)
         cap = self.max_categories
         weights = getattr(self, "_weight", None)     # None: every row counts once
-        binned = pool.map_columns(_feature_bins, [(table[n], y, threshold, cuts.get(n),
-                                                   self.max_bins, cap, weights) for n in names],
-                                  table.n_rows)
-        bins = [b for b, _ in binned]
+
+        def binned_on(rows, now=False):
+            """Every column's bins made from the rows ``rows`` (None: every row) and every
+            row's bin in them, a column each.  ``now``: asked from inside the weak
+            learners' task generator, where a pool's workers are busy with the tasks
+            before: binned in this thread (or on free cores when there is no pool)."""
+            tasks = [(table[n], y, threshold, cuts.get(n), self.max_bins, cap, weights, rows)
+                     for n in names]
+            out = (pool.map_columns(_feature_bins, tasks, table.n_rows)
+                   if not now or pool.idle else [_feature_bins(*task) for task in tasks])
+            return ([b for b, _ in out],
+                    np.stack([c for _, c in out], axis=1).astype(np.int64, copy=False))
+
+        bins, codes = binned_on(None)
         grouped = [f"{n} ({len(table[n].categories)} values into {k} groups)" if k > 1 else
                    f"{n} ({len(table[n].categories)} values, one group: they tell the classes "
                    "apart no better than shuffled rows)"
@@ -514,13 +536,17 @@ class Libre(LogicClassifier):
                           f"rate, each column having more than max_categories={cap} values "
                           "(None keeps one bin per value, at a cost that grows fast with their "
                           "number)", AspmlWarning, stacklevel=4)
-        codes = np.stack([c for _, c in binned], axis=1).astype(np.int64, copy=False)
         widths = [len(b) for b in bins]
         rng = self._rng()
         # the features a learner may draw: a column of one value on every row (or missing
         # on every row) tells no row from another, and would only take a learner's slot
         # (a new-user trial: an all-missing column changed the program)
-        usable = np.array([f for f, n in enumerate(names) if not _one_value(table[n])]
+        # nor a column of many values that are one group (they tell the classes apart
+        # no better than shuffled rows): its group would print as a set of every training
+        # value, which a new row's value is seldom in (a finance trial: a rule "income in
+        # {2,762 values}" fired on 472 training rows and 11 held-out rows of 3,000)
+        usable = np.array([f for f, n in enumerate(names)
+                           if not _one_value(table[n]) and not _one_group(bins[f])]
                           or range(len(names)), dtype=np.int64)
         k = min(int(self.max_features), len(usable))
         if k == len(usable) > 2 and int(self.n_estimators) > 1:
@@ -558,9 +584,22 @@ class Libre(LogicClassifier):
 
         y_bool = np.ascontiguousarray(y, dtype=bool)
         width_arr = np.asarray(widths, dtype=np.int64)
-        offsets = np.cumsum([0] + widths[:-1]).astype(np.int64)
-        layout = _Layout(bins, names, offsets)
+        layout = _Layout(bins, names, _offsets(widths))
         printed_rules = _Printed(layout)    # the stopping's price: rules printed by k steps
+        in_fold = {0: (codes, layout, printed_rules)}
+
+        def fold(t):
+            """Fold ``t``'s codes of every row, bit layout and printed-rule counter.  An
+            inner fold's bins are made from its training rows alone and its held-out
+            rows coded in them: bins made from every row had the held-out labels
+            shape them (ChiMerge keeps a bin of a few rows around a positive), and the
+            stopping then scored rules on them as if they were new rows (a rare-class
+            trial: on a 1% class of pure noise, 9-15 rules and no note)."""
+            if t not in in_fold:
+                b, c = binned_on(rows_of(t), now=True)
+                lay = _Layout(b, names, _offsets([len(x) for x in b]))
+                in_fold[t] = (c, lay, _Printed(lay))
+            return in_fold[t]
         n_steps = n_folds * len(learners) + 1                           # for progress
         self._report(1, n_steps, "bins")
 
@@ -579,8 +618,9 @@ class Libre(LogicClassifier):
             each step instead of the masks.  ``wanted``: the variants to cover (the others
             None), every one when None."""
             rows = folds[t] if t else slice(None)
+            every_code, layout, _ = fold(t)
             widened = [layout.widen(learners[s], points) for s, points in enumerate(found)]
-            fold_codes = codes[rows]
+            fold_codes = every_code[rows]
             sets = layout.row_sets(fold_codes)
             if t:
                 va = np.ones(len(y), dtype=bool)
@@ -614,7 +654,7 @@ class Libre(LogicClassifier):
                 if t == 0:
                     out.append((allowed, order, masks, n_found))
                 else:
-                    out.append((allowed, order, _f1_curve(layout.masks(codes[va], allowed[order]),
+                    out.append((allowed, order, _f1_curve(layout.masks(every_code[va], allowed[order]),
                                                           y[va], *_weights_of(weights, va)),
                                 (y[va], None if weights is None else weights[va])))
             return out
@@ -623,8 +663,8 @@ class Libre(LogicClassifier):
         # runs here as soon as its last weak learner is in, while the pool goes on
         # with the next fold's learners.
         odds = self._record_odds(y_bool, weights)    # the training rows' bar, in every fold
-        results = pool.map(_weak_learner, ((codes, rows_of(t), s, width_arr[s], y_bool, heuristic,
-                                            weights, odds)
+        results = pool.map(_weak_learner, ((fold(t)[0], rows_of(t), s, fold(t)[1].widths[s],
+                                            y_bool, heuristic, weights, odds)
                                            for t in range(n_folds) for s in learners))
         done = [None] * n_folds
         every_row = None                    # fold 0's weak learners' points
@@ -656,8 +696,9 @@ class Libre(LogicClassifier):
             printed = [None] * len(variants)
             if one_se:      # each printed rule priced: counted as far as a step could win
                 for u in range(len(variants)):
-                    curves[u], printed[u] = printed_rules.priced(
-                        curves[u], [d[u][0][d[u][1]] for d in done[1:]])
+                    curves[u], printed[u] = _priced(
+                        curves[u], [fold(t)[2].counts(d[u][0][d[u][1]])
+                                    for t, d in enumerate(done[1:], 1)])
             best = [_best_score(c, one_se, r) for c, r in zip(curves, printed)]
             self._inner_scores = dict(zip(variants, best))
             # hulls or the points alone within each choice of the categorical learner's
@@ -689,13 +730,14 @@ class Libre(LogicClassifier):
                                         steps)
         if len(order) == 0:
             allowed, order, masks = self._fallback(pool, layout, codes, subsets, width_arr,
-                                                   y_bool, heuristic, weights)
+                                                   y_bool, heuristic, weights, usable)
         # the rows the chosen points cover, to check the program against (tests)
         self._points_cover = unpack(np.bitwise_or.reduce(masks[order], axis=0)
                                     if len(order) else np.zeros(masks.shape[1], np.uint64), len(y))
         return self._program([layout.rule(allowed[i]) for i in order], bins, names)
 
-    def _fallback(self, pool, layout, codes, subsets, widths, y, heuristic, weights=None):
+    def _fallback(self, pool, layout, codes, subsets, widths, y, heuristic, weights=None,
+                  usable=None):
         """When the ensemble's set cover takes no rule: try harder before giving up.
 
         1. The paper's base learner: one weak learner over every feature (a
@@ -718,13 +760,15 @@ class Libre(LogicClassifier):
         w = np.ones(len(y)) if weights is None else weights
         pos = float(w[y].sum())                 # whole numbers unweighted: the counts
         total = float(w.sum())
-        every = np.arange(len(layout.bins), dtype=np.int64)
+        every = (np.arange(len(layout.bins), dtype=np.int64) if usable is None
+                 else usable)          # the features a learner may draw
         alpha = float(self.alpha_)              # the ensemble's, chosen or given
         tried = [f"{len(subsets)} weak learner(s) of {len(subsets[0])} feature(s), "
                  f"alpha={alpha:g}"]
         # (learners, rows of the records, alpha, what, the records' row weights)
         steps = [([every], np.zeros(0, dtype=np.int64), alpha,
-                  f"one weak learner over all {len(every)} features", weights)]
+                  ("one weak learner over the one usable feature" if len(every) == 1 else
+                   f"one weak learner over all {len(every)} usable features"), weights)]
         reps = int((total - pos) // pos) if pos > 0 else 0
         balanced = max(alpha, (total - pos) / max(total, 1e-300))
         counted = f"each positive row counted {reps} times, " if reps > 1 else ""
@@ -847,12 +891,6 @@ class _Printed:
         self._exceptions = _Exceptions()        # an exception's name stands for its bodies
         self._options: dict = {}                # (feature, allowed bins) -> _conditions
         self._points: dict = {}                 # point's bits -> (its bodies, its exceptions)
-
-    def priced(self, curves, points):
-        """An inner-fold cover's F1 curves (one a fold) and its printed rules after each
-        step, as :func:`_priced` cuts them; ``points``: each fold's chosen candidates in
-        set-cover order."""
-        return _priced(curves, [self.counts(p) for p in points])
 
     def counts(self, points):
         """``points``: candidates (bool rows over the layout's bins), in set-cover
@@ -1215,13 +1253,18 @@ class _Pool:
         futures = [self.threads.submit(fn, *task) for task in tasks]
         return (f.result() for f in futures)
 
+    @property
+    def idle(self) -> bool:
+        """Whether the fit runs its tasks in the caller's thread (no pool)."""
+        return self.joblib is None and self.threads is None
+
     def map_columns(self, fn, tasks, rows):
         """:meth:`map` for the columns' binning, as a list.  A fit of one job (no pool)
         still bins its columns side by side on the cores no other process is using
         (:func:`~aspml.learners._threads.free_threads`, as FOLD's kernels do) once a
         column has ``BIN_ROWS`` rows: ``n_jobs`` sets how many weak learners run at
         once, not whether a kernel may use an idle core."""
-        if self.joblib is None and self.threads is None and rows >= BIN_ROWS and len(tasks) > 1:
+        if self.idle and rows >= BIN_ROWS and len(tasks) > 1:
             threads = min(free_threads(usable_cores()), len(tasks))
             if threads > 1:
                 with ThreadPoolExecutor(threads) as pool:
@@ -1234,6 +1277,11 @@ class _Pool:
 # --bin-threads: ChiMerge of 2 and 10 uniform columns, two threads against one; four
 # runs, docs LIBRE): 1,000-10,000 rows 0.33x-1.63x, 20,000 rows to 1M 1.23x-1.96x.
 BIN_ROWS = 20_000
+
+
+def _offsets(widths) -> np.ndarray:
+    """Where each feature's bits start, its bins' widths given."""
+    return np.cumsum([0, *widths[:-1]]).astype(np.int64)
 
 
 class _Layout:
