@@ -551,7 +551,10 @@ class LogicPrinter:
 
     def declarations(self) -> list[str]:
         if self.d != "prolog":
-            return [":- encoding(utf8)."] if self.d == "scasp" else []
+            # s(CASP) reads every ":- Body" as a global constraint (an encoding directive
+            # would be one on an undefined encoding/1, a deployment trial); it reads its
+            # files as UTF-8, as SWI-Prolog does
+            return []
         indicators, shared = [], []
         own = set(self.p.background_atoms)     # derived by the program's own rules
         for f in self.p.schema.features:
