@@ -36,7 +36,7 @@ from ..evaluate import predict as fast_predict
 from ..kernels.bitset import pack, unpack
 from ..logic.model import (NotAtom, Program, Rule, Schema, Target, exceptions_apart,
                            missing_tokens)
-from ..logic.values import as_label
+from ..logic.values import as_label, composed
 
 
 def as_frame(X, names=None) -> pd.DataFrame:
@@ -249,6 +249,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if y.dtype.kind == "f" and np.isnan(y).any():
             raise ValueError("y holds NaN: every training row needs a label")
         codes = None
+        y = _composed_labels(y)
         if y.dtype.kind == "O":
             # the labels' distinct values once (hashed: any mix of types), then every check
             # on those alone (a sort or a type_of_target of every row's object was most of
@@ -951,3 +952,22 @@ def merge_class_programs(parts) -> list:
 
 def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
+
+
+def _composed_labels(y: np.ndarray) -> np.ndarray:
+    """Text labels in Unicode's composed form (NFC), as table values and program
+    constants are (:func:`~aspml.logic.values.check_string`): "é" as one character or
+    as "e" and an accent is one class.  ``y`` itself when every label already is."""
+    if y.dtype.kind == "U":
+        uniques, inverse = np.unique(y, return_inverse=True)
+        fixed = [composed(v) for v in uniques.tolist()]
+        if fixed == uniques.tolist():
+            return y
+        return np.asarray(fixed)[inverse.reshape(-1)]
+    if y.dtype.kind == "O":
+        codes, found = pd.factorize(y)
+        fixed = [composed(v) if isinstance(v, str) else v for v in found]
+        if all(a is b for a, b in zip(fixed, found)):
+            return y
+        return np.asarray([*fixed, None], dtype=object)[codes]     # (-1: missing, refused)
+    return y

@@ -26,6 +26,7 @@ import bisect
 import math
 import re
 import sys
+import unicodedata
 from numbers import Integral, Real
 
 import numpy as np
@@ -41,12 +42,23 @@ MAX_DECIMALS = 9
 
 
 def check_string(text: str, what: str) -> str:
-    """Return ``text`` if it can be carried by every dialect (no NUL character)."""
+    """Return ``text`` if it can be carried by every dialect (no NUL character), in
+    Unicode's composed form (NFC): "é" typed as one character or as "e" and an accent
+    (macOS and some spreadsheets export the second) is one value, in a table and in a
+    program alike (a finance trial: the same applicant answered otherwise, and explained
+    as ``product = "Crédit", not "Crédit"``)."""
     if not isinstance(text, str):
         raise AspmlError(f"{what} must be a string, got {type(text).__name__} {text!r}")
     if "\x00" in text:
         raise AspmlError(f"{what} {text!r} contains a NUL character, which clingo cannot carry")
-    return text
+    return composed(text)
+
+
+def composed(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC), one text for what reads alike."""
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
 
 
 def normalize_value(value: object, what: str = "value") -> Value:
@@ -108,7 +120,7 @@ def read_as_csv(label):
     fitted in Python, is ``>50K`` in the file ``to_csv`` writes); other labels as
     they are.  Two labels that read alike are one class to ``check``, ``report`` and
     ``explain`` (docs, data)."""
-    return label.lstrip(" ") if isinstance(label, str) else label
+    return composed(label.lstrip(" ")) if isinstance(label, str) else label
 
 
 def is_number(value: object) -> bool:
