@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 import aspml
+
 from conftest import predict_with_every_engine, run_aspml
 
 NFC = "Crédit Réduit"

@@ -465,15 +465,36 @@ def _warn_formatted_numbers(name, texts: list) -> None:
     numbers, a mixed column: "62,5" beside "45")."""
     if len(texts) < 5:
         return
-    formatted = [t for t in texts if _FORMATTED.fullmatch(t) and re.search(r"[,$€£¥']", t)]
+    formatted = _formatted(texts)
     if len(formatted) < 0.9 * len(texts):
         return
     shown = ", ".join(repr(t) for t in formatted[:3])
     warnings.warn(f"column {name!r} holds numbers written with separators or signs ({shown}): "
                   "aspml reads each as a text, a category of its own, compared as text, not "
                   "as a number; to compare them as numbers, write them plainly (1234.5) or "
-                  "read the file so (pandas.read_csv(..., decimal=',', thousands='.'))",
-                  AspmlWarning, stacklevel=4)
+                  f"{_read_so(formatted)}", AspmlWarning, stacklevel=4)
+
+
+def _formatted(texts: list) -> list:
+    """The texts written as numbers in a report (separators, currency signs)."""
+    return [t for t in texts if isinstance(t, str) and _FORMATTED.fullmatch(t.strip())
+            and re.search(r"[,$€£¥']", t)]
+
+
+def _read_so(formatted: list) -> str:
+    """How to read such numbers with pandas, told from the texts themselves: the last
+    separator of most is the decimal one ("52,861.90": thousands=','; "1.234,5":
+    decimal=',' and thousands='.'; a trial's US amounts were given the second, which
+    leaves them texts), and currency signs are not read by pandas."""
+    last = [m.group() for t in formatted for m in [re.search(r"[.,](?=\d+\D*$)", t)] if m]
+    comma_decimal = sum(1 for t, c in zip(formatted, last)
+                        if c == "," and not re.search(r",\d{3}\D*$", t))
+    how = ("decimal=',', thousands='.'" if comma_decimal > len(formatted) / 2
+           else "thousands=','")
+    marks = [what for what, chars in (("the currency signs", "$€£¥"), ("the parentheses", "()"))
+             if any(c in t for t in formatted for c in chars)]
+    removed = f", once {' and '.join(marks)} are removed" if marks else ""
+    return f"read the file so (pandas.read_csv(..., {how}){removed})"
 
 
 # words other tools write for a missing value (read as values unless named as missing)
@@ -508,6 +529,15 @@ def _not_numbers(name, texts: list, row: int, missing) -> None:
     said = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     kind = (f"declare it mixed or categorical (kinds={{{name!r}: 'mixed'}}, on the command "
             f"line {_kind_flag(name, 'mixed')})")
+    formatted = _formatted(texts)
+    if len(formatted) >= 0.9 * len(texts):
+        # numbers written as in a report ("$52,861.90"): declared mixed they would be texts,
+        # and no comparison of a number would hold on them (a finance trial: 344 answers
+        # of 3,000 changed with no word, following that advice)
+        raise AspmlError(f"column {name!r} is numeric but holds {said} (row {row} the "
+                         "first), numbers written with separators or signs: write them "
+                         f"plainly (1234.5), or {_read_so(formatted)}; declared mixed, "
+                         "they would be texts that no comparison of a number holds on")
     words = [t for t in texts if isinstance(t, str)]
     if not words or len(words) != len(texts) or len(words) > 5:
         # a value no token names (True), or too many to list: the kind alone
