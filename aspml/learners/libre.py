@@ -332,8 +332,8 @@ class Libre(LogicClassifier):
         seldom hold (tictactoe F1 0.952 with 10.4 printed rules, krkp 0.819: the
         paper reaches 1.00 on tictactoe).  ``"cv"``: its rules join the set cover
         only when the inner folds score them clearly better than the ensemble
-        alone (by ``CATEGORICAL_GAIN``, 0.01 of F1: numbers are not used, whose
-        bins the whole training fold shaped; without inner folds, never).  True:
+        alone (by ``CATEGORICAL_GAIN``, 0.01 of F1: numbers are not used, a learner
+        over many of them fits its records closely; without inner folds, never).  True:
         always; False: the paper's ensemble alone.
     discretization_threshold : float, default 6
         ChiMerge's chi-square threshold (the paper tries 6, 4.6 and 4, and
@@ -562,7 +562,8 @@ class Libre(LogicClassifier):
                  else None)
         # one more learner over every categorical (or Boolean) feature, when there are more
         # of them than max_features (categorical_learner); not numbers nor grouped
-        # categories, whose bins the labels of the whole training fold shaped
+        # categories, whose many bins such a learner fits closely (sonar fell from 0.687
+        # to 0.576 with them, measured when the inner folds shared the fit's bins)
         categorical = np.array([f for f, b in enumerate(bins)
                                 if all(x.kind != "num" and not x.group for x in b)],
                                dtype=np.int64)
