@@ -407,3 +407,36 @@ def test_the_scasp_refusal_names_the_same_rule_in_every_run(tmp_path):
                            text=True, env={**os.environ, "PYTHONHASHSEED": str(seed)},
                            check=True).stdout for seed in range(6)}
     assert len(said) == 1 and "the exception ab1 compares 'm1'" in said.pop()
+
+
+def test_a_negated_atom_no_clause_defines_is_noted_in_prolog(swipl, tmp_path):
+    """``\\+ ab9(X)`` with no clause for ab9: aspml reads an exception that never holds,
+    and SWI-Prolog running the same text stops with "Unknown procedure ab9/1" (a
+    deployment trial).  Parsing the prolog text says so; declared dynamic (as aspml's
+    own print does) it is silent, and swipl then answers as aspml predicts."""
+    import warnings
+
+    from aspml.errors import AspmlWarning
+    from conftest import run_swipl
+    text = "label(X,'yes') :- age(X,N), N > 4.5, \\+ ab9(X).\n"
+    X = pd.DataFrame({"age": [3, 5, 7]})
+    with pytest.warns(AspmlWarning, match=r"no clause defines ab9/1.*':- dynamic ab9/1\.'"):
+        p = aspml.parse(text, "prolog")
+    assert p.predict(X).tolist() == [False, True, True]
+    facts = aspml.export(p, "prolog", X).split("% rows", 1)[1]
+    goal = "forall(label(R,C), (write(R), nl))"
+    (tmp_path / "bare.pl").write_text(text + facts)
+    assert "Unknown procedure" in run_swipl(goal, [tmp_path / "bare.pl"]).stderr
+    declared = ":- dynamic ab9/1.\n" + text
+    for source in (declared, p.to_prolog(), aspml.parse(p.to_prolog(), "prolog").to_prolog()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", AspmlWarning)
+            q = aspml.parse(source, "prolog")
+        assert q.predict(X).tolist() == [False, True, True]
+    (tmp_path / "declared.pl").write_text(declared + facts)
+    done = run_swipl(goal, [tmp_path / "declared.pl"])
+    assert sorted(done.stdout.split()) == ["1", "2"], done.stderr
+    # clingo reads an atom no rule defines as false: no note in asp
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        aspml.parse("label(X) :- row(X), age(X,N), N > 4, not ab9(X).", "asp")

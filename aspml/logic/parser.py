@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, VisitError
 
-from ..errors import AspmlError, ParseError
+from ..errors import AspmlError, AspmlWarning, ParseError
 from .model import (DEFAULT_MISSING, Compare, Feature, Flag, InSet, Interval, NotAtom,
                     NotCompare, Program, Rule, Schema, Target, missing_tokens)
 from .decisions import LabelClause, OrderError, decision_order
@@ -587,6 +588,8 @@ class _Builder:
         self.helpers = self._helpers(heads, background_preds)
         self.derived = {h for h in heads if h != self.target_pred and h not in background_preds
                         and h not in self.helpers}
+        if self.dialect == "prolog":
+            self._note_undefined_negations(set(heads))
         rules, background = [], []
         positive = None
         clauses, defined = [], []           # multi-class: label clauses, helper definitions
@@ -639,6 +642,26 @@ class _Builder:
                            prefix=self.prefix, background=tuple(background))
         except AspmlError as e:
             raise ParseError(str(e), 1, 1) from None
+
+    def _note_undefined_negations(self, heads: set) -> None:
+        """``\\+ ab9(X)`` where no clause defines ab9 and no ``:- dynamic`` declares it:
+        aspml reads an exception that never holds, but SWI-Prolog, running this text as
+        written, stops every query with "Unknown procedure ab9/1" (a deployment trial).
+        aspml's own print declares it dynamic; a note says so."""
+        declared = {name.strip().split("/")[0]
+                    for found in re.findall(r":-\s*dynamic\s+([^.]*)\.", self.text)
+                    for name in found.split(",")}
+        missing = sorted({lit.parts[0].name for raw in self.rules for lit in raw.body
+                          if lit.kind == "negative" and len(lit.parts[0].args) == 1
+                          and lit.parts[0].name not in heads | declared
+                          and self._undefined_exception(lit.parts[0].name)})
+        if missing:
+            said = ", ".join(f"{m}/1" for m in missing)
+            warnings.warn(f"no clause defines {said}, which the program negates: aspml reads "
+                          f"{'it' if len(missing) == 1 else 'each'} as an exception that never "
+                          "holds, while SWI-Prolog, running this text as written, stops with "
+                          "an unknown-procedure error (declare it ':- dynamic "
+                          f"{said}.', as aspml's print does)", AspmlWarning, stacklevel=4)
 
     def _check_safe(self, raw: RawRule) -> None:
         """A rule whose row variable no positive atom of its body binds (``label(X) :- not
