@@ -58,8 +58,9 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
 
     ``pd.read_csv(path)`` differs: it reads ``NA``, ``None``, ``null``, ``n/a``,
     ``NaN`` and a dozen other words as missing, where the command keeps them as
-    values (``pd.read_csv(path, skipinitialspace=True, keep_default_na=False,
-    na_values=[""])`` reads the cells as the command does).  Cells that read as
+    values, and reads codes as numbers (``001`` as 1; ``pd.read_csv(path, dtype=str,
+    skipinitialspace=True, keep_default_na=False, na_values=[""])`` reads the cells as
+    the command does).  Cells that read as
     numbers stay text here; the learners and the Program read ``"5.1"`` as the
     number 5.1.  To learn in Python what ``aspml learn`` learns: the command takes a
     label column of numbers as numbers, and a column of only ``true``/``false``
