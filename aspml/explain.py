@@ -160,34 +160,36 @@ def as_row(program: Program, row) -> pd.DataFrame:
         raise AspmlError(f"the row has no column(s) {absent}; the program needs "
                          f"{list(program.columns_used)} (an unknown value is None or NaN)")
     if absent:
-        _refuse_misspelt_keys(program, row, absent)
+        _note_misspelt_keys(program, row, absent)
     for f in absent:
         frame[f] = np.nan
     return frame
 
 
-def _refuse_misspelt_keys(program: Program, row: dict, absent: list) -> None:
+def _note_misspelt_keys(program: Program, row: dict, absent: list) -> None:
     """A dict that leaves out a column the program reads gives a missing value there; when
-    it also holds a key the program does not know, that key is likely the column
-    misspelt (a finance trial: ``"late payments (12 m)"`` for ``"(12m)"`` turned an
-    approved applicant into a default, with no word).  A key close to an absent column
-    is refused; other unknown keys are noted beside the columns read as missing."""
+    it also holds a key the program does not read, that key may be the column misspelt
+    (a finance trial: ``"late payments (12 m)"`` for ``"(12m)"`` turned an approved
+    applicant into a default, with no word).  A note names the absent columns and, for
+    each, the key written most like it.  Not a refusal: a learned program keeps only the
+    columns its rules read, and a row of the training table less its missing values
+    (``df.iloc[i].dropna().to_dict()``) holds other columns by right (``feature_9``
+    beside an absent ``feature_3``; a review)."""
     import difflib
     known = {str(n).strip() for n in (*program.schema.names, *program.columns_used)}
-    unknown = [k for k in row if str(k).strip() not in known]
+    unknown = [str(k) for k in row if str(k).strip() not in known]
     if not unknown:
         return
-    by_key = {str(k): k for k in unknown}
-    close = {f: by_key[m[0]] for f in absent
-             for m in [difflib.get_close_matches(str(f), list(by_key), n=1, cutoff=0.75)] if m}
-    if close:
-        said = ", ".join(f"{k!r} (for {f!r}?)" for f, k in close.items())
-        raise AspmlError(f"the row's key(s) {said} are not columns of the program, which "
-                         f"reads {list(program.columns_used)}; a column the row leaves out "
-                         "is read as missing: spell it as the program does")
-    warnings.warn(f"the row's key(s) {unknown} are not columns of the program; its "
-                  f"column(s) {absent} are not in the row and are read as missing",
-                  AspmlWarning, stacklevel=3)
+    folded = {k.strip().casefold(): k for k in unknown}
+    guesses = []
+    for f in absent:
+        same = folded.get(str(f).strip().casefold())
+        close = [same] if same else difflib.get_close_matches(str(f), unknown, n=1, cutoff=0.75)
+        guesses.append(f"{f!r}" + (f" (the row has {close[0]!r})" if close else ""))
+    warnings.warn(f"the row has no column {', '.join(guesses)}, which the program reads: read "
+                  "as missing; keys the program does not read: "
+                  f"{unknown[:5]}{' ...' if len(unknown) > 5 else ''} (give an unknown value "
+                  "as None to say so)", AspmlWarning, stacklevel=4)
 
 
 def _value(table, feature: str):
