@@ -1509,6 +1509,89 @@ def test_a_column_of_one_group_is_in_no_rule():
     assert abs(train.mean() - test.mean()) < 0.05
 
 
+def test_an_inner_fold_bins_without_its_held_out_labels(monkeypatch):
+    """The stopping rule's inner folds score their set covers on held-out rows their
+    bins never saw the labels of: with the inner split fixed, the labels of fold 1's
+    held-out rows changed, fold 1's bins are the same (numbers' cuts and a many-valued
+    column's groups); every other fold's training rows hold those labels, and its bins
+    change.  (Bins of every training row let a 1% class of noise get 9-15 rules with
+    no note.)  A held-out value the fold's training rows never hold is in none of the
+    fold's groups (coded missing), as a new value is in no value set of the program."""
+    import warnings
+
+    import aspml.learners.libre as L
+
+    class Fixed:
+        def __init__(self, n):
+            self.parts = np.array_split(np.arange(n), 3)
+
+        def get_n_splits(self):
+            return 3
+
+        def split(self, X, y):
+            for k in range(3):
+                yield np.concatenate([p for j, p in enumerate(self.parts) if j != k]), \
+                    self.parts[k]
+
+    rng = np.random.default_rng(0)
+    n = 900
+    X = pd.DataFrame({"a": rng.normal(size=n).round(2), "b": rng.integers(0, 40, n),
+                      "c": [f"v{k}" for k in rng.integers(0, 150, n)]})
+    y0 = ((X.a > 0.5) | (X.b < 5)).to_numpy() ^ (rng.random(n) < 0.1)
+    y1 = y0.copy()
+    y1[:300] = rng.random(300) < 0.5                     # fold 1's held-out rows
+    monkeypatch.setattr(L.Libre, "_inner_folds", staticmethod(lambda y, rng, k=3: Fixed(len(y))))
+    real = L._feature_bins
+
+    def fold_bins(y):
+        got = {}
+
+        def spy(col, labels, *args):
+            bins, code = real(col, labels, *args)
+            rows = args[-1]
+            if rows is not None:
+                got.setdefault(int(rows[0]), []).append((bins, code))
+            return bins, code
+        monkeypatch.setattr(L, "_feature_bins", spy)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            Libre(random_state=0, max_categories=30).fit(X, y)
+        monkeypatch.setattr(L, "_feature_bins", real)
+        return got
+    g0, g1 = fold_bins(y0), fold_bins(y1)
+    assert set(g0) == {300, 0}                  # folds 1 and 2 start at row 300, fold 3 at 0
+    same = [b0 == b1 and np.array_equal(c0, c1) for (b0, c0), (b1, c1) in zip(g0[300], g1[300])]
+    assert same == [True, True, True]
+    assert [b for b, _ in g0[0]] != [b for b, _ in g1[0]]
+    # fold 1 (training rows 300..899): the ids it never holds are coded missing
+    c = pd.Categorical(X.c)
+    bins, code = g0[300][2]
+    unseen = ~np.isin(X.c.to_numpy(), X.c.to_numpy()[300:])
+    assert unseen.any() and {bins[k].kind for k in code[unseen]} == {"missing"}
+    assert len(c.categories) > 30 and any(b.group for b in bins)
+
+
+def test_a_mixed_column_of_one_group_is_in_no_rule():
+    """A column of ids with a few numbers among them (mixed): its texts one group, it is
+    drawn by no learner either (a review: it printed "in {every training value}",
+    positive on 21% of the training rows and 1% held out)."""
+    import warnings
+    rng = np.random.default_rng(0)
+    n = 4000
+    ids = np.array([f"c{k}" for k in rng.integers(0, 30000, n)], dtype=object)
+    ids[rng.random(n) < 0.3] = None
+    num = rng.random(n) < 0.05
+    ids[num] = rng.integers(0, 100, num.sum())
+    x = rng.normal(size=n)
+    y = (x > 0.5) & pd.notna(ids) & ~num | (rng.random(n) < 0.03)
+    X = pd.DataFrame({"x": x.round(2), "customer": ids})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = aspml.Libre(positive=True, random_state=0).fit(X[:3000], y[:3000])
+    assert "customer" not in m.program_.print("text")
+    assert abs(m.decision(X[:3000]).mean() - m.decision(X[3000:]).mean()) < 0.05
+
+
 def test_a_wide_table_warns_that_two_features_seldom_meet_in_a_learner():
     """8 columns of signal among 110: a rule on two of them was in no learner's subset,
     and LIBRE learned rules of noise (held-out F1 0.06, FoldSE 0.93) without a word."""
