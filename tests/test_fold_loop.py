@@ -220,3 +220,31 @@ def test_every_learner_keeps_its_docstring(name):
     ``help(FoldSE)`` and the API pages showed nothing."""
     doc = getattr(aspml, name).__doc__
     assert doc and "Parameters" in doc or name == "FoldRpp" and doc
+
+
+@pytest.mark.parametrize("seed", [15, 0])
+def test_a_kept_rule_decides_the_tail_bar_of_its_class(seed):
+    """The tail bar of a multi-class rule counts the rows of its class it decides (no
+    earlier rule covers them): a finance trial's FoldSE kept 'opened != "2018-01-01"
+    -> C', which covered 2,999 rows and decided one.  A scattered class (D, 6% of the
+    rows, as the trial's) beside three of a number's regions: at seed 15 a rule decided
+    one row before.  Both loops learn the same program, and on the training rows each
+    default rule decides at least the bar or half the rows of its class it covers, which
+    are at least the bar: at least half the bar."""
+    from aspml.display import rule_figures
+    rng = np.random.default_rng(seed)
+    n, k = 1500, 4
+    u = rng.random(n).round(3)
+    inc = rng.integers(10, 90, n)
+    d = rng.random(n) < 0.06
+    c = np.where(d, 3, np.where(u > 0.45, 2, np.where(inc < 35, 1, 0)))
+    X = pd.DataFrame({"u": u, "inc": inc,
+                      "opened": rng.choice([f"d{i}" for i in range(300)], n)})
+    y = np.array(list("ABCD"))[c]
+    programs = {loop: _fit(loop, aspml.FoldSE, X, y, None)[0] for loop in ("python", "numba")}
+    assert programs["python"] == programs["numba"]
+    program = programs["numba"]
+    bar = aspml.FoldSE().tail * n / (k - 1)
+    for fig, rule in zip(rule_figures(program, X, y), program.rules):
+        if rule.head is None:
+            assert fig["right"] >= bar / 2, (fig, str(program))

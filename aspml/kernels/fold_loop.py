@@ -775,7 +775,13 @@ def multiclass(view, data, y_idx, k, cfg):
                             w_dec += w
                     elif not decided[r]:
                         w_wrong += w
-            kept = (n_cov > 0 and w_cov >= cfg[MIN_RULE] and n_dec > 0     # (_enough)
+            # the tail bar counts the rows of its class it decides, or those it covers
+            # when it decides half of them: rows an earlier rule covers get that rule's
+            # class, whatever this one says (a trial: a rule that covered 2,999 rows and
+            # decided one, 'opened != "2018-01-01"'; as FoldSE._multiclass_loop)
+            kept = (n_cov > 0 and n_dec > 0 and (w_dec >= cfg[MIN_RULE]    # (_enough)
+                                                 or (w_cov >= cfg[MIN_RULE]
+                                                     and 2 * w_dec >= w_cov))
                     and not more(w_wrong, w_dec))
         if not kept:
             _cut(store, n_rules, n_lits)
