@@ -418,7 +418,8 @@ def test_codes_pandas_takes_for_numbers_read_as_the_command_reads_them(tmp_path)
     loaded = aspml.load(model)
     recipe = pd.read_csv(data, dtype=str, skipinitialspace=True, keep_default_na=False,
                          na_values=[""])
-    answers = lambda frame: np.where(loaded.predict(frame), "risk", "ok").tolist()  # noqa: E731
+    def answers(frame):
+        return np.where(loaded.predict(frame), "risk", "ok").tolist()
     assert answers(recipe) == cli
     plain = pd.read_csv(data, skipinitialspace=True, keep_default_na=False, na_values=[""])
     assert answers(plain) != cli

@@ -638,6 +638,7 @@ def test_a_value_set_of_both_flag_values_is_no_condition(tmp_path):
     of 200 such tables, a deployment trial).  Every fit gives a program the engines
     agree on; one whose rules hold on every training row says so."""
     from conftest import run_aspml
+
     from aspml.errors import AspmlWarning
     noted = 0
     for seed in range(40):

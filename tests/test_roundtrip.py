@@ -416,8 +416,9 @@ def test_a_negated_atom_no_clause_defines_is_noted_in_prolog(swipl, tmp_path):
     own print does) it is silent, and swipl then answers as aspml predicts."""
     import warnings
 
-    from aspml.errors import AspmlWarning
     from conftest import run_swipl
+
+    from aspml.errors import AspmlWarning
     text = "label(X,'yes') :- age(X,N), N > 4.5, \\+ ab9(X).\n"
     X = pd.DataFrame({"age": [3, 5, 7]})
     with pytest.warns(AspmlWarning, match=r"no clause defines ab9/1.*':- dynamic ab9/1\.'"):

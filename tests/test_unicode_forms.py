@@ -7,10 +7,9 @@ import unicodedata
 
 import numpy as np
 import pandas as pd
+from conftest import predict_with_every_engine, run_aspml
 
 import aspml
-
-from conftest import predict_with_every_engine, run_aspml
 
 NFC = "Crédit Réduit"
 NFD = unicodedata.normalize("NFD", NFC)
