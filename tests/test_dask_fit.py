@@ -322,3 +322,16 @@ def test_a_frame_read_from_parquet_fits_as_in_memory(tmp_path):
     want = aspml.FoldSE(max_bins=64, positive="yes").fit(df.drop(columns="label"),
                                                          df["label"]).program_
     assert got == want
+
+
+def test_a_tie_of_uncovered_rows_goes_to_the_class_of_more_training_rows():
+    """Uncovered rows that tie (two of a 2.8% class, two of a common one) gave the default
+    to the class first by name (a multi-class trial: the rare class became the default of
+    83 fresh rows, none of them of it); the class of more training rows takes it, then the
+    first."""
+    from aspml.learners._base import largest_class
+    uncovered = np.array([2.0, 0.0, 2.0])
+    assert largest_class(uncovered, lambda: [2, 0, 2], lambda: [80, 900, 1200]) == 2
+    assert largest_class(uncovered, lambda: [2, 0, 2], lambda: [1200, 900, 80]) == 0
+    assert largest_class(uncovered, lambda: [2, 0, 2], lambda: [5, 9, 5]) == 0
+    assert largest_class(np.array([1.0, 3.0]), lambda: 1 / 0) == 1     # no tie, no count

@@ -129,17 +129,20 @@ def class_totals(y_idx, rows, weight, n_classes: int) -> np.ndarray:
                        minlength=n_classes).astype(float)
 
 
-def largest_class(totals: np.ndarray, counts) -> int:
+def largest_class(totals: np.ndarray, *counts) -> int:
     """The class of the largest total, totals within rounding (1e-9, relative: as
     :func:`aspml.kernels.fold_loop.most`) tying; ties go to the class of more rows
-    (``counts``, a callable giving each class's unweighted rows), then to the first.
-    Weights that make the classes weigh the same ("balanced") tie them all: the default
-    class is then the class of the most rows, not the first by name (nor the one float
-    rounding favours)."""
+    (``counts``, callables giving each class's unweighted rows, asked in turn while
+    classes tie), then to the first.  Weights that make the classes weigh the same
+    ("balanced") tie them all: the default class is then the class of the most rows,
+    not the first by name (nor the one float rounding favours)."""
     tied = np.flatnonzero(totals >= totals.max() * (1 - 1e-9))
-    if len(tied) == 1:
-        return int(tied[0])
-    return int(tied[np.argmax(np.asarray(counts())[tied])])
+    for count in counts:
+        if len(tied) == 1:
+            break
+        values = np.asarray(count())[tied]
+        tied = tied[values == values.max()]
+    return int(tied[0])
 
 
 def rule_hits(program, X, target, weight=None, missing=None, cov=None) -> np.ndarray:

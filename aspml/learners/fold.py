@@ -832,7 +832,11 @@ class FoldSE(LogicClassifier):
         # the table, a region of rows the rules leave does (FoldRpp, no tail: theirs)
         totals = (search.class_totals(y_idx, undecided, k) + search.min_rule * every / every.sum()
                   if left else every)
-        default = largest_class(totals, lambda: search.class_totals(y_idx, rows, k, True))
+        # tied uncovered rows: the class of more training rows, not the first by name (a
+        # trial: two rows each of a 2.8% class and a common one, and the rare class, first
+        # by name, became the default of 83 fresh rows, none of it)
+        default = largest_class(totals, lambda: search.class_totals(y_idx, rows, k, True),
+                                lambda: search.class_totals(y_idx, None, k, True))
         if search.trace:        # rows of the default class no rule covers, the others
             uncovered = search.class_totals(y_idx, undecided, k, True)
             search._step("default", 0, label=as_label(self.classes_[default]),
