@@ -816,6 +816,17 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
             print(f"note: column {labels.name!r} holds none of the program's classes "
                   f"({', '.join(show[c] for c in program.classes)}); is it the label column? "
                   "(--target COLUMN)", file=sys.stderr)
+        unknown = list(zip(m["classes"][len(program.classes):],
+                           m["matrix"][len(program.classes):]))
+        if m["labelled"] and unknown:
+            # a class of the labels the program does not have: every row of it is wrong,
+            # and macro-F1 counts it at 0 (a trial read the drop as the rules' doing)
+            said = ", ".join(f"{text_value(c)} ({amount(sum(row))} row"
+                             f"{'s' if sum(row) != 1 else ''})" for c, row in unknown)
+            print(f"note: the labels hold {'a class' if len(unknown) == 1 else 'classes'} "
+                  f"the program does not know: {said}; the program never gives "
+                  f"{'it' if len(unknown) == 1 else 'them'}, so each such row counts as "
+                  "wrong and macro-F1 counts F1 0 for it", file=sys.stderr)
         if m["labelled"]:
             print(f"{m['labelled']} labelled rows ({labels.name}"
                   f"{_weighed_by(weight_name, m['weight'])}): accuracy "

@@ -466,6 +466,26 @@ def test_labels_of_numbers_beside_words_stay_as_written(tmp_path):
         assert set(fitted.program_.classes) == set(labels)
 
 
+def test_check_names_a_class_of_the_labels_the_program_does_not_know(learned, iris_csv,
+                                                                     tmp_path):
+    """Labels holding a class the program has no rule or default for (a trial's class
+    seen only in the evaluation rows): one note naming it and its rows, every such row
+    wrong; none when the labels hold only the program's classes."""
+    done = run_aspml("check", learned["lp"][0], iris_csv)
+    assert "does not know" not in done.stderr
+    X, y = _iris()
+    y = np.where(np.arange(len(y)) % 30 == 0, "hybrid", y)
+    path = tmp_path / "hybrid.csv"
+    X.assign(species=y).to_csv(path, index=False)
+    for model in (learned["lp"][0], learned["pl"][0]):
+        done = run_aspml("check", model, path)
+        assert done.returncode == 0, done.stderr
+        notes = [line for line in done.stderr.splitlines() if "does not know" in line]
+        assert notes == ['note: the labels hold a class the program does not know: "hybrid" '
+                         '(5 rows); the program never gives it, so each such row counts as '
+                         'wrong and macro-F1 counts F1 0 for it'], done.stderr
+
+
 def test_check_says_how_many_given_rows_are_labelled(tmp_path):
     """Precision reads the given rows that are labelled: where some are not, check says
     how many of them are (a trial read "given to 242 rows ... precision" as of the 242);
