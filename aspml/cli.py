@@ -23,6 +23,7 @@ import contextlib
 import errno
 import importlib
 import io
+import math
 import os
 import sys
 import warnings
@@ -316,7 +317,32 @@ def cmd_learn(args) -> int:
         fit = _fit_text(s["accuracy"], s["f1"], False)
     rows = _count(len(X), "row") + ("" if sample_weight is None
                                     else f" of total weight {sample_weight.sum():g}")
+    longest = _longest_threshold(program)
+    if args.digits is None and longest is not None:
+        # computed numbers (a BMI, a lab ratio) give thresholds of 17 digits, which a person
+        # cannot read (a multi-class trial's "trop <= 0.023673227402110336")
+        print(f"aspml learn: note: thresholds are written with up to {longest[0]} digits "
+              f"({longest[1]}); --digits N rounds the numbers to N decimals before learning, "
+              "for shorter ones", file=sys.stderr)
     return _show_learned(args, program, rows, fit)
+
+
+def _longest_threshold(program, digits: int = 10):
+    """The most significant digits of a number the program's rules compare with, and
+    that number as written, when more than ``digits``; else None."""
+    from .logic.model import Compare, Interval
+    found = None
+    for rule in program.rules:
+        for lit in rule.body:
+            values = ((lit.value,) if isinstance(lit, Compare)
+                      else (lit.lo, lit.hi) if isinstance(lit, Interval) else ())
+            for v in values:
+                if isinstance(v, float) and math.isfinite(v):
+                    text = repr(v)
+                    n = len(text.split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
+                    if n > digits and (found is None or n > found[0]):
+                        found = (n, text)
+    return found
 
 
 def _fit(args, clf, X, y, **fit_kw) -> None:

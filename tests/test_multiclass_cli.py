@@ -632,3 +632,22 @@ def test_predict_keeps_columns_and_says_which_rule_decided(learned, iris_csv, tm
         one_line_error(run_aspml("predict", binary, data, "--keep", *keep), *words)
         one_line_error(run_aspml("predict", binary, data, "--keep", *keep, "--chunksize",
                                  "5"), *words)
+
+
+def test_learn_suggests_digits_for_thresholds_of_many_digits(tmp_path):
+    """Computed numbers (a lab ratio) give thresholds of 17 digits a person cannot read
+    (a multi-class trial: "trop <= 0.023673227402110336"); learn says --digits rounds
+    them, and says nothing with --digits or on numbers of few digits."""
+    rng = np.random.default_rng(0)
+    x = rng.random(400) * 0.05
+    frame = pd.DataFrame({"trop": x, "label": np.where(x > 0.0236732274, "yes", "no")})
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    frame.assign(trop=frame.trop.round(3)).to_csv(tmp_path / "short.csv", index=False)
+    for data, extra, said in (("t.csv", (), True), ("t.csv", ("--digits", "4"), False),
+                              ("short.csv", (), False)):
+        done = run_aspml("learn", tmp_path / data, "--target", "label", "--positive", "yes",
+                         *extra, "-o", tmp_path / "m.lp")
+        assert done.returncode == 0, done.stderr
+        assert ("--digits N rounds" in done.stderr) == said, done.stderr
+        if said:
+            assert re.search(r"up to 1[5-7] digits \(0\.02\d+\)", done.stderr)
