@@ -252,7 +252,6 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         if y.dtype.kind == "f" and np.isnan(y).any():
             raise ValueError("y holds NaN: every training row needs a label")
         codes = None
-        y = _composed_labels(y)
         if y.dtype.kind == "O":
             # the labels' distinct values once (hashed: any mix of types), then every check
             # on those alone (a sort or a type_of_target of every row's object was most of
@@ -260,7 +259,11 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             codes, uniques = pd.factorize(y)
             if (codes < 0).any():
                 raise ValueError("y holds missing labels: every training row needs a label")
-            uniques = np.asarray(uniques, dtype=object)
+            # texts in Unicode's composed form (NFC), as table values and program constants
+            # are: "é" as one character or as "e" and an accent is one class (np.unique
+            # below merges the two)
+            uniques = np.asarray([composed(v) if isinstance(v, str) else v for v in uniques],
+                                 dtype=object)
             if len({isinstance(v, str) for v in uniques}) > 1:
                 kinds = sorted({type(v).__name__ for v in uniques})
                 raise ValueError(f"y mixes texts and other values ({', '.join(kinds)}): the "
@@ -271,6 +274,11 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                              "and needs class labels")
         if codes is None:
             self.classes_, y_idx = np.unique(y, return_inverse=True)
+            fixed = [composed(v) for v in self.classes_.tolist()] \
+                if self.classes_.dtype.kind == "U" else None
+            if fixed is not None and fixed != self.classes_.tolist():     # (as above)
+                self.classes_, rank = np.unique(np.asarray(fixed), return_inverse=True)
+                y_idx = rank.reshape(-1)[y_idx]
         else:
             self.classes_, rank = np.unique(uniques, return_inverse=True)
             y_idx = rank.reshape(-1)[codes]
@@ -956,21 +964,3 @@ def merge_class_programs(parts) -> list:
 def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
-
-def _composed_labels(y: np.ndarray) -> np.ndarray:
-    """Text labels in Unicode's composed form (NFC), as table values and program
-    constants are (:func:`~aspml.logic.values.check_string`): "é" as one character or
-    as "e" and an accent is one class.  ``y`` itself when every label already is."""
-    if y.dtype.kind == "U":
-        uniques, inverse = np.unique(y, return_inverse=True)
-        fixed = [composed(v) for v in uniques.tolist()]
-        if fixed == uniques.tolist():
-            return y
-        return np.asarray(fixed)[inverse.reshape(-1)]
-    if y.dtype.kind == "O":
-        codes, found = pd.factorize(y)
-        fixed = [composed(v) if isinstance(v, str) else v for v in found]
-        if all(a is b for a, b in zip(fixed, found)):
-            return y
-        return np.asarray([*fixed, None], dtype=object)[codes]     # (-1: missing, refused)
-    return y

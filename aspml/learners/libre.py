@@ -566,8 +566,10 @@ class Libre(LogicClassifier):
         heuristic = 1 if self.heuristic == "H1" else 2
         # fold 0: every training row; with CV stopping, the inner folds' training rows,
         # split when first needed (while the pool already runs fold 0's learners).
-        # Only the task generator below calls rows_of, and Python runs a generator in
-        # one thread at a time; cover(t) reads folds[t] after fold t's tasks were made.
+        # Only the task generator below (and, before it, the binning of the folds under
+        # another joblib backend) calls rows_of and fold, and Python runs a generator in
+        # one thread at a time; cover(t) reads folds[t] and fold t's bins after fold t's
+        # tasks were made.
         split = (self._inner_folds(y, rng) if self.early_stopping in ("cv", "cv-best")
                  else None)
         # one more learner over every categorical (or Boolean) feature, when there are more
@@ -665,8 +667,9 @@ class Libre(LogicClassifier):
                 if t == 0:
                     out.append((allowed, order, masks, n_found))
                 else:
-                    out.append((allowed, order, _f1_curve(layout.masks(every_code[va], allowed[order]),
-                                                          y[va], *_weights_of(weights, va)),
+                    held_out = layout.masks(every_code[va], allowed[order])
+                    out.append((allowed, order, _f1_curve(held_out, y[va],
+                                                          *_weights_of(weights, va)),
                                 (y[va], None if weights is None else weights[va])))
             return out
 
