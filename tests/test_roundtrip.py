@@ -423,6 +423,8 @@ def test_a_negated_atom_no_clause_defines_is_noted_in_prolog(swipl, tmp_path):
     X = pd.DataFrame({"age": [3, 5, 7]})
     with pytest.warns(AspmlWarning, match=r"no clause defines ab9/1.*':- dynamic ab9/1\.'"):
         p = aspml.parse(text, "prolog")
+    with pytest.warns(AspmlWarning, match="no clause defines ab9/1"):     # a comment declares
+        aspml.parse("% :- dynamic ab9/1.\n" + text, "prolog")              # nothing
     assert p.predict(X).tolist() == [False, True, True]
     facts = aspml.export(p, "prolog", X).split("% rows", 1)[1]
     goal = "forall(label(R,C), (write(R), nl))"

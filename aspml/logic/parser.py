@@ -248,6 +248,12 @@ class Lit:
 
 
 @dataclass(frozen=True)
+class Declared:
+    """A ``:- dynamic name/arity, ...`` directive: the names it declares."""
+    names: frozenset
+
+
+@dataclass(frozen=True)
 class RawRule:
     head: Atom
     body: tuple
@@ -381,7 +387,11 @@ class _Syntax(Transformer):
         return ("meta", meta, tok.line)
 
     def directive(self, items):
-        return None
+        text = str(items[0])
+        if not text.startswith("dynamic"):
+            return None
+        return Declared(frozenset(name.strip().split("/")[0]
+                                  for name in text[len("dynamic"):].rstrip(".").split(",")))
 
     def show(self, items):
         tok = items[0]
@@ -411,6 +421,7 @@ class _Builder:
         self.text = text
         metas = [i for i in items if isinstance(i, tuple)]
         self.rules = [i for i in items if isinstance(i, RawRule)]
+        self.declared = frozenset().union(*(i.names for i in items if isinstance(i, Declared)))
         if len(metas) > 1:
             raise ParseError("more than one '% aspml:' header", metas[1][2], 1)
         self.meta = metas[0][1] if metas else None
@@ -648,12 +659,9 @@ class _Builder:
         aspml reads an exception that never holds, but SWI-Prolog, running this text as
         written, stops every query with "Unknown procedure ab9/1" (a deployment trial).
         aspml's own print declares it dynamic; a note says so."""
-        declared = {name.strip().split("/")[0]
-                    for found in re.findall(r":-\s*dynamic\s+([^.]*)\.", self.text)
-                    for name in found.split(",")}
         missing = sorted({lit.parts[0].name for raw in self.rules for lit in raw.body
                           if lit.kind == "negative" and len(lit.parts[0].args) == 1
-                          and lit.parts[0].name not in heads | declared
+                          and lit.parts[0].name not in heads | self.declared
                           and self._undefined_exception(lit.parts[0].name)})
         if missing:
             said = ", ".join(f"{m}/1" for m in missing)
