@@ -486,9 +486,10 @@ def _read_so(formatted: list) -> str:
     separator of most is the decimal one ("52,861.90": thousands=','; "1.234,5":
     decimal=',' and thousands='.'; a trial's US amounts were given the second, which
     leaves them texts), and currency signs are not read by pandas."""
-    last = [m.group() for t in formatted for m in [re.search(r"[.,](?=\d+\D*$)", t)] if m]
-    comma_decimal = sum(1 for t, c in zip(formatted, last)
-                        if c == "," and not re.search(r",\d{3}\D*$", t))
+    # the last separator and the digits after it: a comma before other than three digits
+    # is a decimal comma (each text on its own: "$5", with none, counts for neither)
+    ends = [re.search(r"([.,])(\d+)\D*$", t) for t in formatted]
+    comma_decimal = sum(1 for m in ends if m and m.group(1) == "," and len(m.group(2)) != 3)
     how = ("decimal=',', thousands='.'" if comma_decimal > len(formatted) / 2
            else "thousands=','")
     marks = [what for what, chars in (("the currency signs", "$€£¥"), ("the parentheses", "()"))
