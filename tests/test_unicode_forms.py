@@ -44,6 +44,15 @@ def test_a_value_in_either_form_gets_one_answer_through_every_door(tmp_path):
     done = run_aspml("explain", tmp_path / "m.lp", tmp_path / "rows.csv", "--row", "1")
     assert done.returncode == 0 and "does not hold" not in done.stdout, done.stdout
 
+    # the file and its facts run in swipl alone (export --facts, an open query)
+    from conftest import run_swipl
+    done = run_aspml("export", tmp_path / "m.pl", "--to", "prolog", "--facts",
+                     tmp_path / "rows.csv")
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "alone.pl").write_text(done.stdout, encoding="utf-8")
+    ran = run_swipl("forall(label(R,C), (write(R), nl))", [tmp_path / "alone.pl"])
+    assert sorted(ran.stdout.split()) == ["0", "1"], ran.stderr
+
 
 def test_a_program_written_in_either_form_is_one_program():
     asp = 'label(X) :- row(X), product(X,"{}").\n'
