@@ -681,7 +681,21 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels, weights=None,
                     + "".join(f"<td class=n>{_ratio(c[k])}</td>" for k in ("precision", "recall",
                                                                            "f1"))
                     + "</tr>")
+    # a class of the labels the program does not know: every row of it is wrong, and
+    # macro-F1 counts it at 0 (the table named only the program's classes)
+    unknown = [] if labels is None or not cm["labelled"] else \
+        list(zip(cm["classes"][len(program.classes):], cm["matrix"][len(program.classes):]))
+    for c, row in unknown:
+        html.append(f"<tr><td>{_e(_class_text(c))}</td><td>– (not a class of the program)"
+                    f"</td><td class=n>0</td><td class=n>{amount(sum(row))}</td>"
+                    "<td class=n>–</td><td class=n>0.000</td><td class=n>0.000</td></tr>")
     html.append("</table>")
+    if unknown:
+        said = ", ".join(_e(_class_text(c)) for c, _ in unknown)
+        html.append(f"<p>The labels hold {'a class' if len(unknown) == 1 else 'classes'} the "
+                    f"program does not know: {said}. The program never gives "
+                    f"{'it' if len(unknown) == 1 else 'them'}, so each such row counts as "
+                    "wrong and macro-F1 counts F1 0 for it.</p>")
     if figures["no_class"]:
         html.append(f"<p>{figures['no_class']} rows get no class (no rule covers them and the "
                     "program has no default class).</p>")

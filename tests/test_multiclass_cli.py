@@ -484,6 +484,18 @@ def test_check_names_a_class_of_the_labels_the_program_does_not_know(learned, ir
         assert notes == [('note: the labels hold a class the program does not know: "hybrid" '
                           '(5 rows); the program never gives it, so each such row counts as '
                           'wrong and macro-F1 counts F1 0 for it')], done.stderr
+        # the report's class table names it too, beside the program's classes
+        page = tmp_path / "hybrid.html"
+        done = run_aspml("report", model, path, "-o", page)
+        assert done.returncode == 0, done.stderr
+        text = page.read_text()
+        assert ('<tr><td>&quot;hybrid&quot;</td><td>– (not a class of the program)</td>'
+                '<td class=n>0</td><td class=n>5</td><td class=n>–</td><td class=n>0.000</td>'
+                '<td class=n>0.000</td></tr>') in text
+        assert "The labels hold a class the program does not know: &quot;hybrid&quot;." in text
+    page = tmp_path / "plain.html"
+    assert run_aspml("report", learned["lp"][0], iris_csv, "-o", page).returncode == 0
+    assert "does not know" not in page.read_text()
 
 
 def test_check_says_how_many_given_rows_are_labelled(tmp_path):
