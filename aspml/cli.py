@@ -356,10 +356,12 @@ def _fit(args, clf, X, y, **fit_kw) -> None:
         raise
     except (ValueError, TypeError) as e:
         raise AspmlError(f"{args.learner}: {str(e).splitlines()[0]}") from None
+    from .learners._base import LARGE_NOTE
     said = set()            # each note once (a Dask fit met one column's in two passes)
     for w in caught:
         if issubclass(w.category, AspmlWarning):
-            if str(w.message) not in said:
+            # (the learner's own note of a large program: learn says it in its options)
+            if str(w.message) not in said and LARGE_NOTE not in str(w.message):
                 said.add(str(w.message))
                 print(f"aspml learn: note: {w.message}", file=sys.stderr)
         else:
@@ -388,18 +390,16 @@ def _show_learned(args, program, rows: str, fit: str) -> int:
     sys.stdout.write(program.to_text())
     if args.output:
         print(f"saved to {args.output}")
-    if program.n_rules >= max(LARGE_PROGRAM, 5 * (len(program.classes) - 1)):
+    from .learners._base import LARGE_NOTE, large_program
+    if program.n_rules >= large_program(program):
         sys.stdout.flush()
-        print(f"aspml learn: note: {_count(program.n_rules, 'rule')} are more than a person "
-              f"reads through; {_SMALLER.get(args.learner, _SMALLER['fold-rpp'])} (aspml bench "
+        print(f"aspml learn: note: {_count(program.n_rules, 'rule')} are {LARGE_NOTE}; "
+              f"{_SMALLER.get(args.learner, _SMALLER['fold-rpp'])} (aspml bench "
               "tells what it costs in accuracy)", file=sys.stderr)
     return 0
 
 
-# a program of this many rules (default and exception rules) gets a note from learn; a
-# multi-class one, when it also has 5 rules for each class but the default (a class a
-# rule is as short as it gets: 125 classes of one number each need 124 rules)
-LARGE_PROGRAM = 100
+# what a program of aspml.learners._base.large_program rules or more learns fewer with
 _SMALLER = {
     "fold-se": "a higher --tail (the share of rows a rule must cover, 0.005 by default) "
                "learns fewer, broader rules",
@@ -407,6 +407,8 @@ _SMALLER = {
                 "prunes nothing) learns fewer, broader rules, and --learner fold-se fewer still",
     "libre": "--max-rules N keeps at most N rules for each class (their exception rules "
              "aside)",
+    "mrs": "a higher --param min_support=S (the share of a class's rows a rule must "
+           "cover, 0.05 by default) learns fewer, broader rules",
 }
 
 

@@ -643,11 +643,36 @@ def test_learn_notes_a_program_too_long_to_read_and_what_gives_a_shorter_one(tmp
             "above 0 (the share of rows a rule must cover; fold-rpp's default 0 prunes "
             "nothing) learns fewer, broader rules, and --learner fold-se fewer still"
             ) in out.stderr
+    assert out.stderr.count("more than a person reads through") == 1   # not the fit's too
     # 125 classes of one interval each: 124 rules, one a class, are as short as it gets
     pd.DataFrame({"x": x, "label": [f"c{v:03d}" for v in x // 16]}).to_csv(bands, index=False)
     out = aspml("learn", bands, "--target", "label")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("fold-se: 124 rules") and "note" not in out.stderr
+
+
+def test_fit_notes_a_program_too_long_to_read_in_the_learners_parameters():
+    """The Python door says what learn says (a trial's notebook fit of 199 rules said
+    nothing), in the learner's parameters; 124 rules for 125 classes say nothing."""
+    import warnings
+
+    import aspml as lib
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.integers(0, 2000, 3000)})
+    stripes = np.where((X["x"] // 10) % 2 == 0, "a", "b")
+    with pytest.warns(AspmlWarning) as caught:
+        lib.FoldRpp(positive="a").fit(X, stripes)
+    said = [str(w.message) for w in caught if "reads through" in str(w.message)]
+    assert said == ["FoldRpp learned 100 rules, more than a person reads through; a tail "
+                    "above 0 (the share of the rows a rule must cover; FoldRpp's default 0 "
+                    "prunes nothing) learns fewer, broader rules, and FoldSE fewer still "
+                    "(aspml.bench, or a cross-validation, tells what it costs in accuracy)"]
+    assert caught[0].filename == __file__        # the user's line, not aspml's
+    bands = [f"c{v:03d}" for v in X["x"] // 16]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        assert lib.FoldSE().fit(X, bands).program_.n_rules == 124
 
 
 def test_a_randomised_learner_learns_the_same_program_from_the_same_command(tmp_path):

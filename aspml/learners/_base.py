@@ -199,6 +199,20 @@ def warn_identifier(name: str, n: int, stacklevel: int = 4) -> None:
                   f"learn --ignore {shlex.quote(name)})", AspmlWarning, stacklevel=stacklevel)
 
 
+# a program of this many rules (default and exception rules) is more than a person
+# reads through; a multi-class one, when it also has 5 rules for each class but the
+# default (a class a rule is as short as it gets: 125 classes of one number each need
+# 124 rules)
+LARGE_PROGRAM = 100
+# the words of that note, which aspml learn says in its options' terms instead
+LARGE_NOTE = "more than a person reads through"
+
+
+def large_program(program: Program) -> int:
+    """The number of rules from which ``program`` is more than a person reads through."""
+    return max(LARGE_PROGRAM, 5 * (len(program.classes) - 1))
+
+
 class LogicClassifier(ClassifierMixin, BaseEstimator):
     """Base of aspml's rule learners (parameters ``positive``, ``kinds``, ``missing``):
     binary programs, and multi-class ones for three or more classes without ``positive``."""
@@ -461,6 +475,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                                               np.ones(table.n_rows, dtype=bool), target, cov)
             self._warn_identifiers(table)
             self._warn_label_copy(table, target)
+            self._warn_large(stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
             if not self.multiclass_:
                 self._warn_low_recall(target, weight, holds)
                 self._warn_always(target, weight, holds)
@@ -499,6 +514,20 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     # so (LIBRE's stopping has a held-out note of its own: no better than calling every
     # row positive)
     _notes_always = True
+
+    # how to learn a shorter program, in the learner's parameters (a fit of
+    # LARGE_PROGRAM rules or more says it)
+    _fewer_rules = "a learner of fewer rules (FoldSE, or Libre with max_rules) may do"
+
+    def _warn_large(self, stacklevel: int) -> None:
+        """An AspmlWarning when the program is more than a person reads through (a
+        new-user trial's notebook fit of 199 rules said nothing; ``aspml learn`` did)."""
+        n = self.program_.n_rules
+        if n >= large_program(self.program_):
+            warnings.warn(f"{type(self).__name__} learned {n} rules, {LARGE_NOTE}; "
+                          f"{self._fewer_rules} (aspml.bench, or a "
+                          "cross-validation, tells what it costs in accuracy)", AspmlWarning,
+                          stacklevel=stacklevel)
 
     # what reads weights as copies of rows, so that their scale matters (a note when
     # they sum to less than a tenth of the rows: normalised weights, summing to 1); None:

@@ -583,6 +583,7 @@ def fit(learner, X, y, sample_weight=None):
     learner.expert_report_ = []
     learner.training_figures_ = None
     _warn_identifiers(learner, X, missing)
+    learner._warn_large(stacklevel=4)
     return learner
 
 

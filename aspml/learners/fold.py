@@ -641,6 +641,9 @@ class FoldSE(LogicClassifier):
         program (docs: Large tables).
     """
 
+    _fewer_rules = ("a higher tail (the share of the rows a rule must cover, 0.005 by "
+                    "default) learns fewer, broader rules")
+
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
 
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
@@ -1090,6 +1093,10 @@ class FoldRpp(FoldSE):
         ``FoldRpp(tail=t)`` learns what ``FoldSE(heuristic="ig",
         negated_comparisons=False, tail=t)`` learns.
     """
+
+    _fewer_rules = ("a tail above 0 (the share of the rows a rule must cover; FoldRpp's "
+                    "default 0 prunes nothing) learns fewer, broader rules, and FoldSE "
+                    "fewer still")
 
     # FOLD-R++'s programs saved before it had a tail
     _quiet_default = (*LogicClassifier._quiet_default, ("tail", 0))

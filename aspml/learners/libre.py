@@ -440,6 +440,8 @@ class Libre(LogicClassifier):
     _quiet_default = (*LogicClassifier._quiet_default, ("categorical_learner", "cv"))
     _suggests_balanced = False
     _notes_always = False
+    _fewer_rules = ("max_rules=N keeps at most N rules for each class (their exception "
+                    "rules aside)")
     _weights_as_copies = "its bins (ChiMerge's chi-square and 3-row smallest bin)"
 
     def __init__(self, n_estimators=20, max_features=5, heuristic="H1", alpha="auto",

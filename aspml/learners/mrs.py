@@ -195,6 +195,9 @@ class MultiValueRuleSet(LogicClassifier):
         Features the search saw (at most ``max_features_mined``).
     """
 
+    _fewer_rules = ("a higher min_support (the share of a class's rows a rule must cover, "
+                    "0.05 by default) learns fewer, broader rules")
+
     _multiclass_only = ("class_order", "max_class_bins")
     max_class_bins = 0      # an MRS pickled before it had them: every class n_bins
     _weights_as_copies = "its likelihood (the counts against its priors' pseudo-counts)"
