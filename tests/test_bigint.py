@@ -20,6 +20,7 @@ import aspml.prolog
 from aspml import (Compare, Feature, InSet, Interval, NotAtom, NotCompare, ParseError, Program,
                    Rule, Schema, Target)
 
+from aspml.logic.values import SCALED_MAX
 from conftest import predict_with_every_engine, run_aspml
 from strategies import programs_with_tables
 
@@ -30,7 +31,9 @@ big_numbers = st.one_of(
     st.integers(-9, 9).map(lambda k: k * 10**15),
     st.integers(2**53 - 2, 2**53 + 2), st.integers(2**60, 2**64),     # past float64's digits
     st.builds(lambda i, d: i / d, st.integers(-2000, 2000), st.sampled_from([1, 10, 100])),
-    st.floats(-1, 1, allow_nan=False).filter(lambda v: v == v))
+    st.floats(-1, 1, allow_nan=False).filter(lambda v: v == v),
+    # amounts in millions with cents: integers of clingo's at their scale, not at twice it
+    st.integers(SCALED_MAX // 200, SCALED_MAX // 100).map(lambda k: k / 100))
 
 
 def three_engines(p, X):
@@ -220,3 +223,47 @@ def test_cli_learns_saves_predicts_and_checks_big_numbers(tmp_path, swipl):
     assert shown == set(np.flatnonzero(fast).tolist())
     r = run_aspml("explain", model, far, "--row", "0", "--minimal", "--counterfactual")
     assert r.returncode == 0, r.stderr
+
+
+def test_amounts_in_millions_with_cents_agree_and_explain_at_their_scale(tmp_path, swipl):
+    """A trial's court amounts: 2,827,908.50 fits clingo's integers at the program's
+    scale (100) but not at twice it, the scale an engine prints the program at for a
+    value between two cents (and the reasoner at for its grid).  The program fell back to
+    its own scale while the facts were written at twice it: clingo read every amount
+    doubled (rows answered unlike the fast path and SWI-Prolog), a minimal reason named
+    a value that did not force the answer, and counterfactuals failed.  Every door."""
+    p = aspml.parse("""IF amount > 479195.71 AND NOT ab1 THEN won = "yes"
+IF court = "A" THEN won = "yes"
+IF amount > 2827908.5 THEN ab1
+ELSE won = "no"
+""", "text")
+    assert p.schema["amount"].scale == 100
+    X = pd.DataFrame({"amount": [479195.705, 479195.715, 2827908.505, 2827908.495,
+                                 300000.001, 300000, 100000, 1e7],
+                      "court": ["B", "B", "B", "B", "B", "A", "B", "B"]})
+    assert list(three_engines(p, X)) == [False, True, False, True, False, True, False, False]
+    assert list(three_engines(p, probes(p, X))) == list(p.predict(probes(p, X)))
+    for i in range(len(X)):
+        row = X.iloc[i]
+        own = bool(p.predict(X.iloc[[i]])[0])
+        for engine in ("fast", "clingo"):
+            e = aspml.explain(p, row, minimal=True, engine=engine)
+            # the minimal reason forces the answer: the other values anywhere in range
+            others = pd.DataFrame({"amount": [0, 479195.72, 2827908.51, 479195.71, None],
+                                   "court": ["A", "B", "C", None, "A"]})
+            for f, v in e.minimal.items():
+                others[f] = v
+            assert set(p.predict(others)) == {own}, (i, engine, e.minimal)
+        cf = aspml.asp.explain.counterfactual(p, row, target=not own)
+        assert cf is not None and bool(p.predict(pd.DataFrame([cf.row]))[0]) is (not own)
+    program, data = tmp_path / "m.lp", tmp_path / "rows.csv"
+    p.save(program)
+    X.to_csv(data, index=False)
+    answers = predict_with_every_engine(program, data)
+    assert answers["fast"] == answers["clingo"] == answers["prolog"]
+    for i in range(len(X)):
+        done = run_aspml("explain", program, data, "--row", str(i), "--minimal",
+                         "--counterfactual")
+        assert done.returncode == 0, done.stderr
+    done = run_aspml("explain", program, data, "--row", "4", "--minimal")
+    assert "These values alone are enough for this answer: amount = 300000.001" in done.stdout

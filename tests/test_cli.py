@@ -664,10 +664,10 @@ def test_fit_notes_a_program_too_long_to_read_in_the_learners_parameters():
     with pytest.warns(AspmlWarning) as caught:
         lib.FoldRpp(positive="a").fit(X, stripes)
     said = [str(w.message) for w in caught if "reads through" in str(w.message)]
-    assert said == ["FoldRpp learned 100 rules, more than a person reads through; a tail "
-                    "above 0 (the share of the rows a rule must cover; FoldRpp's default 0 "
-                    "prunes nothing) learns fewer, broader rules, and FoldSE fewer still "
-                    "(aspml.bench, or a cross-validation, tells what it costs in accuracy)"]
+    assert said == [("FoldRpp learned 100 rules, more than a person reads through; a tail "
+                     "above 0 (the share of the rows a rule must cover; FoldRpp's default 0 "
+                     "prunes nothing) learns fewer, broader rules, and FoldSE fewer still "
+                     "(aspml.bench, or a cross-validation, tells what it costs in accuracy)")]
     assert caught[0].filename == __file__        # the user's line, not aspml's
     bands = [f"c{v:03d}" for v in X["x"] // 16]
     with warnings.catch_warnings():

@@ -17,8 +17,7 @@ from ..data.table import data_scale
 from .._given import as_program, engine_program
 from ..errors import AspmlError, EngineError
 from ..evaluate import data_table
-from ..logic.model import (Compare, Feature, Flag, InSet, Interval, NotAtom, NotCompare,
-                           Program, Rule, Schema)
+from ..logic.model import Compare, Flag, InSet, Interval, NotAtom, NotCompare, Program, Rule
 from ..logic.names import clingo_string
 from ..logic.printers import LogicPrinter, Naming, label_term, rank_tables, text_literal
 from ..logic.values import SCALED_MAX, is_number, scale_for, scaled
@@ -59,10 +58,9 @@ def _prepare(program: Program, X, missing, ids=None, exact: bool = False):
     numbers = clingo_numbers(table, scales, limits, ranks)
     if any(factor != 1 for _, factor in numbers.values()) or any(
             scales[f.name] != (f.scale or 1) for f in program.schema.features):
-        # (a factor is never a ranked feature's)
-        features = tuple(Feature(f.name, f.kind, scales[f.name] * numbers[f.name][1])
-                         if f.name in numbers else f for f in program.schema.features)
-        program = program.with_schema(Schema(features))
+        # (a ranked feature keeps its ranks: factor 1, no scale)
+        program = program.at_scales({name: scales[name] * factor
+                                     for name, (_, factor) in numbers.items() if name not in ranks})
     naming = Naming.of(program)
     return program, naming, table, clingo_facts(table, naming.preds, numbers, ids, naming.domain)
 

@@ -40,10 +40,10 @@ from ..data.facts import clingo_numbers, program_limits
 from ..data.table import encode_column
 from ..errors import AspmlError
 from ..evaluate import as_table
-from ..logic.model import Feature, Interval, Program, Rule, Schema
+from ..logic.model import Interval, Program, Rule
 from ..logic.names import clingo_string, text_name
-from ..logic.printers import LogicPrinter, Naming, rank_tables
-from ..logic.values import is_number
+from ..logic.printers import LogicPrinter, Naming, feature_numbers, rank_tables
+from ..logic.values import INT32_MAX, fits, is_number
 from . import _prepare, encoding
 from .solve import Session, solve
 
@@ -114,16 +114,24 @@ class _World:
         self.steps = _checked_steps(steps or {})
         table = as_table(program, frame, missing)
         self.missing = missing
-        base = {f.name: 2 * (f.scale or 1) for f in program.schema.features}
-        for name, step in self.steps.items():     # the grid holds every multiple of the step
-            if name in base and step < 1:
-                base[name] = math.lcm(base[name], round(1 / step))
         self.ranks = rank_tables(program)
-        numbers = clingo_numbers(table, base, program_limits(program), self.ranks)
+        limits, constants = program_limits(program), feature_numbers(program)
+        base = {}
+        for f in program.schema.features:
+            # twice the program's scale, a point between two of its grid points; the
+            # program's own where its constants at that (and at twice that, for a value
+            # finer than it) are no integers of clingo's (a trial's amounts in millions
+            # with cents: its scale fell back, and clingo read every amount doubled)
+            for scale in (2 * (f.scale or 1), f.scale or 1):
+                step = self.steps.get(f.name)
+                if step is not None and step < 1:  # the grid holds every multiple of the step
+                    scale = math.lcm(scale, round(1 / step))
+                if fits(constants.get(f.name, ()), 2 * scale, INT32_MAX):
+                    break
+            base[f.name] = scale
+        numbers = clingo_numbers(table, base, limits, self.ranks)
         self.scales = {n: base[n] * numbers[n][1] for n in numbers if n not in self.ranks}
-        features = tuple(Feature(f.name, f.kind, self.scales.get(f.name, f.scale))
-                         for f in program.schema.features)
-        self.p2 = program.with_schema(Schema(features))
+        self.p2 = program.at_scales(self.scales)
         self.naming = Naming.of(self.p2)
         self.table = table
         self.ranges = ranges or {}

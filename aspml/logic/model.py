@@ -20,9 +20,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Mapping
 
-from ..errors import AspmlError
+from ..errors import AspmlError, ScaleError
 from .names import exception_like
-from .values import (Value, check_string, fits, is_number, normalize_value, scale_for,
+from .values import (INT32_MAX, Value, check_string, fits, is_number, normalize_value, scale_for,
                      sort_key)
 
 COMPARE_OPS = ("==", "!=", "<=", ">", "<", ">=")
@@ -555,8 +555,12 @@ class Program:
                 if f.scale is None or needed is None:
                     scale = needed           # None: no scale holds them, the feature is ranked
                 else:                        # a given scale, if its multiple still holds them
+                    # (as clingo's 32-bit integers: the engines print a program at up to
+                    # four times its chosen scale, and a given scale of theirs falling
+                    # back to the chosen one put its constants at another scale than
+                    # the data's: clingo answered other rows than the fast path)
                     scale = math.lcm(f.scale, needed)
-                    scale = scale if fits(nums, scale) else needed
+                    scale = scale if fits(nums, scale, INT32_MAX) else needed
                 if scale != f.scale:
                     f = Feature(f.name, f.kind, scale)
             out.append(f)
@@ -777,6 +781,20 @@ class Program:
 
     def with_schema(self, schema: Schema) -> "Program":
         return replace(self, schema=schema)
+
+    def at_scales(self, scales: dict) -> "Program":
+        """The same program printing each feature of ``scales`` (``{name: scale}``) at that
+        scale; :class:`~aspml.errors.ScaleError` when its constants are not integers of
+        clingo's at it (the engines' facts are written at these scales: a program
+        printed at another would compare other numbers)."""
+        features = tuple(Feature(f.name, f.kind, scales[f.name]) if f.name in scales else f
+                         for f in self.schema.features)
+        out = self.with_schema(Schema(features))
+        for f in out.schema.features:
+            if f.name in scales and f.scale != scales[f.name]:
+                raise ScaleError(f"feature {f.name!r}: the program's numbers do not fit "
+                                 f"clingo's 32-bit integers at scale {scales[f.name]}")
+        return out
 
     def with_prefix(self, prefix: str | None) -> "Program":
         """The same program printing its exception and helper predicates as

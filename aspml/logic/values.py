@@ -151,13 +151,14 @@ def scale_for(numbers, feature: str) -> int | None:
     return scale if fits(numbers, scale) else None
 
 
-def fits(numbers, scale: int) -> bool:
-    """Every number is an exact integer of at most SCALED_MAX at ``scale``."""
+def fits(numbers, scale: int, limit: int = SCALED_MAX) -> bool:
+    """Every number is an exact integer of at most ``limit`` (SCALED_MAX: the room a
+    chosen scale leaves for the engines' finer ones) at ``scale``."""
     for v in numbers:
-        if abs(v) > SCALED_MAX:          # before the product: a huge float times scale is inf
+        if abs(v) > limit:          # before the product: a huge float times scale is inf
             return False
         r = v * scale if isinstance(v, int) else round(v * scale)
-        if abs(r) > SCALED_MAX or (not isinstance(v, int) and r / scale != v):
+        if abs(r) > limit or (not isinstance(v, int) and r / scale != v):
             return False
     return True
 
