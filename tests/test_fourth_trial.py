@@ -172,6 +172,35 @@ def test_numbers_written_with_separators_or_signs_are_named():
         assert not [w for w in seen if "separators" in str(w.message)]
 
 
+def test_a_few_formatted_amounts_and_a_word_for_missing_among_numbers_are_named(tmp_path):
+    """A legal trial's claim amounts: 200 plain numbers, three written '$220,398.34' and
+    'N/A'.  Each note stayed silent, the formatted one wanting five such texts and the
+    missing-word one no other text; the texts were categories every ``NOT (amount > t)``
+    held for.  Both are said now, in Python and from aspml learn."""
+    from conftest import run_aspml
+    rng = np.random.default_rng(0)
+    base = [f"{v:.2f}" for v in rng.uniform(1000, 100000, 200)]
+    y = np.where(np.array([float(b) for b in base]) > 50000, "a", "b")
+    for odd, said in ((["$1,234.00", "$5,600.50", "$7,000.00"], ["separators"]),
+                      (["$1,234.00", "$5,600.50", "N/A", "N/A"], ["'N/A'", "separators"]),
+                      (["$1,234.00", "unknown"], ["'unknown'", "separators"])):
+        column = odd + base[len(odd):]
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            aspml.FoldSE().fit(pd.DataFrame({"amount": column}), y)
+        notes = [str(w.message) for w in seen if issubclass(w.category, AspmlWarning)]
+        assert len(notes) == len(said) and all(s in n for s, n in zip(said, notes)), notes
+        data = tmp_path / "cases.csv"
+        pd.DataFrame({"amount": column, "outcome": y}).to_csv(data, index=False)
+        done = run_aspml("learn", data, "--target", "outcome")
+        assert done.returncode == 0, done.stderr
+        assert all(s in done.stderr for s in said), done.stderr
+    # plain numbers beside one code-like text: no note
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", AspmlWarning)
+        aspml.FoldSE().fit(pd.DataFrame({"amount": ["A-7"] + base[1:]}), y)
+
+
 def test_the_advice_for_formatted_numbers_reads_them():
     """The note's pandas settings come from the values (a finance trial's US amounts,
     "$52,861.90", were told decimal=',' and thousands='.', which leaves them texts), and

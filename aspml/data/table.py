@@ -420,9 +420,11 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                 words.add(u.strip())
             else:
                 other = True
-    if has_num and words and not other:
+    if has_num and words:
         # numbers and words that mean "no value" in other tools (R's NA, pandas' NaN):
-        # read as they are, each word is a value of its own that rules can name
+        # read as they are, each word is a value of its own that rules can name (said
+        # beside other texts too: a trial's amounts held '$220,398.34' and 'N/A', and
+        # neither was said)
         shown = ", ".join(repr(t) for t in sorted(words))
         tokens, flags = _missing_flags(missing, sorted(words))
         warnings.warn(f"column {series.name!r} holds numbers and {shown}, a word other tools "
@@ -430,7 +432,8 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                       f"mixed column); if it means missing, say so (missing="
                       f"{tokens!r}, aspml {flags})", AspmlWarning, stacklevel=4)
     if has_str:
-        _warn_formatted_numbers(series.name, texts)
+        _warn_formatted_numbers(series.name, [t for t in texts if t not in words]
+                                if has_num else texts, among_numbers=has_num)
     if has_num and has_str:
         if code is not None:
             warnings.warn(f"column {series.name!r} holds texts and numbers (a mixed column): "
@@ -456,14 +459,17 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
 _FORMATTED = re.compile(r"\(?[-+]?[$€£¥]?\s*\d+(?:[.,']\d{3})*(?:[.,]\d+)?\s*[$€£¥]?\)?")
 
 
-def _warn_formatted_numbers(name, texts: list) -> None:
+def _warn_formatted_numbers(name, texts: list, among_numbers: bool = False) -> None:
     """Say so when a column read as categorical holds (nearly) only numbers written as
     people write them in a report: a decimal comma, thousands separators, a currency sign
     (a trial's ';'-separated file of decimal commas learned ``age = "28,0"``).  Each is a
     category of its own, compared as text; no guess is made between 1,234 the thousand and
     1,234 the decimal.  ``texts``: the column's texts that are not numbers (beside plain
-    numbers, a mixed column: "62,5" beside "45")."""
-    if len(texts) < 5:
+    numbers, a mixed column: "62,5" beside "45", its words for a missing value left out).
+    Among plain numbers one such text is enough (a trial's three '$220,398.34' among 200
+    amounts: the rules' ``NOT (amount > t)`` held for them); a column of texts alone needs
+    five."""
+    if len(texts) < (1 if among_numbers else 5):
         return
     formatted = _formatted(texts)
     if len(formatted) < 0.9 * len(texts):
