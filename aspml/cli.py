@@ -906,10 +906,18 @@ def cmd_explain(args) -> int:
         raise AspmlError(f"{args.data} has no column(s) {absent}; the program needs "
                          f"{list(program.columns_used)}")
     row = X.iloc[args.row]
+    option = "--why-not"
+    if isinstance(args.counterfactual, str):
+        # --counterfactual CLASS: the changes that give CLASS, and why the row has it not
+        # (a trial wrote --counterfactual settled and was told "unrecognized arguments")
+        if args.why_not is not None and args.why_not != args.counterfactual:
+            raise AspmlError(f"--why-not {args.why_not} and --counterfactual "
+                             f"{args.counterfactual} name two classes; give one")
+        args.why_not, args.counterfactual, option = args.counterfactual, True, "--counterfactual"
     asked = None        # a binary program: the answer --why-not names (True or False)
     if args.why_not is not None:      # a class it does not name: said as the option
         from .explain import resolve_class
-        asked = resolve_class(program, args.why_not, "--why-not")
+        asked = resolve_class(program, args.why_not, option)
     # a binary program's --why-not names one of its two answers (a label learned with
     # --positive, or True/False; a trial): its explanation, as Python's explain gives it
     e = explain(program, row, minimal=args.minimal,
@@ -1381,8 +1389,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "why its class (each rule of CLASS, and what failed or came first); "
                         "a binary one: one of its two answers (its explanation says why "
                         "the other does not hold)")
-    x.add_argument("--counterfactual", action="store_true",
-                   help="also the fewest changes that give the other answer (multi-class: "
+    x.add_argument("--counterfactual", nargs="?", const=True, default=False, metavar="CLASS",
+                   help="also the fewest changes that give CLASS (as --why-not CLASS "
+                        "--counterfactual), or without one the other answer (multi-class: "
                         "the --why-not CLASS, else the nearest other class)")
     x.add_argument("--immutable", nargs="+", action="extend", metavar="FEATURE",
                    help="features a counterfactual may not change")

@@ -200,6 +200,19 @@ def test_explain_why_and_why_not_from_the_command_line(learned, iris_csv):
     assert done.returncode == 0 and "To get another class: change" in done.stdout
     one_line_error(run_aspml("explain", model, iris_csv, "--row", row, "--why-not", "tulip"),
                    "tulip", "setosa")
+    # --counterfactual CLASS: as --why-not CLASS --counterfactual (a trial wrote it so
+    # and was told "unrecognized arguments"), with --json too; an unknown or second
+    # class is one line naming the option
+    for extra in ((), ("--json",)):
+        named = run_aspml("explain", model, iris_csv, "--row", row, "--counterfactual", other,
+                          *extra)
+        assert named.returncode == 0, named.stderr
+        assert named.stdout == run_aspml("explain", model, iris_csv, "--row", row, "--why-not",
+                                         other, "--counterfactual", *extra).stdout
+    one_line_error(run_aspml("explain", model, iris_csv, "--row", row, "--counterfactual",
+                             "tulip"), "--counterfactual", "tulip")
+    one_line_error(run_aspml("explain", model, iris_csv, "--row", row, "--why-not", got,
+                             "--counterfactual", other), "name two classes")
 
 
 def test_why_not_names_a_number_class_as_python_does(tmp_path):
@@ -246,6 +259,8 @@ def test_why_not_on_a_binary_program_names_one_of_its_answers(iris_csv, tmp_path
     assert other.stdout == run_aspml("explain", model, iris_csv, "--row", 0,
                                      "--counterfactual").stdout
     assert "To get the other answer: change" in other.stdout
+    assert run_aspml("explain", model, iris_csv, "--row", 0, "--counterfactual",
+                     "not setosa").stdout == other.stdout
     done = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "setosa",
                      "--counterfactual", "--json")
     assert json.loads(done.stdout)["counterfactual"] == {"changes": {}, "rule": None,
