@@ -235,3 +235,32 @@ def test_the_advice_for_formatted_numbers_reads_them():
     assert done.returncode == 2 and "declare it mixed" not in done.stderr
     assert "thousands=','" in done.stderr and "currency signs" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_label_that_is_a_word_for_missing_is_named(tmp_path):
+    """A legal trial's label column of outcomes and 'NaN' learned a class 'NaN' without
+    a word (empty labels are refused in Python, left out by aspml learn): the fit names
+    the word and its rows, and aspml learn --missing NaN leaves them out."""
+    from conftest import run_aspml
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 100, 120)
+    y = np.where(x < 40, "won", np.where(x < 80, "lost", "settled"))
+    y[::10] = "NaN"
+    with pytest.warns(AspmlWarning) as caught:
+        aspml.FoldSE().fit(pd.DataFrame({"x": x}), y)
+    said = [str(w.message) for w in caught if "labels (y)" in str(w.message)]
+    assert said == ["the labels (y) hold 'NaN' (12 rows), a word other tools write for a "
+                    "missing value: a class of its own here; if those rows have no label, "
+                    "leave them out (fit on the other rows; aspml learn --missing NaN)"]
+    assert caught[0].filename == __file__
+    data = tmp_path / "cases.csv"
+    pd.DataFrame({"x": x, "outcome": y}).to_csv(data, index=False)
+    done = run_aspml("learn", data, "--target", "outcome")
+    assert done.returncode == 0 and "'NaN' (12 rows)" in done.stderr
+    assert "for 4 classes" in done.stdout
+    done = run_aspml("learn", data, "--target", "outcome", "--missing", "NaN")
+    assert done.returncode == 0 and "labels (y)" not in done.stderr
+    assert "left out 12 rows" in done.stderr and "for 3 classes" in done.stdout
+    with warnings.catch_warnings():          # a class of a plain word says nothing
+        warnings.simplefilter("error", AspmlWarning)
+        aspml.FoldSE().fit(pd.DataFrame({"x": x}), np.where(x < 50, "won", "lost"))
