@@ -86,6 +86,11 @@ def _bit(bits, i) -> int:
         ((bits[:, i >> 6] >> np.uint64(i & 63)) & np.uint64(1)).astype(bool)
 
 
+# a feature of more values than this has "all but one value" conditions only for its
+# common values (Search._options)
+MANY_VALUES = 100
+
+
 class Search:
     """One annealing run; ``run()`` returns the best rule set found."""
 
@@ -193,8 +198,18 @@ class Search:
         for j, w in enumerate(d.widths):
             seen = set()
             k = d.ordered[j]
+            common = None
+            if w > MANY_VALUES:
+                # "all but v" only for a value of 1% of the feature's rows or more: all but
+                # a rarer one holds on nearly every row with a value, and each took O(w) to
+                # build (a new-user trial's id column of 4,800 values: 7 s of a fit of 0.6)
+                col, units = d.codes[:, j], d.pos + d.neg
+                rows = np.bincount(col[col >= 0], weights=units[col >= 0], minlength=w)
+                common = rows >= 0.01 * rows.sum()
             for v in range(w):
-                cand = [(v,), tuple(u for u in range(w) if u != v)]
+                cand = [(v,)]
+                if common is None or common[v]:
+                    cand.append(tuple(u for u in range(w) if u != v))
                 if k and v < k:
                     cand += [tuple(range(0, v + 1)), tuple(range(v, k))]
                 for vals in cand:
