@@ -60,6 +60,7 @@ def _read_program(path: str, dialect: str | None, missing=None, edited: bool = F
     features it reads (a text print infers them from its literals: a compared column
     reads as numeric, ``--kind score=mixed`` lets it hold words too)."""
     from dataclasses import replace
+
     from .logic.model import Schema
     from .logic.store import read_program
     program = read_program(path, dialect, edited)
@@ -810,7 +811,13 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
     figures weighted (``--sample-weight weight_name``)."""
     from . import asp
     from .logic.printers import text_value
-    from .report import amount, class_figures, confusion, share_text
+    from .report import (
+        amount,
+        class_figures,
+        confusion,
+        share_text,
+        unknown_classes_note,
+    )
     fast, reference = program.predict(X), asp.predict(program, X)
     agree = bool(np.array_equal(fast, reference))
     print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
@@ -851,10 +858,7 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
             # and macro-F1 counts it at 0 (a trial read the drop as the rules' doing)
             said = ", ".join(f"{text_value(c)} ({amount(sum(row))} row"
                              f"{'s' if sum(row) != 1 else ''})" for c, row in unknown)
-            print(f"note: the labels hold {'a class' if len(unknown) == 1 else 'classes'} "
-                  f"the program does not know: {said}; the program never gives "
-                  f"{'it' if len(unknown) == 1 else 'them'}, so each such row counts as "
-                  "wrong and macro-F1 counts F1 0 for it", file=sys.stderr)
+            print(f"note: {unknown_classes_note(said, len(unknown))}", file=sys.stderr)
         if m["labelled"]:
             print(f"{m['labelled']} labelled rows ({labels.name}"
                   f"{_weighed_by(weight_name, m['weight'])}): accuracy "
@@ -907,13 +911,14 @@ def cmd_explain(args) -> int:
                          f"{list(program.columns_used)}")
     row = X.iloc[args.row]
     option = "--why-not"
-    if isinstance(args.counterfactual, str):
+    if args.counterfactual_class is not None:
         # --counterfactual CLASS: the changes that give CLASS, and why the row has it not
         # (a trial wrote --counterfactual settled and was told "unrecognized arguments")
-        if args.why_not is not None and args.why_not != args.counterfactual:
-            raise AspmlError(f"--why-not {args.why_not} and --counterfactual "
-                             f"{args.counterfactual} name two classes; give one")
-        args.why_not, args.counterfactual, option = args.counterfactual, True, "--counterfactual"
+        asked = args.counterfactual_class
+        if args.why_not is not None and args.why_not != asked:
+            raise AspmlError(f"--why-not {args.why_not} and --counterfactual {asked} name two "
+                             "classes; give one")
+        args.why_not, args.counterfactual, option = asked, True, "--counterfactual"
     asked = None        # a binary program: the answer --why-not names (True or False)
     if args.why_not is not None:      # a class it does not name: said as the option
         from .explain import resolve_class
@@ -1389,10 +1394,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "why its class (each rule of CLASS, and what failed or came first); "
                         "a binary one: one of its two answers (its explanation says why "
                         "the other does not hold)")
-    x.add_argument("--counterfactual", nargs="?", const=True, default=False, metavar="CLASS",
-                   help="also the fewest changes that give CLASS (as --why-not CLASS "
-                        "--counterfactual), or without one the other answer (multi-class: "
-                        "the --why-not CLASS, else the nearest other class)")
+    x.add_argument("--counterfactual", action="store_true",
+                   help="also the fewest changes that give the other answer (multi-class: "
+                        "the --why-not CLASS, else the nearest other class); "
+                        "--counterfactual CLASS: as --why-not CLASS --counterfactual")
+    # --counterfactual CLASS, as main() reads it (a value taken by argparse here would
+    # swallow MODEL or DATA written after the option)
+    x.add_argument("--counterfactual-class", dest="counterfactual_class", help=argparse.SUPPRESS)
     x.add_argument("--immutable", nargs="+", action="extend", metavar="FEATURE",
                    help="features a counterfactual may not change")
     x.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -1539,6 +1547,28 @@ def _notes(command: str):
         yield
 
 
+def _counterfactual_class(argv: list) -> list:
+    """``explain``'s ``--counterfactual CLASS`` (or ``--counterfactual=CLASS``) as the
+    hidden ``--counterfactual-class CLASS``: a word after the option that is not an option
+    and names no file is its class; a file is MODEL or DATA (``explain --counterfactual
+    m.lp d.csv`` reads as it always did)."""
+    if argv[:1] != ["explain"]:
+        return argv
+    out, k = [], 0
+    while k < len(argv):
+        word = argv[k]
+        if word.startswith("--counterfactual="):
+            out += ["--counterfactual-class", word.split("=", 1)[1]]
+        elif (word == "--counterfactual" and k + 1 < len(argv)
+              and not argv[k + 1].startswith("-") and not Path(argv[k + 1]).exists()):
+            out += ["--counterfactual-class", argv[k + 1]]
+            k += 1
+        else:
+            out.append(word)
+        k += 1
+    return out
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if sys.stdout is None:                    # started with stdout closed (>&-)
@@ -1550,7 +1580,7 @@ def main(argv=None) -> int:
             sys.stdout.flush()
             return 0
         try:
-            args = build_parser().parse_args(argv)
+            args = build_parser().parse_args(_counterfactual_class(argv))
         finally:                              # --help printed (and exits): flush it here
             sys.stdout.flush()
     except OSError as e:

@@ -634,6 +634,15 @@ def _foot(program: Program, html: list[str], bench) -> str:
     return "\n".join(html) + "\n"
 
 
+def unknown_classes_note(said: str, n: int) -> str:
+    """What labels of ``n`` classes the program does not know do to its figures
+    (``said``: the classes, as the caller shows them)."""
+    one = n == 1
+    return (f"the labels hold {'a class' if one else 'classes'} the program does not know: "
+            f"{said}; the program never gives {'it' if one else 'them'}, so each such row "
+            f"counts as wrong and macro-F1 counts F1 0 for {'it' if one else 'each'}")
+
+
 def multiclass_sections(program: Program, X: pd.DataFrame, labels, weights=None,
                         weight_name=None) -> list[str]:
     """The HTML of a multi-class program's figures: the confusion matrix for all classes
@@ -692,10 +701,8 @@ def multiclass_sections(program: Program, X: pd.DataFrame, labels, weights=None,
     html.append("</table>")
     if unknown:
         said = ", ".join(_e(_class_text(c)) for c, _ in unknown)
-        html.append(f"<p>The labels hold {'a class' if len(unknown) == 1 else 'classes'} the "
-                    f"program does not know: {said}. The program never gives "
-                    f"{'it' if len(unknown) == 1 else 'them'}, so each such row counts as "
-                    "wrong and macro-F1 counts F1 0 for it.</p>")
+        text = unknown_classes_note(said, len(unknown))
+        html.append(f"<p>{text[0].upper()}{text[1:]}.</p>")
     if figures["no_class"]:
         html.append(f"<p>{figures['no_class']} rows get no class (no rule covers them and the "
                     "program has no default class).</p>")

@@ -267,3 +267,48 @@ ELSE won = "no"
         assert done.returncode == 0, done.stderr
     done = run_aspml("explain", program, data, "--row", "4", "--minimal")
     assert "These values alone are enough for this answer: amount = 300000.001" in done.stdout
+
+
+def test_a_given_or_learned_scale_past_the_room_for_finer_ones_still_runs_everywhere():
+    """A review of the fix above: a schema's given scale (a learner's data scale: cents)
+    whose constants fit clingo's integers but leave no room for twice it was kept by the
+    schema's completion, and rows between two cents then raised ScaleError in clingo,
+    explain and export.  The completion keeps the room; the engines' scales are set
+    apart from it."""
+    p = aspml.parse('IF amount > 15000000 AND NOT ab1 THEN won = "yes"\n'
+                    'IF amount > 21000000 THEN ab1\nELSE won = "no"\n', "text")
+    given = p.with_schema(Schema((Feature("amount", "numeric", 100),)))
+    X = pd.DataFrame({"amount": [15000000.005, 14999999.995, 20000000.5, 21000000.001, 5.0]})
+    assert list(three_engines(given, X)) == [True, False, True, False, False]
+    for i in range(len(X)):
+        for engine in ("fast", "clingo"):
+            e = aspml.explain(given, X.iloc[i], minimal=True, engine=engine)
+            assert e.minimal == {"amount": X["amount"][i]}
+    cf = aspml.asp.explain.counterfactual(given, X.iloc[4], target=True)
+    assert cf is not None and given.predict(pd.DataFrame([cf.row]))[0]
+    rng = np.random.default_rng(0)
+    amount = np.round(rng.uniform(0, 2.1e7, 400), 0)
+    amount[:5] += 0.25
+    amount[5], amount[6] = 12000000, 20000000
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        learned = aspml.FoldSE().fit(pd.DataFrame({"amount": amount}),
+                                     (amount > 12000000) & (amount <= 20000000)).program_
+    rows = pd.DataFrame({"amount": [12000000.005, 1.0, 19999999.995, 20000000.001]})
+    assert list(three_engines(learned, rows)) == [True, False, True, False]
+    for i in range(len(rows)):
+        assert aspml.explain(learned, rows.iloc[i], minimal=True, engine="clingo").minimal
+
+
+def test_a_step_the_reasoners_grid_cannot_hold_is_dropped():
+    """A step of 0.001 (a CSV of three decimals, as aspml explain reads it) on constants
+    in millions: the grid at the step's scale does not fit clingo's integers, and its
+    multiples rounded onto other grid points: no counterfactual was found."""
+    from aspml.asp.explain import counterfactual
+    p = aspml.parse('IF amount > 2827908.5 THEN won = "yes"\nELSE won = "no"\n', "text")
+    row = pd.Series({"amount": 100.125})
+    for steps in (None, {"amount": 0.001}, {"amount": 0.5}):
+        cf = counterfactual(p, row, target=True, steps=steps)
+        assert cf is not None and p.predict(pd.DataFrame([cf.row]))[0], steps
+    assert counterfactual(p, row, target=True, steps={"amount": 0.5}).changes == {
+        "amount": (100.125, 2827909.0)}

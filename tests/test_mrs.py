@@ -701,7 +701,8 @@ def test_a_column_of_many_values_none_frequent_enough_is_named_with_the_support_
     said nothing (accuracy 0.56 against LIBRE's 0.80; the annealing's moves find the
     column on some walks, not on this table's).  The fit names the column and a
     min_support that lets its values in, and with it the rules read the column; an id
-    column (each value once) and a column of few values say nothing."""
+    column (each value once), a column of few values and one of 50 values that do not
+    tell the classes apart say nothing."""
     import math
     import re
 
@@ -714,14 +715,15 @@ def test_a_column_of_many_values_none_frequent_enough_is_named_with_the_support_
     y = rng.random(n) < np.clip(rate + 0.1 * num, 0, 1)
     X = pd.DataFrame({"code": [f"v{k:03d}" for k in v], "num": num.round(3),
                       "rid": [f"id{i:05d}" for i in rng.permutation(n)],
-                      "few": rng.choice(["a", "b", "c"], n)})
+                      "few": rng.choice(["a", "b", "c"], n),
+                      "state": rng.choice([f"s{k:02d}" for k in range(50)], n)})   # noise
     with pytest.warns(AspmlWarning) as caught:
         clf = MultiValueRuleSet(random_state=0).fit(X, y)
     said = [str(w.message) for w in caught if "do not read" in str(w.message)]
     assert len(said) == 1 and said[0].startswith(
         "MultiValueRuleSet's rules do not read column 'code': none of its 499 values is on "
         "5% of the class's rows (min_support=0.05; the most common is on "), said
-    assert caught[0].filename == __file__
+    assert [w.filename for w in caught if "do not read" in str(w.message)] == [__file__]
     assert "code" not in clf.program_.features_used
     support = float(re.search(r"min_support=([0-9.]+) lets", said[0]).group(1))
     top = pd.Series(X["code"][y]).value_counts().iloc[0] / y.sum()
@@ -731,4 +733,4 @@ def test_a_column_of_many_values_none_frequent_enough_is_named_with_the_support_
         again = MultiValueRuleSet(random_state=0, min_support=support).fit(X, y)
     assert "code" in again.program_.features_used
     assert not [w for w in caught if "do not read" in str(w.message)]
-    assert again.score(X, y) > clf.score(X, y) + 0.1
+    assert again.score(X, y) > clf.score(X, y) + 0.03

@@ -118,17 +118,22 @@ class _World:
         limits, constants = program_limits(program), feature_numbers(program)
         base = {}
         for f in program.schema.features:
-            # twice the program's scale, a point between two of its grid points; the
-            # program's own where its constants at that (and at twice that, for a value
-            # finer than it) are no integers of clingo's (a trial's amounts in millions
-            # with cents: its scale fell back, and clingo read every amount doubled)
-            for scale in (2 * (f.scale or 1), f.scale or 1):
-                step = self.steps.get(f.name)
-                if step is not None and step < 1:  # the grid holds every multiple of the step
-                    scale = math.lcm(scale, round(1 / step))
-                if fits(constants.get(f.name, ()), 2 * scale, INT32_MAX):
-                    break
-            base[f.name] = scale
+            # twice the program's scale, a point between two of its grid points, and the
+            # grid holding every multiple of the step; without the step, then at the
+            # program's own scale, where its constants at that (and at twice that, for a
+            # value finer than it) are no integers of clingo's (the program's own always
+            # is: a chosen scale leaves room for four times it)
+            own, step = f.scale or 1, self.steps.get(f.name)
+            tries = [2 * own, own]
+            if step is not None and step < 1:
+                tries = [math.lcm(t, round(1 / step)) for t in tries] + tries
+            base[f.name] = next((t for t in tries
+                                 if fits(constants.get(f.name, ()), 2 * t, INT32_MAX)), own)
+            if step is not None and step < 1 and base[f.name] % round(1 / step):
+                # a step the grid cannot hold is dropped: its multiples between grid points
+                # were rounded onto others, and no change was found (a review: a step of
+                # 0.001 on constants in millions)
+                del self.steps[f.name]
         numbers = clingo_numbers(table, base, limits, self.ranks)
         self.scales = {n: base[n] * numbers[n][1] for n in numbers if n not in self.ranks}
         self.p2 = program.at_scales(self.scales)

@@ -392,10 +392,9 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     zero = None             # the first with a leading zero ("007")
     texts = []              # the texts that are not numbers (the first 2,000)
     words = set()           # the texts that other tools write for a missing value
-    other = False           # ... and whether the column holds any other text
     for u in uniques:
         if isinstance(u, (bool, np.bool_)):
-            has_str = other = True
+            has_str = True
         elif (number := _as_number(u)) is not None:
             if _loses_digits(u, number):
                 _warn_big(series.name, u, categorical=True)
@@ -418,8 +417,6 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
                 texts.append(u.strip())
             if isinstance(u, str) and u.strip().lower() in MISSING_WORDS:
                 words.add(u.strip())
-            else:
-                other = True
     if has_num and words:
         # numbers and words that mean "no value" in other tools (R's NA, pandas' NaN):
         # read as they are, each word is a value of its own that rules can name (said

@@ -199,6 +199,11 @@ def warn_identifier(name: str, n: int, stacklevel: int = 4) -> None:
                   f"learn --ignore {shlex.quote(name)})", AspmlWarning, stacklevel=stacklevel)
 
 
+# the words for a missing value that a label is not otherwise (of the feature values'
+# aspml.data.table.MISSING_WORDS, 'none', 'unknown', '-' are classes of real tables: the
+# contact lenses' 'none', a review)
+MISSING_LABELS = frozenset({"nan", "na", "n/a", "#n/a", "null", "nil"})
+
 # a program of this many rules (default and exception rules) is more than a person
 # reads through; a multi-class one, when it also has 5 rules for each class but the
 # default (a class a rule is as short as it gets: 125 classes of one number each need
@@ -545,14 +550,21 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             return
         share = positive_share(target, weight)
         recall = positive_share(holds[target], None if weight is None else weight[target])
-        if share < 0.2 and recall < 0.5:
+        tail = self._tail_note(share, recall, weight is not None)
+        if tail is not None or (share < 0.2 and recall < 0.5):
             positive = as_label(self.classes_[self.positive_index_])
             warnings.warn(f'{type(self).__name__}\'s rules find {recall:.1%} of the '
                           f'"{positive}" rows in training (the class is '
-                          f'{share_percent(share)} of the rows): class_weight="balanced" '
-                          "finds more of them, at some cost in precision", AspmlWarning,
+                          f'{share_percent(share)} of the rows): '
+                          + (tail or 'class_weight="balanced" finds more of them, at some '
+                                     "cost in precision"), AspmlWarning,
                           # the caller of fit, through a learner's own fit when it has one
                           stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
+
+    def _tail_note(self, share: float, recall: float, weighted: bool) -> str | None:
+        """What ended the rules short of the class, when a learner knows it (FOLD's
+        tail); None: the note names class weights."""
+        return None
 
     def _warn_always(self, target: np.ndarray, weight, holds: np.ndarray) -> None:
         """An AspmlWarning when the rules hold for nearly every training row of the other
@@ -581,10 +593,9 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         ('NaN', 'N/A'): a class of its own here (a legal trial's label column of five
         outcomes and 'NaN' learned six classes without a word; empty labels are refused,
         or left out by aspml learn with a note)."""
-        from ..data.table import MISSING_WORDS
         classes = self.classes_.tolist()
         words = [k for k, c in enumerate(classes)
-                 if isinstance(c, str) and c.strip().lower() in MISSING_WORDS]
+                 if isinstance(c, str) and c.strip().lower() in MISSING_LABELS]
         if not words:
             return
         counts = np.bincount(np.asarray(y_idx).reshape(-1), minlength=len(self.classes_))

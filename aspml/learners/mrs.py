@@ -424,7 +424,8 @@ class MultiValueRuleSet(LogicClassifier):
             on_pos = np.bincount(code[pos & (code >= 0)], weights=units[pos & (code >= 0)],
                                  minlength=len(bins[j]))[cats] / total
             top = float(on_pos.max())
-            if top >= self.min_support or top <= 0:
+            if top >= self.min_support or top <= 0 or not _tells_classes(
+                    rows, np.bincount(code[pos & (code >= 0)], minlength=len(bins[j]))[cats]):
                 continue
             digits = 1 - math.floor(math.log10(top))     # two significant, rounded down
             below = math.floor(top * 10 ** digits) / 10 ** digits
@@ -432,7 +433,7 @@ class MultiValueRuleSet(LogicClassifier):
                           f"its {len(cats)} values is on {self.min_support * 100:g}% of the "
                           f"class's rows (min_support={self.min_support:g}; the most common is "
                           f"on {top:.2%}), and a mined rule starts from single values; "
-                          f"min_support={below:g} lets its values in, at a cost in time "
+                          f"min_support={below:g} lets them into the mining, at a cost in time "
                           "(Libre groups a column's values itself)", AspmlWarning, stacklevel=4)
 
     def _program(self, found, feats, bins):
@@ -446,6 +447,18 @@ class MultiValueRuleSet(LogicClassifier):
             for v in variants:
                 rules.append(Rule(None, tuple(lit for option in v for lit in option)))
         return self._finish(list(dict.fromkeys(rules)) + exceptions.rules)
+
+
+def _tells_classes(rows: np.ndarray, positives: np.ndarray) -> bool:
+    """Whether a column's values hold the class at rates that differ beyond chance: a
+    chi-square test of the values against the class, p below 0.001 (a review: the note of
+    an unmined column named a 50-value state column of pure noise)."""
+    from scipy.stats import chi2_contingency
+    table = np.stack([positives, rows - positives], axis=1)
+    table = table[rows > 0]
+    if (table.sum(axis=0) == 0).any() or len(table) < 2:
+        return False
+    return bool(chi2_contingency(table, correction=False).pvalue < 1e-3)
 
 
 def _smaller_than_a_bin(share: float, n_bins: int) -> bool:

@@ -555,12 +555,8 @@ class Program:
                 if f.scale is None or needed is None:
                     scale = needed           # None: no scale holds them, the feature is ranked
                 else:                        # a given scale, if its multiple still holds them
-                    # (as clingo's 32-bit integers: the engines print a program at up to
-                    # four times its chosen scale, and a given scale of theirs falling
-                    # back to the chosen one put its constants at another scale than
-                    # the data's: clingo answered other rows than the fast path)
                     scale = math.lcm(f.scale, needed)
-                    scale = scale if fits(nums, scale, INT32_MAX) else needed
+                    scale = scale if fits(nums, scale) else needed
                 if scale != f.scale:
                     f = Feature(f.name, f.kind, scale)
             out.append(f)
@@ -787,13 +783,27 @@ class Program:
         scale; :class:`~aspml.errors.ScaleError` when its constants are not integers of
         clingo's at it (the engines' facts are written at these scales: a program
         printed at another would compare other numbers)."""
-        features = tuple(Feature(f.name, f.kind, scales[f.name]) if f.name in scales else f
-                         for f in self.schema.features)
-        out = self.with_schema(Schema(features))
-        for f in out.schema.features:
-            if f.name in scales and f.scale != scales[f.name]:
+        # not through the schema's completion, which keeps a scale only while the
+        # constants leave room for the engines' finer ones (SCALED_MAX) and else falls
+        # back to the one they need: an engine's scale falling back put the program's
+        # constants at another scale than its facts (clingo read a trial's amounts
+        # doubled, answering rows unlike the fast path)
+        from .printers import feature_numbers
+        numbers = feature_numbers(self)
+        for f in self.schema.features:
+            if f.name not in scales:
+                continue
+            scale = scales[f.name]
+            if f.scale is None or scale % f.scale:
+                raise ScaleError(f"feature {f.name!r}: scale {scale} is not a multiple of the "
+                                 f"program's ({f.scale})")
+            if not fits(numbers.get(f.name, ()), scale, INT32_MAX):
                 raise ScaleError(f"feature {f.name!r}: the program's numbers do not fit "
-                                 f"clingo's 32-bit integers at scale {scales[f.name]}")
+                                 f"clingo's 32-bit integers at scale {scale}")
+        out = replace(self)
+        object.__setattr__(out, "schema", Schema(tuple(
+            Feature(f.name, f.kind, scales[f.name]) if f.name in scales else f
+            for f in self.schema.features)))
         return out
 
     def with_prefix(self, prefix: str | None) -> "Program":
