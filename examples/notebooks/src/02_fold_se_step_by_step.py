@@ -28,7 +28,10 @@ from aspml.kernels.literals import IG, MGI, heuristic
 #
 # A literal splits the examples into true positives `tp`, false negatives `fn`,
 # true negatives `tn` and false positives `fp`. The FOLD-SE paper's example,
-# `i > 3` with `(tp, fn, tn, fp) = (3, 4, 8, 0)`, scores −0.38 with MGI:
+# `i > 3` with `(tp, fn, tn, fp) = (3, 4, 8, 0)`, scores −0.38 with MGI.
+# Both scores are negative, and higher is better: aspml's IG is FOLD-R++'s
+# form of information gain, the negative weighted entropy of the two sides
+# (a constant, the entropy before the split, left out), so a pure split scores 0:
 #
 # $$\mathrm{MGI} = -\frac{1}{tp+fn}\left(\frac{tp\cdot fp}{tp+fp} + \frac{tn\cdot fn}{tn+fn}\right)$$
 
