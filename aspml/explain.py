@@ -396,9 +396,13 @@ def describe(check: Check) -> str:
                 else f"the exception {lit.name} holds")
     name = text_name(lit.feature)   # quoted as the printed rule quotes it ("ro\u200bme", "a, b")
     if isinstance(lit, Flag):
-        if lit.positive:
-            return f"{name} holds" if ok else f"there is no evidence that {name} holds"
-        return f"there is no evidence that {name} holds" if ok else f"{name} holds"
+        if lit.positive == ok:
+            return f"{name} holds"
+        # negation as failure, with the row's own value: a flag that is false and one
+        # that is missing read alike (a teacher's trial), and a reader asks which it was
+        if v is MISSING:
+            return f"{name} is missing, so there is no evidence that it holds"
+        return f"there is no evidence that {name} holds ({name} = {_show(v)})"
     if v is MISSING:
         if isinstance(lit, Compare) and lit.op == "!=":
             return f"{name} is missing, so it is not {text_value(lit.value)}"
