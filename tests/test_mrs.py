@@ -290,17 +290,24 @@ def mixed_table(seed=0, n=300):
     return X, y.to_numpy()
 
 
-def test_hand_made_conditions_print_exactly(swipl):
-    """Gapped bins, mixed numbers and strings, Boolean flags, missing values: the fast path,
-    clingo and SWI-Prolog all cover exactly the rows the learner's bitsets cover."""
-    X, y = mixed_table()
-    clf = MultiValueRuleSet(n_iter=0, random_state=0, kinds={"m": "mixed", "f": "boolean"})
+def _search_of(clf, X, y):
+    """The learner's items of ``X`` and an annealing search over them (no walk): ``(feats,
+    bins, codes, items, inverse, search)``."""
     table, target, _ = clf._training_data(X, y)
     feats, bins, codes = clf._items(table, target)
     items, inverse = _distinct(codes, bins, target)
     h = mm.Hyper(1, 1, 1, 1, 1, 100, 1, 100, 1, len(feats))
     search = Search(items, h, n_iter=0, min_support=0.1, max_length=2, n_candidates=10,
                     exploration=0.1, t0=1.0, rng=np.random.default_rng(0))
+    return feats, bins, codes, items, inverse, search
+
+
+def test_hand_made_conditions_print_exactly(swipl):
+    """Gapped bins, mixed numbers and strings, Boolean flags, missing values: the fast path,
+    clingo and SWI-Prolog all cover exactly the rows the learner's bitsets cover."""
+    X, y = mixed_table()
+    clf = MultiValueRuleSet(n_iter=0, random_state=0, kinds={"m": "mixed", "f": "boolean"})
+    feats, bins, codes, items, inverse, search = _search_of(clf, X, y)
     j = {f: i for i, f in enumerate(feats)}
     kinds = {f: [b.kind for b in bins[j[f]]] for f in feats}
     m_num = [i for i, k in enumerate(kinds["m"]) if k == "num"]
@@ -675,13 +682,8 @@ def test_a_feature_of_many_values_has_all_but_one_only_for_its_common_values():
     code = np.where(rng.random(n) < 0.3, "c000", [f"c{k:03d}" for k in rng.integers(1, 300, n)])
     X = pd.DataFrame({"code": code, "few": rng.choice(["a", "b", "c"], n)})
     y = (X["code"] == "c000").to_numpy() ^ (rng.random(n) < 0.1)
-    clf = MultiValueRuleSet(n_iter=0, random_state=0)
-    table, target, _ = clf._training_data(X, y)
-    feats, bins, codes = clf._items(table, target)
-    items, _ = _distinct(codes, bins, target)
-    h = mm.Hyper(1, 1, 1, 1, 1, 100, 1, 100, 1, len(feats))
-    search = Search(items, h, n_iter=0, min_support=0.1, max_length=2, n_candidates=10,
-                    exploration=0.1, t0=1.0, rng=np.random.default_rng(0))
+    feats, bins, codes, items, _, search = _search_of(MultiValueRuleSet(n_iter=0, random_state=0),
+                                                      X, y)
     j = {f: i for i, f in enumerate(feats)}
     w = items.widths[j["code"]]
     assert w > MANY_VALUES
