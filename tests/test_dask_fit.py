@@ -335,3 +335,21 @@ def test_a_tie_of_uncovered_rows_goes_to_the_class_of_more_training_rows():
     assert largest_class(uncovered, lambda: [2, 0, 2], lambda: [1200, 900, 80]) == 0
     assert largest_class(uncovered, lambda: [2, 0, 2], lambda: [5, 9, 5]) == 0
     assert largest_class(np.array([1.0, 3.0]), lambda: 1 / 0) == 1     # no tie, no count
+
+
+def test_a_label_that_is_a_word_for_missing_is_named_over_partitions():
+    """The in-memory fit's note of a label 'NaN' (a review: the Dask fit said nothing),
+    pointed at the user's line; its rows are not counted (the partitions are not
+    gathered for it)."""
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 100, 300)
+    y = np.where(x < 40, "won", np.where(x < 80, "lost", "NaN"))
+    ddf = dd.from_pandas(pd.DataFrame({"x": x.astype(float), "label": y}), npartitions=3)
+    with pytest.warns(AspmlWarning) as caught:
+        aspml.FoldSE(max_bins=16).fit(ddf[["x"]], ddf["label"])
+    said = [w for w in caught if "labels (y)" in str(w.message)]
+    assert [str(w.message) for w in said] == [
+        "the labels (y) hold 'NaN', a word other tools write for a missing value: a class of "
+        "its own here; if those rows have no label, leave them out (fit on the other rows; "
+        "aspml learn --missing NaN)"]
+    assert [w.filename for w in said] == [__file__]

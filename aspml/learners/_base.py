@@ -301,7 +301,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         else:
             self.classes_, rank = np.unique(uniques, return_inverse=True)
             y_idx = rank.reshape(-1)[codes]
-        self._warn_missing_word_labels(y_idx)
+        self._warn_missing_word_labels(np.bincount(np.asarray(y_idx).reshape(-1),
+                                                   minlength=len(self.classes_)))
         if len(self.classes_) < 2:
             raise ValueError(f"y has only one class ({self.classes_.tolist()[0]!r}); a classifier needs "
                              "examples of two classes")
@@ -588,24 +589,26 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                           'class_weight="balanced", may)', AspmlWarning,
                           stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
 
-    def _warn_missing_word_labels(self, y_idx: np.ndarray) -> None:
+    def _warn_missing_word_labels(self, counts=None, stacklevel: int | None = None) -> None:
         """An AspmlWarning when a class is a word other tools write for a missing value
         ('NaN', 'N/A'): a class of its own here (a legal trial's label column of five
         outcomes and 'NaN' learned six classes without a word; empty labels are refused,
-        or left out by aspml learn with a note)."""
+        or left out by aspml learn with a note).  ``counts``: the rows of each class, when
+        known; ``stacklevel``: the warning's, when not called in ``fit``'s reading of y."""
         classes = self.classes_.tolist()
         words = [k for k, c in enumerate(classes)
                  if isinstance(c, str) and c.strip().lower() in MISSING_LABELS]
         if not words:
             return
-        counts = np.bincount(np.asarray(y_idx).reshape(-1), minlength=len(self.classes_))
-        shown = ", ".join(f"{classes[k]!r} ({counts[k]} row{'s' if counts[k] != 1 else ''})"
+        shown = ", ".join(repr(classes[k]) + ("" if counts is None else
+                                              f" ({counts[k]} row{'s' if counts[k] != 1 else ''})")
                           for k in words)
         flags = " ".join(f"--missing {shlex.quote(classes[k])}" for k in words)
-        warnings.warn(f"the labels (y) hold {shown}, a word other tools write for a "
-                      "missing value: a class of its own here; if those rows have no label, leave them out (fit on "
-                      f"the other rows; aspml learn {flags})", AspmlWarning,
-                      stacklevel=4 if type(self).fit is LogicClassifier.fit else 5)
+        warnings.warn(f"the labels (y) hold {shown}, a word other tools write for a missing "
+                      "value: a class of its own here; if those rows have no label, leave "
+                      f"them out (fit on the other rows; aspml learn {flags})", AspmlWarning,
+                      stacklevel=stacklevel or (4 if type(self).fit is LogicClassifier.fit
+                                                else 5))
 
     def _warn_label_copy(self, table, target: np.ndarray) -> None:
         """An AspmlWarning for each categorical (or Boolean) column the rules use that

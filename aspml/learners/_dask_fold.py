@@ -537,6 +537,7 @@ def fit(learner, X, y, sample_weight=None):
         else:
             edges.append(None)
     learner.classes_ = classes
+    learner._warn_missing_word_labels(stacklevel=4)
     learner.multiclass_ = multiclass
     learner.positive_index_ = positive_index
     learner.schema_ = Schema(tuple(features))
