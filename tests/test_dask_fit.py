@@ -348,8 +348,8 @@ def test_a_label_that_is_a_word_for_missing_is_named_over_partitions():
     with pytest.warns(AspmlWarning) as caught:
         aspml.FoldSE(max_bins=16).fit(ddf[["x"]], ddf["label"])
     said = [w for w in caught if "labels (y)" in str(w.message)]
-    assert [str(w.message) for w in said] == [
+    assert [str(w.message) for w in said] == [(
         "the labels (y) hold 'NaN', a word other tools write for a missing value: a class of "
         "its own here; if those rows have no label, leave them out (fit on the other rows; "
-        "aspml learn --missing NaN)"]
+        "aspml learn --missing NaN)")]
     assert [w.filename for w in said] == [__file__]

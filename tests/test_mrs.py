@@ -307,7 +307,7 @@ def test_hand_made_conditions_print_exactly(swipl):
     clingo and SWI-Prolog all cover exactly the rows the learner's bitsets cover."""
     X, y = mixed_table()
     clf = MultiValueRuleSet(n_iter=0, random_state=0, kinds={"m": "mixed", "f": "boolean"})
-    feats, bins, codes, items, inverse, search = _search_of(clf, X, y)
+    feats, bins, _, _, inverse, search = _search_of(clf, X, y)
     j = {f: i for i, f in enumerate(feats)}
     kinds = {f: [b.kind for b in bins[j[f]]] for f in feats}
     m_num = [i for i, k in enumerate(kinds["m"]) if k == "num"]
@@ -682,7 +682,7 @@ def test_a_feature_of_many_values_has_all_but_one_only_for_its_common_values():
     code = np.where(rng.random(n) < 0.3, "c000", [f"c{k:03d}" for k in rng.integers(1, 300, n)])
     X = pd.DataFrame({"code": code, "few": rng.choice(["a", "b", "c"], n)})
     y = (X["code"] == "c000").to_numpy() ^ (rng.random(n) < 0.1)
-    feats, bins, codes, items, _, search = _search_of(MultiValueRuleSet(n_iter=0, random_state=0),
+    feats, _, codes, items, _, search = _search_of(MultiValueRuleSet(n_iter=0, random_state=0),
                                                       X, y)
     j = {f: i for i, f in enumerate(feats)}
     w = items.widths[j["code"]]
