@@ -964,7 +964,10 @@ class FoldSE(LogicClassifier):
         for rule in learned:
             holds |= search.rule_mask(rule)
         left = y & ~holds
-        if not search.enough(left):
+        n_pos, n = search.total(y), search.total(search.ones())
+        # only where the note can be given (a rare class, a quarter of it left): the next
+        # rule is searched in Python, a tenth of a fit's time
+        if not (n_pos < 0.2 * n and search.total(left) > 0.25 * n_pos) or not search.enough(left):
             return None
         search.refused = None
         if search.learn_rule_set(left, ~y, [], 0) or search.refused is None:
@@ -972,7 +975,7 @@ class FoldSE(LogicClassifier):
         covered, n_left = search.refused[0], search.total(left)
         if not (covered < search.min_rule and covered >= max(2 * search.least, 0.1 * n_left)):
             return None
-        return n_left, covered, search.total(search.ones())
+        return n_left, covered, n
 
     def _tail_note(self, share: float, recall: float, weighted: bool) -> str | None:
         """Where the tail ended the rules with a quarter or more of a rare class's rows
