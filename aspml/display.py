@@ -293,8 +293,7 @@ class _ExplanationView:
                          else f"the exception {name} holds")
                 kind = "exception"
             else:
-                words = (f"{name} holds (background knowledge)" if a.holds else
-                         f"there is no evidence that {name} holds (background knowledge)")
+                words = describe(c)
                 kind = "background"
             # open: why an exception holds or not is the heart of the justification
             inner = self.atom(a, opened=True)

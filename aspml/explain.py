@@ -395,6 +395,10 @@ def describe(check: Check) -> str:
         return (f"there is no evidence that {lit.name} holds" if ok
                 else f"the exception {lit.name} holds")
     name = text_name(lit.feature)   # quoted as the printed rule quotes it ("ro\u200bme", "a, b")
+    if isinstance(lit, Flag) and check.exception is not None:
+        # a background atom: the theory derives it, the row holds no value of it
+        return (f"{name} holds (background knowledge)" if check.exception.holds else
+                f"there is no evidence that {name} holds (background knowledge)")
     if isinstance(lit, Flag):
         if lit.positive == ok:
             return f"{name} holds"
@@ -487,11 +491,8 @@ class _Words:
             self.atom(c.exception, depth + 1)
             return
         if isinstance(c.literal, Flag) and c.exception is not None:     # a background atom
-            name = text_name(c.literal.feature)
-            self.lines.append(f"{pad}{name} holds (background knowledge) because"
-                              if c.exception.holds else
-                              f"{pad}there is no evidence that {name} holds (background "
-                              "knowledge):")
+            self.lines.append(f"{pad}{describe(c)}" + (" because" if c.exception.holds
+                                                       else ":"))
             self.atom(c.exception, depth + 1)
             return
         self.lines.append(f"{pad}{describe(c)}")

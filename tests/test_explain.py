@@ -258,3 +258,41 @@ def test_a_hostile_feature_name_is_quoted_in_every_line_as_in_the_rule(tmp_path)
     assert out.returncode == 0, out.stderr
     assert '    "x = 3 AND y" = "a b"\n' in out.stdout
     assert 'change "age, or not": ' in out.stdout
+
+
+def test_a_flag_that_does_not_hold_says_whether_it_is_false_or_missing():
+    """Negation as failure in words, with the row's value: a teacher's trial read a false
+    flag and a missing one alike ("there is no evidence that penguin holds"), where a
+    comparison says "debt is missing".  For ``f`` and ``NOT f``, in the text, JSON and
+    HTML of one explanation; a background atom (derived, no value of the row) says so."""
+    from aspml.display import explanation_html
+    p = aspml.parse('IF bird AND NOT penguin THEN flies = "yes"\nIF bird AND NOT ab1 THEN flies = "yes"\n'
+                    'ELSE flies = "no"\nIF penguin THEN ab1', "text")
+    said = {"false": "there is no evidence that penguin holds (penguin = false)",
+            "missing": "penguin is missing, so there is no evidence that it holds",
+            "true": "penguin holds"}
+    for value, words in (("false", said["false"]), ("missing", said["missing"]),
+                         ("true", said["true"])):
+        row = {"bird": True, **({} if value == "missing" else {"penguin": value == "true"})}
+        e = aspml.explain(p, row)
+        text = e.to_text()
+        # rule 1's NOT penguin and rule 3's penguin (inside ab1) both read the value so
+        assert [line.strip() for line in text.splitlines()].count(words) == 2, text
+        assert words in _all_words(e.to_dict())
+        assert words in explanation_html(e)
+    kb = aspml.parse('IF NOT frail THEN ok = "yes"\nELSE ok = "no"\n'
+                     '# background knowledge\nWHERE frail IF age > 80', "text")
+    e = aspml.explain(kb, {"age": 50})
+    words = "there is no evidence that frail holds (background knowledge)"
+    assert f"  {words}:\n" in e.to_text()
+    assert _all_words(e.to_dict()) == [words, "age = 50, and 50 > 80 is false"]
+
+
+def _all_words(d) -> list:
+    """Every literal's words in an explanation's JSON, exceptions' included."""
+    if isinstance(d, dict):
+        return ([d["words"]] if "words" in d else []) + [w for v in d.values()
+                                                         for w in _all_words(v)]
+    if isinstance(d, list):
+        return [w for v in d for w in _all_words(v)]
+    return []

@@ -987,10 +987,15 @@ class FoldSE(LogicClassifier):
             return None
         left, covered, n = stop
         bar = tail_bar(self.tail, n, 1, weighted)
-        return (f"the tail ended the rules there: the next rule covered {covered:g} of the "
-                f"{left:g} rows left, and a rule must cover {bar:g} (tail={self.tail:g} of "
-                f"the rows); tail={_floor2(covered / n):g} keeps it, and a lower tail learns "
-                "rules for more of them")
+        # weighted, the counts are the rows' weights (a review: "covered 0.004 of the 0.035
+        # rows left")
+        what = (f"covered {covered:g} of the {left:g} rows left, and a rule must cover "
+                f"{bar:g} (tail={self.tail:g} of the rows)" if not weighted else
+                f"covered a weight of {covered:.4g} of the {left:.4g} left, and a rule must "
+                f"cover {bar:.4g} (tail={self.tail:g} of the rows' total weight)")
+        return (f"the tail ended the rules there: the next rule {what}; "
+                f"tail={_floor2(covered / n):g} keeps it, and a lower tail learns rules for "
+                "more of them")
 
     def _warn_no_rules(self, search: "_Search", pos, stacklevel: int = 5) -> None:
         """Say that a binary fit learned no rule, why, and what might give one: an empty
