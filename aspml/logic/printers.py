@@ -726,6 +726,12 @@ def text_head(program: Program, rule: Rule) -> str:
     return name if t.positive is None else f"{name} = {text_value(t.positive)}"
 
 
+# the line between a decision list (its default rules and ELSE) and the rules of the
+# exceptions they negate, which read as entries of the list (a teacher's trial); a binary
+# program prints as it did before multi-class programs (#17), its ELSE last
+EXCEPTIONS_TEXT = "# exceptions"
+
+
 def _print_text(program: Program) -> str:
     if program.is_multiclass:
         return _print_decision_list(program)
@@ -773,7 +779,7 @@ def _print_decision_list(program: Program) -> str:
             exceptions.append(f"IF {cond} THEN {rule.head}{mark}")
     lines.append(f"ELSE {name} = {text_value(t.default)}" if t.default is not None
                  else "ELSE no class")
-    lines += exceptions
+    lines += [EXCEPTIONS_TEXT, *exceptions] if exceptions else []
     return "\n".join(lines + _text_background(program)) + "\n"
 
 
