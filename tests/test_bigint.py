@@ -312,3 +312,41 @@ def test_a_step_the_reasoners_grid_cannot_hold_is_dropped():
         assert cf is not None and p.predict(pd.DataFrame([cf.row]))[0], steps
     assert counterfactual(p, row, target=True, steps={"amount": 0.5}).changes == {
         "amount": (100.125, 2827909.0)}
+
+
+def test_a_rule_of_several_large_value_sets_grounds_as_one_rule(tmp_path, swipl):
+    """clingo reads a pool ``N1 = ("a";"b")`` as one rule per value, and a rule's pools
+    multiply: a trial's LIBRE rule of four sets of 5 to 104 codes was 421,200 rules and
+    clingo ran out of memory (22 GB).  A rule of two sets or more prints each as
+    ``#count{0 : N1 = (...)} > 0``, one rule; it reads back exactly, and every engine,
+    explanation and the exported file answer as the fast path."""
+    from aspml import InSet
+    sets = [InSet(f, frozenset(f"v{k + 7 * j:03d}" for k in range(60)))
+            for j, f in enumerate("abcd")]
+    p = Program((Rule(None, tuple(sets)), Rule(None, (InSet("a", frozenset({"v001", "w"})),))),
+                Target("lab", "yes", "no"))
+    text = p.to_asp()
+    assert text.count("#count{0 : ") == 4 and 'N1 = ("v001";"w")' in text
+    assert aspml.parse(text, "asp") == p
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f: [f"v{v:03d}" for v in rng.integers(0, 90, 400)] for f in "abcd"})
+    fast = three_engines(p, X)
+    assert 0 < fast.sum() < len(X)
+    for i in (int(np.flatnonzero(fast)[0]), int(np.flatnonzero(~fast)[0])):
+        e = aspml.explain(p, X.iloc[i], minimal=True, engine="clingo")
+        assert e.prediction == fast[i] and e.minimal
+        cf = aspml.asp.explain.counterfactual(p, X.iloc[i], target=not fast[i])
+        assert cf is not None and p.predict(pd.DataFrame([cf.row]))[0] != fast[i]
+    model, data = tmp_path / "m.lp", tmp_path / "rows.csv"
+    p.save(model)
+    X.to_csv(data, index=False)
+    r = run_aspml("export", model, "--to", "asp", "--facts", data)
+    assert r.returncode == 0, r.stderr
+    import clingo
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], r.stdout)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        shown = {s.arguments[0].number for s in next(iter(handle)).symbols(atoms=True)
+                 if s.name == "lab"}
+    assert shown == set(np.flatnonzero(fast).tolist())

@@ -353,6 +353,16 @@ class _Syntax(Transformer):
     def comparison(self, meta, items):
         return Lit("comparison", tuple(items), meta.line, meta.column)
 
+    @v_args(meta=True)
+    def counted(self, meta, items):
+        """``#count{0 : V = (pool)} > 0``, the asp print's value set in a rule of several
+        (LogicPrinter.inset): the comparison it counts."""
+        zero, inner, op, bound = items
+        if str(zero) != "0" or str(op) != ">" or str(bound) != "0":
+            raise ParseError("a #count in a rule body is read only as aspml prints a value "
+                             "set: #count{0 : V = (...)} > 0", meta.line, meta.column)
+        return inner
+
     def count_note(self, items):
         return None
 

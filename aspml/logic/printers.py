@@ -317,6 +317,7 @@ class _RuleContext:
     bound: dict = field(default_factory=dict)    # feature -> variable
     guarded: set = field(default_factory=set)    # variables after their type guard
     locals: int = 0
+    sets: int = 0                                 # value sets (InSet) in the rule's body
 
     def fresh_local(self) -> str:
         self.locals += 1
@@ -406,7 +407,7 @@ class LogicPrinter:
             out.extend(self.interval(var, lit))
         elif isinstance(lit, InSet):
             var = self.binder(lit.feature, ctx, out, numeric=False)
-            out.append(self.inset(var, lit))
+            out.append(self.inset(var, lit, counted=ctx.sets > 1))
         elif isinstance(lit, NotCompare):
             out.append(self.not_compare(lit, ctx))
         else:  # pragma: no cover - every Literal subclass is handled above
@@ -434,10 +435,16 @@ class LogicPrinter:
             parts.append(self.compare(var, hi_op, f, lit.hi))
         return parts    # both ends open: the binding atom alone says "has a value"
 
-    def inset(self, var: str, lit: InSet) -> str:
+    def inset(self, var: str, lit: InSet, counted: bool = False) -> str:
+        """``var`` is one of the set's values.  In ``asp`` a pool, ``N1 = ("a";"b")``, which
+        clingo reads as one rule per value; in a rule of two sets or more, ``counted``, as
+        ``#count{0 : N1 = ("a";"b")} > 0``, one rule (the pools of one rule multiply: a
+        trial's LIBRE rule of four sets of 5 to 104 codes was 421,200 rules, and clingo
+        ran out of memory)."""
         members = [self.const(lit.feature, v) for v in lit.sorted_members()]
         if self.d == "asp":
-            return f"{var} = ({';'.join(members)})"
+            pool = f"{var} = ({';'.join(members)})"
+            return f"#count{{0 : {pool}}} > 0" if counted else pool
         fn = "memberchk" if self.d == "prolog" else "member"
         return f"{fn}({var},[{','.join(members)}])"
 
@@ -453,7 +460,7 @@ class LogicPrinter:
     # -- rules and programs ---------------------------------------------
     def rule(self, rule: Rule, head: str | None = None) -> str:
         """The rule as text; ``head`` replaces its head (aspml's own encodings use that)."""
-        ctx = _RuleContext()
+        ctx = _RuleContext(sets=sum(isinstance(lit, InSet) for lit in rule.body))
         # (a literal may print nothing: an interval open at both ends whose value is bound
         # already, in scasp)
         body = [part for part in (", ".join(self.literal(lit, ctx)) for lit in rule.body) if part]
