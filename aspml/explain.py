@@ -430,7 +430,11 @@ def describe(check: Check) -> str:
         t = text_value(lit.value)
         if not is_number(v):
             return f"{have}, which is not a number, so it is not {lit.op} {t}"
-        return f"{have}, and {_show(v)} {lit.op} {t} is " + ("false" if ok else "true")
+        if ok:
+            return f"{have}, and {_show(v)} {lit.op} {t} is false"
+        # the literal fails because its comparison holds (a trial read "... is true" and
+        # had to turn the NOT round itself)
+        return f"{have}, and {_show(v)} {lit.op} {t}, so NOT ({name} {lit.op} {t}) is false"
     if isinstance(lit, Interval) and lit.any_number:
         return f"{have}, " + ("a number" if ok else "not a number")
     if isinstance(lit, Interval):

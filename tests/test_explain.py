@@ -296,3 +296,13 @@ def _all_words(d) -> list:
     if isinstance(d, list):
         return [w for v in d for w in _all_words(v)]
     return []
+
+
+def test_a_negated_comparison_that_fails_says_so_in_its_own_terms():
+    """FOLD-SE's NOT (n3 <= -0.57) failing printed "-2.342 <= -0.57 is true", and a
+    multi-class trial's reader had to turn the NOT round; holding, "... is false"."""
+    p = aspml.parse('IF NOT (n3 <= -0.57) THEN y = "a"\nELSE y = "b"', "text")
+    fails = aspml.explain(p, {"n3": -2.342}).to_text()
+    assert "    n3 = -2.342, and -2.342 <= -0.57, so NOT (n3 <= -0.57) is false\n" in fails
+    holds = aspml.explain(p, {"n3": 5}).to_text()
+    assert "    n3 = 5, and 5 <= -0.57 is false\n" in holds

@@ -658,3 +658,38 @@ def test_every_rule_of_a_class_by_class_list_decides_a_training_row(seed):
         assert [r["index"] for r in figures if r["head"] is None and r["decides"] == 0] == []
         assert all(any(isinstance(lit, aspml.NotAtom) and lit.name == r.head
                        for q in p.rules for lit in q.body) for r in p.rules if r.head)
+
+
+def test_a_default_class_that_takes_most_rows_wrongly_is_said(tmp_path):
+    """A held-out trial's ten classes of a latent sum: FOLD's rules decided a fifth of the
+    rows, the default class took the rest and was right on 12% of them, and nothing was
+    said.  The fit says so (Python and aspml learn); the shared tables' fits do not (a
+    scratch run of the four learners on their first folds)."""
+    import warnings
+
+    from conftest import run_aspml
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(3000, 6)).round(3), columns=[f"x{i}" for i in range(6)])
+    score = X.sum(axis=1) + rng.normal(scale=1.0, size=len(X))
+    y = np.asarray(pd.qcut(score, 8, labels=[f"k{i}" for i in range(8)]).astype(str))
+    with pytest.warns(AspmlWarning) as caught:
+        clf = aspml.FoldRpp().fit(X, y)
+    said = [w for w in caught if "rules decide" in str(w.message)]
+    assert [w.filename for w in said] == [__file__]
+    from aspml.report import _decisions
+    default = clf.program_.target.default
+    left = _decisions(clf.program_, X)[1] < 0           # the rows no rule decides
+    assert str(said[0].message) == (
+        f"FoldRpp's rules decide {1 - left.mean():.0%} of the training rows; the other "
+        f"{left.mean():.0%} get the default class {default!r}, which is right on "
+        f"{np.mean(y[left] == default):.0%} of them: for most rows the program gives one "
+        "class whatever their class (the features may not tell the classes apart in rules)")
+    assert left.mean() >= 0.25 and np.mean(y[left] == default) < 0.5
+    data = tmp_path / "latent.csv"
+    X.assign(y=y).to_csv(data, index=False)
+    done = run_aspml("learn", data, "--target", "y", "--learner", "fold-rpp")
+    assert done.returncode == 0 and "rules decide" in done.stderr
+    with warnings.catch_warnings(record=True) as caught:     # a table the rules describe
+        warnings.simplefilter("always")
+        aspml.FoldRpp().fit(X, np.where(X["x0"] > 0.5, "a", np.where(X["x1"] > 0, "b", "c")))
+    assert not [w for w in caught if "rules decide" in str(w.message)]
