@@ -188,6 +188,20 @@ def test_learned_programs_over_big_numbers_save_load_and_agree(swipl, tmp_path_f
     three_engines(q, probes(q, X))
 
 
+def exported_answers(model, data, target: str) -> set:
+    """The rows ``aspml export MODEL --to asp --facts DATA`` gives the target in clingo
+    alone (the file a deployment runs)."""
+    import clingo
+    r = run_aspml("export", model, "--to", "asp", "--facts", data)
+    assert r.returncode == 0, r.stderr
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], r.stdout)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        return {s.arguments[0].number for s in next(iter(handle)).symbols(atoms=True)
+                if s.name == target}
+
+
 def test_cli_learns_saves_predicts_and_checks_big_numbers(tmp_path, swipl):
     rng = np.random.default_rng(3)
     n = 80
@@ -210,17 +224,8 @@ def test_cli_learns_saves_predicts_and_checks_big_numbers(tmp_path, swipl):
     r = run_aspml("check", model, data, "--target", "ok")
     assert r.returncode == 0, r.stderr
     # the exported program with its facts runs in clingo alone, with the same answers
-    r = run_aspml("export", model, "--to", "asp", "--facts", far)
-    assert r.returncode == 0, r.stderr
-    import clingo
-    ctl = clingo.Control(["--warn=none"])
-    ctl.add("base", [], r.stdout)
-    ctl.ground([("base", [])])
-    with ctl.solve(yield_=True) as handle:
-        shown = {s.arguments[0].number for s in next(iter(handle)).symbols(atoms=True)
-                 if s.name == "ok"}
     fast = aspml.load(model).predict(later)
-    assert shown == set(np.flatnonzero(fast).tolist())
+    assert exported_answers(model, far, "ok") == set(np.flatnonzero(fast).tolist())
     r = run_aspml("explain", model, far, "--row", "0", "--minimal", "--counterfactual")
     assert r.returncode == 0, r.stderr
 
@@ -340,13 +345,4 @@ def test_a_rule_of_several_large_value_sets_grounds_as_one_rule(tmp_path, swipl)
     model, data = tmp_path / "m.lp", tmp_path / "rows.csv"
     p.save(model)
     X.to_csv(data, index=False)
-    r = run_aspml("export", model, "--to", "asp", "--facts", data)
-    assert r.returncode == 0, r.stderr
-    import clingo
-    ctl = clingo.Control(["--warn=none"])
-    ctl.add("base", [], r.stdout)
-    ctl.ground([("base", [])])
-    with ctl.solve(yield_=True) as handle:
-        shown = {s.arguments[0].number for s in next(iter(handle)).symbols(atoms=True)
-                 if s.name == "lab"}
-    assert shown == set(np.flatnonzero(fast).tolist())
+    assert exported_answers(model, data, "lab") == set(np.flatnonzero(fast).tolist())
