@@ -295,6 +295,14 @@ def test_a_rare_class_left_by_the_tail_is_said_with_the_tail_that_goes_on():
                      r'\(tail=0\.005 of the rows\); tail=([0-9.]+) keeps it, and a lower tail '
                      r'learns rules for more of them', said[0])
     assert m, said[0]
+    # the next rule is searched quietly: a trace of the fit holds the loop's steps alone,
+    # its kept rules and the one the tail refused
+    steps = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        aspml.FoldSE(positive=1).fit(X, y, trace=steps.append)
+    assert [s["kept"] for s in steps if s["step"] == "covered" and s["depth"] == 0] == \
+        [True] * clf.program_.n_rules + [False]
     found = clf.predict(X)[y == 1].mean()
     assert float(m.group(1)) == pytest.approx(100 * found, abs=0.05)
     assert int(m.group(3)) == int(((clf.predict(X) == 0) & (y == 1)).sum())

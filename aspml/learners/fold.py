@@ -969,9 +969,13 @@ class FoldSE(LogicClassifier):
         # rule is searched in Python, a tenth of a fit's time
         if not (n_pos < 0.2 * n and search.total(left) > 0.25 * n_pos) or not search.enough(left):
             return None
-        search.refused = None
-        if search.learn_rule_set(left, ~y, [], 0) or search.refused is None:
-            return None
+        # (quietly: a user's trace of the fit hears the program's rules, not this one)
+        search.refused, trace, search.trace = None, search.trace, None
+        try:
+            if search.learn_rule_set(left, ~y, [], 0) or search.refused is None:
+                return None
+        finally:
+            search.trace = trace
         covered, n_left = search.refused[0], search.total(left)
         if not (covered < search.min_rule and covered >= max(2 * search.least, 0.1 * n_left)):
             return None
