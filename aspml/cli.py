@@ -331,18 +331,15 @@ def cmd_learn(args) -> int:
 def _longest_threshold(program, digits: int = 10):
     """The most significant digits of a number the program's rules compare with, and
     that number as written, when more than ``digits``; else None."""
-    from .logic.model import Compare, Interval
+    from .logic.printers import feature_numbers
     found = None
-    for rule in program.rules:
-        for lit in rule.body:
-            values = ((lit.value,) if isinstance(lit, Compare)
-                      else (lit.lo, lit.hi) if isinstance(lit, Interval) else ())
-            for v in values:
-                if isinstance(v, float) and math.isfinite(v):
-                    text = repr(v)
-                    n = len(text.split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
-                    if n > digits and (found is None or n > found[0]):
-                        found = (n, text)
+    for numbers in feature_numbers(program).values():
+        for v in numbers:
+            if isinstance(v, float) and math.isfinite(v):
+                text = repr(v)
+                n = len(text.split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
+                if n > digits and (found is None or n > found[0]):
+                    found = (n, text)
     return found
 
 

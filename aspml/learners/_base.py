@@ -213,6 +213,15 @@ LARGE_PROGRAM = 100
 LARGE_NOTE = "more than a person reads through"
 
 
+def floor2(x: float) -> float:
+    """``x`` cut (not rounded) to two significant digits: 0.003142 -> 0.0031 (a setting a
+    note names, which must still admit what it is named for)."""
+    if x <= 0:
+        return 0.0
+    unit = 10.0 ** (math.floor(math.log10(x)) - 1)
+    return math.floor(x / unit * (1 + 1e-12)) * unit
+
+
 def large_program(program: Program) -> int:
     """The number of rules from which ``program`` is more than a person reads through."""
     return max(LARGE_PROGRAM, 5 * (len(program.classes) - 1))
@@ -573,7 +582,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             return
         share = positive_share(target, weight)
         recall = positive_share(holds[target], None if weight is None else weight[target])
-        tail = self._tail_note(share, recall, weight is not None)
+        tail = self._tail_note(target, holds, share, recall, weight is not None)
         if tail is not None or (share < 0.2 and recall < 0.5):
             positive = as_label(self.classes_[self.positive_index_])
             warnings.warn(f'{type(self).__name__}\'s rules find {recall:.1%} of the '
@@ -584,7 +593,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                           # the caller of fit, through a learner's own fit when it has one
                           stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
 
-    def _tail_note(self, share: float, recall: float, weighted: bool) -> str | None:
+    def _tail_note(self, target, holds, share: float, recall: float,
+                   weighted: bool) -> str | None:
         """What ended the rules short of the class, when a learner knows it (FOLD's
         tail); None: the note names class weights."""
         return None

@@ -43,7 +43,8 @@ from ..logic.model import Compare, Flag, NotAtom, NotCompare, Program, Rule, Sch
 from ..logic.printers import text_value
 from ..logic.values import as_label, is_number, normalize_value
 from . import expert
-from ._base import LogicClassifier, balanced_hint, class_totals, is_real, largest_class
+from ._base import (LogicClassifier, balanced_hint, class_totals, floor2, is_real,
+                    largest_class)
 from ._threads import free_threads
 
 # Each kernel's parallel form (numba prange over the features) runs from this many cells
@@ -724,6 +725,7 @@ class FoldSE(LogicClassifier):
         finally:
             self._trace = None
             self._fixed = None
+            self._tail_search = None
 
     def _search(self, table, names, total: int, others: int = 1) -> "_Search":
         """The FOLD search over the training table with this learner's settings;
@@ -762,7 +764,9 @@ class FoldSE(LogicClassifier):
                    else search.learn_rule_set(pos, ~y, [], 0))
         if not fixed and not learned:
             self._warn_no_rules(search, y)
-        self._tail_stop = None if fixed or not learned else self._stopped_by_tail(search, learned, y)
+        # the search, for the note of a class the tail cut short (_tail_note, after the fit)
+        self._tail_search = (search if learned and not fixed and search.min_rule > search.least
+                             else None)
         program = self._program(fixed + learned, table, names)
         self.expert_report_ = expert.report(program, found)
         for note in expert.notes(self.expert_report_):
@@ -950,55 +954,39 @@ class FoldSE(LogicClassifier):
             decided |= covered
         return learned, labels, decided
 
-    def _stopped_by_tail(self, search: "_Search", learned: list, y: np.ndarray):
-        """Whether the tail ended a binary fit's rules where the next rule would have
-        covered a tenth or more of the positive rows left (two at least): ``(left,
-        covered, n)``, the positive rows no rule covers, those the next rule covers, and
-        all rows; else None (a next rule of a row or two among many left is the long
-        tail the tail is there to cut: noise).  The next rule is FOLD's own next step
-        (the Python loop's, which the numba loop equals), searched only where the tail
-        bars more than one row."""
-        if not search.min_rule > search.least:
+    def _tail_note(self, target, holds, share: float, recall: float,
+                   weighted: bool) -> str | None:
+        """Where the tail ended a binary fit's rules with a quarter or more of a rare
+        class's rows left, and the next rule would have covered a tenth or more of them
+        (two at least; a row or two among many is the long tail the tail is there to cut:
+        noise), the note that says so, with the tail that learns it (a held-out trial's 2%
+        class: 59% found, no note; ``class_weight="balanced"`` gave test F1 0.54, a lower
+        tail 0.83).  The next rule is FOLD's own next step (the Python loop's, which the
+        numba loop equals), searched only here, on the rows the fit's rules leave."""
+        search = getattr(self, "_tail_search", None)
+        if search is None or not (share < 0.2 and recall < 0.75):
             return None
-        holds = np.zeros(len(y), dtype=bool)
-        for rule in learned:
-            holds |= search.rule_mask(rule)
-        left = y & ~holds
-        n_pos, n = search.total(y), search.total(search.ones())
-        # only where the note can be given (a rare class, a quarter of it left): the next
-        # rule is searched in Python, a tenth of a fit's time
-        if not (n_pos < 0.2 * n and search.total(left) > 0.25 * n_pos) or not search.enough(left):
+        left = target & ~holds
+        if not search.enough(left):
             return None
         # (quietly: a user's trace of the fit hears the program's rules, not this one)
         search.refused, trace, search.trace = None, search.trace, None
         try:
-            if search.learn_rule_set(left, ~y, [], 0) or search.refused is None:
+            if search.learn_rule_set(left, ~target, [], 0) or search.refused is None:
                 return None
         finally:
             search.trace = trace
-        covered, n_left = search.refused[0], search.total(left)
+        covered, n_left, n = search.refused[0], search.total(left), search.total(search.ones())
         if not (covered < search.min_rule and covered >= max(2 * search.least, 0.1 * n_left)):
             return None
-        return n_left, covered, n
-
-    def _tail_note(self, share: float, recall: float, weighted: bool) -> str | None:
-        """Where the tail ended the rules with a quarter or more of a rare class's rows
-        left and a next rule in sight, the note that says so, with the tail that learns
-        it (a held-out trial's 2% class: 59% found, no note; ``class_weight="balanced"``
-        gave test F1 0.54, a lower tail 0.83)."""
-        stop = getattr(self, "_tail_stop", None)
-        if stop is None or not (share < 0.2 and recall < 0.75):
-            return None
-        left, covered, n = stop
-        bar = tail_bar(self.tail, n, 1, weighted)
         # weighted, the counts are the rows' weights (a review: "covered 0.004 of the 0.035
         # rows left")
-        what = (f"covered {covered:g} of the {left:g} rows left, and a rule must cover "
-                f"{bar:g} (tail={self.tail:g} of the rows)" if not weighted else
-                f"covered a weight of {covered:.4g} of the {left:.4g} left, and a rule must "
-                f"cover {bar:.4g} (tail={self.tail:g} of the rows' total weight)")
+        what = (f"covered {covered:g} of the {n_left:g} rows left, and a rule must cover "
+                f"{search.min_rule:g} (tail={self.tail:g} of the rows)" if not weighted else
+                f"covered a weight of {covered:.4g} of the {n_left:.4g} left, and a rule must "
+                f"cover {search.min_rule:.4g} (tail={self.tail:g} of the rows' total weight)")
         return (f"the tail ended the rules there: the next rule {what}; "
-                f"tail={_floor2(covered / n):g} keeps it, and a lower tail learns rules for "
+                f"tail={floor2(covered / n):g} keeps it, and a lower tail learns rules for "
                 "more of them")
 
     def _warn_no_rules(self, search: "_Search", pos, stacklevel: int = 5) -> None:
@@ -1031,7 +1019,7 @@ class FoldSE(LogicClassifier):
         # 0.5% class, tail=0.003 the hidden rule at 0.64)
         tail_refused = search.refused is not None and 0 < search.refused[0] < search.min_rule
         if tail_refused and n:
-            hints.append(f"tail={_floor2(search.refused[0] / n):g} (the first rule would then "
+            hints.append(f"tail={floor2(search.refused[0] / n):g} (the first rule would then "
                          "be kept)")
         if hint := balanced_hint(share):
             hints.append(hint)
@@ -1281,14 +1269,6 @@ def _check_max_depth(max_depth) -> None:
 def _check_ratio(ratio) -> None:
     if not (is_real(ratio, finite=False) and ratio >= 0):     # inf: stop after one literal
         raise ValueError(f"ratio must be a number >= 0, got {ratio!r}")
-
-
-def _floor2(x: float) -> float:
-    """``x`` cut (not rounded) to two significant digits: 0.003142 -> 0.0031."""
-    if x <= 0:
-        return 0.0
-    unit = 10.0 ** (math.floor(math.log10(x)) - 1)
-    return math.floor(x / unit * (1 + 1e-12)) * unit
 
 
 def _check_tail(tail) -> None:

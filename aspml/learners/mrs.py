@@ -36,7 +36,14 @@ import numpy as np
 from ..errors import AspmlWarning
 from ..logic.model import Rule
 from . import _mrs_model as mm
-from ._base import LogicClassifier, balanced_hint, is_real, is_whole, positive_share
+from ._base import (
+    LogicClassifier,
+    balanced_hint,
+    floor2,
+    is_real,
+    is_whole,
+    positive_share,
+)
 from ._mrs_search import Items, Search
 from .libre import _conditions, _Exceptions, _feature_bins
 
@@ -417,18 +424,18 @@ class MultiValueRuleSet(LogicClassifier):
             cats = [k for k, b in enumerate(bins[j]) if b.kind == "cat"]
             if name in used or len(cats) < 10 or total <= 0:
                 continue
-            code = codes[j]
-            rows = np.bincount(code[code >= 0], minlength=len(bins[j]))[cats]
+            code, width = codes[j], len(bins[j])
+            rows = np.bincount(code[code >= 0], minlength=width)[cats]
             if rows.sum() < 2 * len(cats):
                 continue
-            on_pos = np.bincount(code[pos & (code >= 0)], weights=units[pos & (code >= 0)],
-                                 minlength=len(bins[j]))[cats] / total
-            top = float(on_pos.max())
-            if top >= self.min_support or top <= 0 or not _tells_classes(
-                    rows, np.bincount(code[pos & (code >= 0)], minlength=len(bins[j]))[cats]):
+            mine = pos & (code >= 0)
+            positives = np.bincount(code[mine], minlength=width)[cats]
+            on_pos = (positives if weights is None else
+                      np.bincount(code[mine], weights=units[mine], minlength=width)[cats])
+            top = float(on_pos.max()) / total
+            if top >= self.min_support or top <= 0 or not _tells_classes(rows, positives):
                 continue
-            digits = 1 - math.floor(math.log10(top))     # two significant, rounded down
-            below = math.floor(top * 10 ** digits) / 10 ** digits
+            below = floor2(top)
             warnings.warn(f"MultiValueRuleSet's rules do not read column {name!r}: none of "
                           f"its {len(cats)} values is on {self.min_support * 100:g}% of the "
                           f"class's rows (min_support={self.min_support:g}; the most common is "
