@@ -423,6 +423,25 @@ def test_a_narrow_class_of_a_decision_list_gets_bins_of_its_own():
         aspml.MultiValueRuleSet(max_class_bins=-1).fit(X, y)
 
 
+def test_no_rules_for_a_class_of_a_decision_list_names_its_own_bins():
+    """A class of a multi-class fit has bins of its own (ceil(1 / share), up to
+    max_class_bins); the "no rules" note said "n_bins, 14 here" with n_bins at 5 (a
+    real-table trial, glass types).  It says how this class was cut, and the n_bins
+    that gives more."""
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    n = 1000
+    X = pd.DataFrame({"a": rng.uniform(0, 1, n).round(3), "b": rng.uniform(0, 1, n).round(3)})
+    y = np.where(X.a < 0.25, "low", rng.choice(["big"] * 6 + ["odd"], n))
+    with pytest.warns(AspmlWarning) as caught:
+        aspml.MultiValueRuleSet(random_state=0).fit(X, y)
+    said = [str(w.message) for w in caught if "learned no rules" in str(w.message)]
+    assert len(said) == 1 and said[0].startswith("class 'odd': ")
+    assert ("more bins (this class, 15% of the rows it was learned on, had each number cut "
+            "into 7 quantile bins; n_bins=8 or more gives more, and a narrow tail of a number "
+            "needs a bin of its own)") in said[0]
+
+
 def test_no_rules_on_a_rare_class_suggests_balanced_weights():
     """9 positives of 2,000, exactly ``x > 2.6``: unweighted, no candidate beats the empty
     rule set's prior, and the note says to weigh the class (not that the features do not

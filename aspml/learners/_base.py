@@ -553,8 +553,9 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             warnings.warn(f"{type(self).__name__}'s rules decide {1 - decided / total:.0%} "
                           f"of the training rows; the other {decided / total:.0%} get the "
                           f"default class {default!r}, which is right on {right / decided:.0%} "
-                          "of them: for most rows the program gives one class whatever their "
-                          "class (the features may not tell the classes apart in rules)",
+                          f"of them: for {'most' if decided > 0.5 * total else 'those'} rows "
+                          "the program gives one class whatever their class (the features may "
+                          "not tell the classes apart in rules)",
                           AspmlWarning, stacklevel=stacklevel)
 
     def _warn_large(self, stacklevel: int) -> None:

@@ -484,6 +484,12 @@ def _more_bins(share: float, n_bins: int, knob: str) -> str:
         return (f"more bins (each of the {n_bins} quantile bins holds {1 / n_bins:.0%} of "
                 f"the rows, more than the class: {knob}={math.ceil(1 / share)} or more can "
                 "give a narrow range of a number its own bin)")
+    if knob == "max_class_bins":
+        # the class's own bins (ceil(1 / share), fewer than max_class_bins): n_bins above
+        # them gives more (a real-table trial read "n_bins, 14 here" with n_bins at 5)
+        return (f"more bins (this class, {share:.0%} of the rows it was learned on, had each "
+                f"number cut into {n_bins} quantile bins; n_bins={n_bins + 1} or more gives "
+                "more, and a narrow tail of a number needs a bin of its own)")
     return (f"more bins (n_bins, {n_bins} here; a narrow tail of a number needs a bin of its "
             "own)")
 
