@@ -658,6 +658,24 @@ def test_eclat_stops_at_the_first_itemset_past_its_cap():
     assert found == 41 and np.array_equal(sets, every[:40]) and np.array_equal(tp, tp_all[:40])
 
 
+def test_rules_on_every_training_row_are_said_once():
+    """70% positives and columns of noise: the rules are a value set of every value a
+    column holds (a real-table trial: `nwhite in {"no", "yes"}`), on every training row.
+    MRS's own note says so; the note on rules that hold for the other class's rows said
+    it again."""
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(1)
+    n = 600
+    X = pd.DataFrame({"c": rng.choice(["a", "b"], n), "d": rng.choice(["u", "v", "w"], n),
+                      "x": rng.normal(size=n).round(2)})
+    y = np.where(rng.random(n) < 0.7, "yes", "no")
+    with pytest.warns(AspmlWarning) as caught:
+        clf = MultiValueRuleSet(positive="yes", random_state=0).fit(X, y)
+    assert clf.program_.to_text().splitlines()[0] == 'IF c in {"a", "b"} THEN label = "yes"'
+    said = [str(w.message) for w in caught]
+    assert len(said) == 1 and "rules hold on every training row" in said[0]
+
+
 def test_a_value_set_of_both_flag_values_is_no_condition(tmp_path):
     """MRS's value sets may grow to both values of a Boolean column: that condition holds
     on every row (a missing flag reads false), so it is left out (the fit crashed on 145

@@ -533,6 +533,11 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     # row positive)
     _notes_always = True
 
+    # whether the learner has a note of its own for rules that hold on every training
+    # row (MRS: its value sets can grow to every value of a column); this note then
+    # steps aside (a real-table trial read the same news twice)
+    _notes_every_row = False
+
     # how to learn a shorter program, in the learner's parameters (a fit of
     # LARGE_PROGRAM rules or more says it)
     _fewer_rules = "a learner of fewer rules (FoldSE, or Libre with max_rules) may do"
@@ -608,7 +613,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         but one).  A rule of no condition (LIBRE's ``IF TRUE``) has a note of its own."""
         rules = self.program_.default_rules
         if (not self._notes_always or not rules or target.all()
-                or any(not r.body for r in rules)):
+                or any(not r.body for r in rules) or (self._notes_every_row and holds.all())):
             return
         other = ~target
         found = positive_share(~holds[other], None if weight is None else weight[other])

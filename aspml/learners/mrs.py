@@ -206,6 +206,7 @@ class MultiValueRuleSet(LogicClassifier):
                     "0.05 by default) learns fewer, broader rules")
 
     _multiclass_only = ("class_order", "max_class_bins")
+    _notes_every_row = True     # "MultiValueRuleSet's rules hold on every training row"
     max_class_bins = 0      # an MRS pickled before it had them: every class n_bins
     _weights_as_copies = "its likelihood (the counts against its priors' pseudo-counts)"
     _not_provenance = ("kinds", "missing", "n_jobs")
