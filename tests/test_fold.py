@@ -461,7 +461,9 @@ def test_rules_that_hold_for_nearly_every_row_are_no_model_and_say_so(learner):
     y = np.where(rng.random(n) < 0.95, "yes", "no")
     kw = {"random_state": 0} if learner is aspml.MultiValueRuleSet else {}
     with pytest.warns(AspmlWarning, match=r'rules hold for \d+\.\d% of the "no" rows in '
-                      r'training: the program answers "yes" for nearly every row'):
+                      r'training: the program answers "yes" for nearly every row|'
+                      r'rules hold on every training row: the program calls every row '
+                      r'positive'):       # MRS's own note, when on every row
         learner(positive="yes", **kw).fit(X, y)
     # a model that finds the other class says nothing
     y = np.where(X.n0 > -0.85, "yes", "no")      # a fifth of the rows "no"
