@@ -43,6 +43,7 @@ MOVED = {
     "descriptive.md": "Descriptive models: measured",
     "background.md": "Background knowledge",
     "expert.md": "Expert rules",
+    "real-tables.md": "Real tables the learners were not tuned on",
 }
 
 
