@@ -658,6 +658,25 @@ def test_eclat_stops_at_the_first_itemset_past_its_cap():
     assert found == 41 and np.array_equal(sets, every[:40]) and np.array_equal(tp, tp_all[:40])
 
 
+def test_min_support_is_a_share_of_the_positives_without_rounding_up():
+    """min_support=0.07 of 100 positives is 7 rows; 0.07 * 100 is 7.000000000000001 in
+    floating point, and the mining asked for 8: a value on exactly 7 positives (and no
+    negative) was never a candidate."""
+    rng = np.random.default_rng(0)
+    n = 400
+    y = np.zeros(n, bool)
+    y[:100] = True
+    c = rng.choice(["a", "b", "d"], n).astype(object)
+    c[:7] = "v"
+    X = pd.DataFrame({"c": c, "x": rng.normal(size=n).round(2)})
+    clf = MultiValueRuleSet(random_state=0, min_support=0.07).fit(X, y)
+    assert clf.program_.to_text().splitlines()[0] == 'IF c = "v" THEN label = "True"'
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        above = MultiValueRuleSet(random_state=0, min_support=0.08).fit(X, y)
+    assert 'c = "v"' not in above.program_.to_text()
+
+
 def test_rules_on_every_training_row_are_said_once():
     """70% positives and columns of noise: the rules are a value set of every value a
     column holds (a real-table trial: `nwhite in {"no", "yes"}`), on every training row.

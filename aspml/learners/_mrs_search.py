@@ -155,7 +155,8 @@ class Search:
     def _mine(self, min_support, max_length, n_candidates):
         d = self.d
         feature = np.repeat(np.arange(len(d.widths)), d.widths).astype(np.int64)
-        min_pos = max(1, math.ceil(min_support * d.n_pos))
+        # (0.07 * 100 is 7.000000000000001 in floating point: 7 rows are 7%)
+        min_pos = max(1, math.ceil(min_support * d.n_pos - 1e-9))
         cap = 200_000
         while True:
             sets, tp, fp, found = eclat(d.item_bits, feature, d.universe, d.pos_planes,
