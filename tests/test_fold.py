@@ -449,6 +449,48 @@ def test_cli_learn_without_rules_says_so_in_one_line(tmp_path):
     assert 'ELSE y = "well"' in done.stdout
 
 
+def _codes_in_groups(n=2000, seed=6):
+    """200 codes whose class rate is set by groups of them (code mod 5), and a number."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, 200, n)
+    rate = np.array([0.05, 0.1, 0.5, 0.85, 0.95])[v % 5]
+    num = rng.normal(size=n)
+    y = np.where(rng.random(n) < np.clip(rate + 0.1 * num, 0, 1), "yes", "no")
+    return pd.DataFrame({"code": [f"v{k:03d}" for k in v], "num": num.round(3)}), y
+
+
+@pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp])
+def test_a_rule_that_excludes_many_values_one_by_one_says_so(learner, tmp_path):
+    """A held-out-shape trial: 500 codes whose rate is set by groups of them; FoldSE's
+    first rule held 62 `code !=` literals (accuracy 0.585; Libre, which groups a column's
+    values, 0.804) and nothing said so.  The note names the column and Libre, in Python
+    and from aspml learn; a column of a few values says nothing."""
+    from conftest import run_aspml
+    X, y = _codes_in_groups()
+    with pytest.warns(AspmlWarning) as caught:
+        clf = learner(positive="yes").fit(X, y)
+    said = [str(w.message) for w in caught if "one by one" in str(w.message)]
+    longest = max(sum(1 for lit in r.body if getattr(lit, "op", None) == "!=")
+                  for r in clf.program_.rules)
+    assert longest >= 10 and len(said) == 1
+    assert said[0].startswith(f"one of {learner.__name__}'s rules excludes {longest} values "
+                              "of 'code' one by one (code != ")
+    assert "the column holds 200 values" in said[0] and "Libre groups" in said[0]
+    X.assign(y=y).to_csv(tmp_path / "codes.csv", index=False)
+    done = run_aspml("learn", tmp_path / "codes.csv", "--target", "y", "--positive", "yes",
+                     "--learner", "fold-se" if learner is aspml.FoldSE else "fold-rpp")
+    assert done.returncode == 0 and "one by one (code != " in done.stderr
+    dd = pytest.importorskip("dask.dataframe")    # a Dask fit says it too
+    with pytest.warns(AspmlWarning, match=r"rules excludes \d+ values of 'code' one by one"):
+        learner(positive="yes").fit(dd.from_pandas(X, npartitions=2),
+                                    dd.from_pandas(pd.Series(y), npartitions=2))
+    few = X.assign(code=X.code.str[-1])        # 10 values: no long chain
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AspmlWarning)
+        learner(positive="yes").fit(few, y)
+    assert not [w for w in caught if "one by one" in str(w.message)]
+
+
 @pytest.mark.parametrize("learner", [aspml.FoldSE, aspml.FoldRpp, aspml.MultiValueRuleSet])
 def test_rules_that_hold_for_nearly_every_row_are_no_model_and_say_so(learner):
     """Columns of noise, 95% of the rows positive: FoldSE learned n5 <= 3.14 (every row but

@@ -585,6 +585,7 @@ def fit(learner, X, y, sample_weight=None):
     learner.training_figures_ = None
     _warn_identifiers(learner, X, missing)
     learner._warn_large(stacklevel=4)
+    learner._warn_long_chains(meta_table, stacklevel=4)
     learner._warn_default_decides(stacklevel=4)
     return learner
 
