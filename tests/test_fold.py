@@ -476,6 +476,10 @@ def test_a_rule_that_excludes_many_values_one_by_one_says_so(learner, tmp_path):
     assert said[0].startswith(f"one of {learner.__name__}'s rules excludes {longest} values "
                               "of 'code' one by one (code != ")
     assert "the column holds 200 values" in said[0] and "Libre groups" in said[0]
+    chains = [[lit.value for lit in r.body if getattr(lit, "op", None) == "!="]
+              for r in clf.program_.rules]
+    first = max(chains, key=len)[0]
+    assert f'(code != "{first}" AND code != "' in said[0]     # quoted as the program prints
     X.assign(y=y).to_csv(tmp_path / "codes.csv", index=False)
     done = run_aspml("learn", tmp_path / "codes.csv", "--target", "y", "--positive", "yes",
                      "--learner", "fold-se" if learner is aspml.FoldSE else "fold-rpp")

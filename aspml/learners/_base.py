@@ -14,6 +14,7 @@ with FOLD-RM's scheme.
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
 import shlex
@@ -598,15 +599,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             return
         feature, values = worst
         held = len(table[feature].categories) if feature in table.columns else 0
+        first, second = (json.dumps(str(v), ensure_ascii=False) for v in values[:2])
         warnings.warn(f"one of {type(self).__name__}'s rules excludes {len(values)} values of "
-                      f"{feature!r} one by one ({feature} != {values[0]!r} AND {feature} != "
-                      f"{values[1]!r} AND ...)" + (f"; the column holds {held} values"
-                                                   if held else "")
+                      f"{feature!r} one by one ({feature} != {first} AND {feature} != "
+                      f"{second} AND ...)" + (f"; the column holds {held} values"
+                                              if held else "")
                       + ": its rules tell a column's values apart one at a time, and where "
                       "groups of them carry the class the chain grows past reading and fits "
-                      "the training rows; Libre groups a column's values by their rate (or "
-                      "group them first, as a code by its first digits)", AspmlWarning,
-                      stacklevel=stacklevel)
+                      "the training rows. Libre groups a column's values by their rate; so "
+                      "does grouping them before learning (a code by its first digits)",
+                      AspmlWarning, stacklevel=stacklevel)
 
     # what reads weights as copies of rows, so that their scale matters (a note when
     # they sum to less than a tenth of the rows: normalised weights, summing to 1); None:

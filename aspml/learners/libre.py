@@ -297,8 +297,10 @@ class Libre(LogicClassifier):
         but one (else every learner would be the same base learner, which the
         paper finds overfits, and the ensemble would be one learner).  A table
         of two features keeps both (a learner on one feature alone often
-        learns the always-true rule); ``n_estimators=1`` sees every feature
-        (the paper's base method).  The paper draws the features uniformly, on
+        learns the always-true rule); ``n_estimators=1`` sees all of them on
+        such a table (the paper's base method; on a wider one it draws
+        ``max_features`` of them: give it the number of features to see every
+        one).  The paper draws the features uniformly, on
         tables of up to 45 of them; on a wider table, where two given features
         meet in one of the learners with a chance below 25% (a note says so),
         a feature is drawn the more often the more it alone tells the classes
@@ -1073,7 +1075,6 @@ def _draw_chances(cols, codes, y, weights) -> np.ndarray | None:
     labels: a column of noise keeps ten of them and would look as telling), a
     category is its own bin (many values: their group), a missing value its own bin.
     None when no feature shows any evidence (the uniform draw)."""
-    from scipy.stats import chi2
     t = np.asarray(y, dtype=bool)
     w = np.ones(len(t)) if weights is None else np.asarray(weights, dtype=np.float64)
     evidence = np.zeros(len(cols))
@@ -1096,10 +1097,24 @@ def _draw_chances(cols, codes, y, weights) -> np.ndarray | None:
         if len(every) < 2 or not 0 < base < 1:
             continue
         stat = float(((pos - base * every) ** 2 / (every * base * (1 - base))).sum())
-        evidence[j] = max(-float(chi2.logsf(stat, len(every) - 1)), 0.0)
+        evidence[j] = max(_minus_log_sf(stat, len(every) - 1), 0.0)
     if evidence.sum() <= 0:
         return None
     return (1 - EVEN_SHARE) * evidence / evidence.sum() + EVEN_SHARE / len(cols)
+
+
+def _minus_log_sf(stat: float, df: int) -> float:
+    """``-log P(chi-square(df) >= stat)``, finite however large ``stat``: past about 1,400
+    (4 degrees of freedom) scipy's log survival function is ``-inf`` (a review: a wide
+    table of 5,000 rows with one strong feature crashed the draw with NaN chances), and
+    there its asymptote ``stat/2 - (df/2 - 1) log(stat/2) + log Gamma(df/2)`` is used."""
+    from scipy.special import gammaln
+    from scipy.stats import chi2
+    out = -float(chi2.logsf(stat, df))
+    if np.isfinite(out):
+        return out
+    half = stat / 2
+    return float(half - (df / 2 - 1) * np.log(half) + gammaln(df / 2))
 
 
 # A wide table's draw (:func:`_draw_chances`): the share of each learner's chances spread
@@ -1131,7 +1146,7 @@ def _warn_if_wide(d: int, k: int, n: int, by_evidence: bool = False) -> None:
 
 
 # Below this chance that two given features meet in some weak learner, a fit warns
-# (:func:`_warn_if_wide`): 20 learners of 5 features reach it up to 38 features (the
+# (:func:`_warn_if_wide`): 20 learners of 5 features stay above it up to 37 features (the
 # 30 of scikit-learn's breast-cancer table, 37%, where LIBRE does as well as FOLD-SE).
 PAIR_CHANCE = 0.25
 
@@ -1142,18 +1157,22 @@ def _warn_if_most_rows_called(cover, y, weights, alpha) -> None:
     base rate pay its way: F1, which the stopping maximises, then favours calling most
     rows positive (a real-table trial, 43% positives: "experience < 21", true on 88% of
     the rows, test accuracy 0.48 against the majority's 0.57, and no note on 3 folds of
-    4).  ``alpha=0.5`` asks each point to beat the base rate.  Not said after the note
+    4).  ``alpha=0.5`` asks each point to beat the base rate (a minority class only: for
+    a majority one 0.5 is below it, and the default already beats the majority's
+    accuracy, a review found).  Not said after the note
     that the rules are no better than calling every row positive (noise: no alpha helps)."""
     share = positive_share(y, weights)
     called = positive_share(np.asarray(cover, dtype=bool), weights)
-    if not (alpha > 1 - share and called >= 2 / 3 and called >= 1.5 * share):
+    if not (share <= 0.5 and alpha > 1 - share and called >= 2 / 3 and called >= 1.5 * share):
         return
-    warnings.warn(f"LIBRE's rules call {called:.0%} of the training rows positive, where "
-                  f"{share:.0%} of them are: at alpha={alpha:g} a rule pays its way with a "
+    # the rows as counted (under class weights the shares above are of the weight)
+    rows, positives = float(np.mean(cover)), float(np.mean(y))
+    warnings.warn(f"LIBRE's rules call {rows:.0%} of the training rows positive, where "
+                  f"{positives:.0%} of them are: at alpha={alpha:g} a rule pays its way with a "
                   f"precision above {1 - alpha:.2g}, below the base rate, and F1, which LIBRE "
                   "maximises, favours calling most rows positive. alpha=0.5 asks each rule "
-                  "to beat the base rate (more rules, and fewer rows called positive)",
-                  AspmlWarning, stacklevel=5)
+                  "to beat the base rate (more rules, fewer rows called positive, more of "
+                  "them right, at some cost in F1)", AspmlWarning, stacklevel=5)
 
 
 def _warn_if_no_better_than_all(curves, held_out, steps) -> bool:
