@@ -464,3 +464,33 @@ def test_a_word_for_missing_beside_numbers_and_other_words_is_named():
         assert aspml.data.infer_schema(X)["lab"].kind == "mixed"
     assert [str(w.message).split(", a word")[0] for w in caught] == [
         "column 'lab' holds numbers and 'NA', 'None', 'n/a', 'null'"]
+
+
+@pytest.mark.parametrize("learner", ["fold-se", "libre"])
+def test_true_false_texts_are_a_flag_in_python_as_from_the_command_line(tmp_path, learner):
+    """A deployment trial read one CSV file with aspml.read_csv and learned in Python
+    `smoker != "false"` (a category), where aspml learn learned `smoker` (a flag): on a
+    row whose smoker is missing the one holds and the other does not, and the two
+    programs answered otherwise.  Texts true / false (any case) are a flag in Python
+    too: the same program from both doors, the same answers."""
+    rng = np.random.default_rng(4)
+    n = 600
+    age = rng.integers(18, 90, n)
+    smoker = rng.choice(["true", "false", "TRUE", "False"], n)
+    y = np.where((age > 60) & (np.char.lower(smoker.astype(str)) == "true"), "sick", "well")
+    pd.DataFrame({"age": age, "smoker": smoker, "y": y}).to_csv(tmp_path / "t.csv", index=False)
+    frame = aspml.read_csv(tmp_path / "t.csv")
+    make = {"fold-se": lambda: aspml.FoldSE(positive="sick"),
+            "libre": lambda: aspml.Libre(positive="sick", random_state=0)}[learner]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        py = make().fit(frame[["age", "smoker"]], frame["y"])
+    assert dict((f.name, f.kind) for f in py.program_.schema.features)["smoker"] == "boolean"
+    seed = ["--random-state", "0"] if learner == "libre" else []
+    done = run_aspml("learn", tmp_path / "t.csv", "--target", "y", "--positive", "sick",
+                     "--learner", learner, *seed, "-o", tmp_path / "m.lp")
+    assert done.returncode == 0, done.stderr
+    assert aspml.load(tmp_path / "m.lp").rules == py.program_.rules
+    rows = pd.DataFrame({"age": [70, 70, 70], "smoker": ["true", None, "FALSE"]})
+    assert py.predict(rows).tolist() == ["sick", "well", "well"]
+    assert aspml.load(tmp_path / "m.lp").predict(rows).tolist() == [True, False, False]

@@ -491,6 +491,37 @@ def test_the_prolog_print_says_when_it_needs_row_facts():
     assert "% Input:" not in plain.print("prolog")
 
 
+def test_the_input_line_says_how_a_boolean_feature_is_written(tmp_path, swipl):
+    """A deployment trial wrote smoker(0,true) as "pred(X,Value)" said, and a positive row
+    turned negative: the line says a Boolean feature is pred(X) when true, no fact when
+    false; facts written so give the fast path's answers in clingo and SWI-Prolog."""
+    import clingo
+    p = aspml.parse('IF smoker AND age > 60 THEN y = "sick"\nIF NOT smoker AND age > 80 '
+                    'THEN y = "sick"', "text")
+    asp, pl = p.print("asp"), aspml.parse(p.print("asp"), "asp").print("prolog")
+    line = ("for each known value; a Boolean feature as pred(X) when true, no fact when "
+            "false.")
+    assert asp.splitlines()[1].endswith(line)
+    assert not aspml.parse('IF age > 60 THEN y = "sick"', "text").print("asp") \
+        .splitlines()[1].endswith(line)
+    X = pd.DataFrame({"smoker": [True, False, True, False], "age": [70, 70, 50, 85]})
+    fast = p.predict(X).tolist()
+    assert fast == [True, False, False, True]
+    facts = "".join(f"row({i}). age({i},{a}). " + (f"smoker({i}). " if s else "")
+                    for i, (s, a) in enumerate(zip(X.smoker, X.age)))
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], asp + "\n" + facts)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        atoms = next(iter(handle)).symbols(shown=True)
+    sick = {a.arguments[0].number for a in atoms if a.name == "y"}
+    assert [i in sick for i in range(4)] == fast
+    (tmp_path / "m.pl").write_text(pl + "\n" + facts.replace(". ", ".\n"), encoding="utf-8")
+    done = run_swipl("forall(member(I,[0,1,2,3]), (y(I,'sick') -> write(1) ; write(0)))",
+                     [tmp_path / "m.pl"])
+    assert done.stdout.strip() == "".join("1" if f else "0" for f in fast)
+
+
 # -- programs that cannot share one knowledge base ------------------------------------
 
 def _body_mass_programs():

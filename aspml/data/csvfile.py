@@ -63,9 +63,9 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
     the command does).  Cells that read as
     numbers stay text here; the learners and the Program read ``"5.1"`` as the
     number 5.1.  To learn in Python what ``aspml learn`` learns: the command takes a
-    label column of numbers as numbers, and a column of only ``true``/``false``
-    cells as a Boolean feature (give the learner ``kinds={column: "boolean"}``);
-    a model reads those text cells as the command does either way.  ``sep``: the separator, else the one of ``,`` tab ``;``
+    label column of numbers as numbers (give ``y`` as numbers); a column of only
+    ``true``/``false`` cells is a Boolean feature in Python too, and a model reads
+    those text cells as the command does either way.  ``sep``: the separator, else the one of ``,`` tab ``;``
     ``|`` that splits the header into the most fields; see the module's notes for
     headers, compressed files and malformed rows (one :class:`~aspml.AspmlError`)."""
     path = str(path)

@@ -366,6 +366,10 @@ def _check_frame(X) -> pd.DataFrame:
     return X
 
 
+# the texts of a column that is a flag (any case, spaces around): true or false
+FLAG_TEXTS = frozenset({"true", "false"})
+
+
 def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     """The kind of a column, judged from its dtype and its distinct values.
 
@@ -385,6 +389,11 @@ def infer_kind(series: pd.Series, missing=DEFAULT_MISSING) -> str:
     uniques = [u for u in factorize(series.to_numpy(dtype=object))[1]
                if not _is_missing_scalar(u, missing)]
     if uniques and all(isinstance(u, (bool, np.bool_)) for u in uniques):
+        return "boolean"
+    if uniques and all(isinstance(u, str) and u.strip().lower() in FLAG_TEXTS for u in uniques):
+        # texts true / false are a flag, as aspml learn reads them from a CSV file (a
+        # deployment trial learned `smoker != "false"` in Python, `smoker` from the same
+        # file with the command: a missing value held the one and not the other)
         return "boolean"
     has_num = has_str = False
     code = None             # a number written as a code ("007", "1.10" beside "1.1"), which a

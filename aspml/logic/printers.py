@@ -528,9 +528,13 @@ class LogicPrinter:
     def header(self) -> list[str]:
         p = self.p
         lines = [f"% aspml program, {self.d} dialect: {_describe_target(p)}"]
+        # a Boolean feature is pred(X) when true and no fact when false (a deployment
+        # trial wrote smoker(0,true) as the line said, and a positive row turned negative)
+        flags = ("; a Boolean feature as pred(X) when true, no fact when false"
+                 if any(f.kind == "boolean" for f in p.schema.features) else "")
         if self.d == "asp":
             lines.append(f"% Input: {self.naming.domain}(X) for each row X, and pred(X,Value) "
-                         "for each known value.")
+                         f"for each known value{flags}.")
             scales = [f"{json.dumps(f.name)} x{f.scale}" for f in p.schema.features
                       if f.kind in ("numeric", "mixed") and f.scale not in (None, 1)]
             if scales:
@@ -551,7 +555,7 @@ class LogicPrinter:
             # hold, and a later rule (or no class) answers in their place
             lines.append(f"% Input: {self.naming.domain}(X) for each row X (the rules that "
                          "start from it hold for no row without it), and pred(X,Value) for "
-                         "each known value.")
+                         f"each known value{flags}.")
         lines.append(META_PREFIX + json.dumps(metadata(p, self.d, self.naming, self.ranks),
                                               ensure_ascii=True))
         return lines
