@@ -485,7 +485,7 @@ def test_true_false_texts_are_a_flag_in_python_as_from_the_command_line(tmp_path
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", AspmlWarning)
         py = make().fit(frame[["age", "smoker"]], frame["y"])
-    assert dict((f.name, f.kind) for f in py.program_.schema.features)["smoker"] == "boolean"
+    assert {f.name: f.kind for f in py.program_.schema.features}["smoker"] == "boolean"
     seed = ["--random-state", "0"] if learner == "libre" else []
     done = run_aspml("learn", tmp_path / "t.csv", "--target", "y", "--positive", "sick",
                      "--learner", learner, *seed, "-o", tmp_path / "m.lp")
