@@ -494,11 +494,9 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                                               np.ones(table.n_rows, dtype=bool), target, cov)
             self._warn_identifiers(table)
             self._warn_label_copy(table, target)
-            self._warn_large(stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
-            self._warn_long_chains(table, stacklevel=3 if type(self).fit is LogicClassifier.fit
-                                   else 4)
-            self._warn_default_decides(stacklevel=3 if type(self).fit is LogicClassifier.fit
-                                       else 4)
+            self._warn_large(stacklevel=self._fit_stacklevel)
+            self._warn_long_chains(table, stacklevel=self._fit_stacklevel)
+            self._warn_default_decides(stacklevel=self._fit_stacklevel)
             if not self.multiclass_:
                 self._warn_low_recall(target, weight, holds)
                 self._warn_always(target, weight, holds)
@@ -546,6 +544,12 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
     # how to learn a shorter program, in the learner's parameters (a fit of
     # LARGE_PROGRAM rules or more says it)
     _fewer_rules = "a learner of fewer rules (FoldSE, or Libre with max_rules) may do"
+
+    @property
+    def _fit_stacklevel(self) -> int:
+        """The stacklevel of a note said during ``fit``: the caller of fit, through a
+        learner's own fit when it has one."""
+        return 3 if type(self).fit is LogicClassifier.fit else 4
 
     def _warn_default_decides(self, stacklevel: int) -> None:
         """An AspmlWarning when a multi-class program leaves a quarter or more of its
@@ -633,8 +637,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                           f'{share_percent(share)} of the rows): '
                           + (tail or 'class_weight="balanced" finds more of them, at some '
                                      "cost in precision"), AspmlWarning,
-                          # the caller of fit, through a learner's own fit when it has one
-                          stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
+                          stacklevel=self._fit_stacklevel)
 
     def _tail_note(self, target, holds, share: float, recall: float,
                    weighted: bool) -> str | None:
@@ -662,7 +665,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                           "for nearly every row, as it would without them; they do not tell "
                           "the classes apart (features that describe them, or "
                           'class_weight="balanced", may)', AspmlWarning,
-                          stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
+                          stacklevel=self._fit_stacklevel)
 
     def _warn_missing_word_labels(self, counts=None, stacklevel: int | None = None) -> None:
         """An AspmlWarning when a class is a word other tools write for a missing value
@@ -715,7 +718,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                               "its definition in the theory: expected if the label was made "
                               "from it; if a column it reads is known only with the label, "
                               "the rules will not carry over to new rows", AspmlWarning,
-                              stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
+                              stacklevel=self._fit_stacklevel)
             else:
                 warnings.warn(f"column {name!r} names the classes one to one on all "
                               f"{len(code)} training rows: if it is the label under another "
@@ -723,7 +726,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                               "the rules that read it will not carry over to new rows; leave "
                               "it out (drop it; aspml learn --ignore) unless new rows have "
                               "it too", AspmlWarning,
-                              stacklevel=3 if type(self).fit is LogicClassifier.fit else 4)
+                              stacklevel=self._fit_stacklevel)
 
     def _warn_identifiers(self, table) -> None:
         """An AspmlWarning for each feature the rules use that holds a different value on

@@ -122,9 +122,7 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
         groups = _rate_groups(pos, every, single, threshold, max_groups)
         g_pos = np.bincount(groups, weights=pos)
         g_all = np.bincount(groups, weights=every)
-        base = pos.sum() / max(every.sum(), 1e-300)
-        chi = ((g_pos - base * g_all) ** 2 / np.maximum(g_all * base * (1 - base), 1e-300)).sum()
-        return groups, float(chi)
+        return groups, _chi_square(g_pos, g_all, pos.sum() / max(every.sum(), 1e-300))
 
     groups, observed = grouped(t, w)
     if groups.max() == 0 or not t.any() or t.all():
@@ -146,6 +144,13 @@ def _category_groups(code: np.ndarray, n_categories: int, y: np.ndarray, thresho
         if above > allowed:
             return np.zeros(n_categories, dtype=np.int64)
     return groups
+
+
+def _chi_square(pos, every, base: float) -> float:
+    """Pearson's chi-square of a class against bins: each bin's (weighted) positives
+    ``pos`` of its rows ``every`` against ``base``, the class's share of all of them."""
+    return float(((pos - base * every) ** 2
+                  / np.maximum(every * base * (1 - base), 1e-300)).sum())
 
 
 # Shufflings of the rows among a many-valued column's categories that its groups must
@@ -1096,8 +1101,7 @@ def _draw_chances(cols, codes, y, weights) -> np.ndarray | None:
         base = pos.sum() / max(every.sum(), 1e-300)
         if len(every) < 2 or not 0 < base < 1:
             continue
-        stat = float(((pos - base * every) ** 2 / (every * base * (1 - base))).sum())
-        evidence[j] = max(_minus_log_sf(stat, len(every) - 1), 0.0)
+        evidence[j] = max(_minus_log_sf(_chi_square(pos, every, base), len(every) - 1), 0.0)
     if evidence.sum() <= 0:
         return None
     return (1 - EVEN_SHARE) * evidence / evidence.sum() + EVEN_SHARE / len(cols)
