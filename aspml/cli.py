@@ -923,7 +923,7 @@ def cmd_explain(args) -> int:
     # a binary program's --why-not names one of its two answers (a label learned with
     # --positive, or True/False; a trial): its explanation, as Python's explain gives it
     e = explain(program, row, minimal=args.minimal,
-                why_not=args.why_not if program.is_multiclass else asked)
+                why_not=args.why_not if program.is_multiclass else asked, row_id=args.row)
     cf = None
     # --why-not the row's own class: no change is needed, and none is searched
     already = (args.counterfactual and (e.why_not is not None and e.why_not == e.prediction

@@ -203,7 +203,7 @@ def _value(table, feature: str):
 
 
 def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
-            missing=None, why_not=None) -> Explanation:
+            missing=None, why_not=None, row_id=None) -> Explanation:
     """Why the program predicts what it does for ``row`` (a Series, dict or one-row DataFrame).
 
     ``program`` is a Program or a fitted aspml estimator (its ``program_``).
@@ -225,6 +225,10 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     For a binary program ``why_not`` is the answer asked about (``True``, the
     positive label, ``False`` or the negative label); the explanation is the
     usual one, which already says why the row does not get the other answer.
+
+    ``row_id``: the row's number in the supporting atoms (``approve(62,"yes")``), as
+    ``aspml export --facts`` numbers the rows of a file; by default the name of a
+    Series or one-row DataFrame's row when it is a whole number (``X.iloc[62]``), else 0.
     """
     from ._given import engine_program
     program = engine_program(program, "explain")
@@ -271,6 +275,7 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
         first = target.first_firing
         prediction = program.target.default if first is None else first.rule.label
         atoms = _class_atoms(program, atoms, prediction)
+    atoms = _numbered(atoms, _row_id(row, row_id))
     reason = None
     if minimal:
         from .asp.explain import minimal_reason
@@ -351,6 +356,33 @@ def _same(a, b) -> bool:
         return a == b
     except Exception:                 # noqa: BLE001 - an odd object is no class
         return False
+
+
+def _row_id(row, row_id) -> int:
+    """The row's number in its supporting atoms: ``row_id``, else the whole-number name of a
+    Series or one-row DataFrame (a trial: ``explain --row 62 --json`` named row 0), else 0."""
+    if row_id is None:
+        name = (row.name if isinstance(row, pd.Series) else
+                row.index[0] if isinstance(row, pd.DataFrame) and len(row) == 1 else 0)
+        return int(name) if isinstance(name, (int, np.integer)) and \
+            not isinstance(name, (bool, np.bool_)) and name >= 0 else 0
+    if isinstance(row_id, (bool, np.bool_)) or not isinstance(row_id, (int, np.integer)) \
+            or row_id < 0:
+        raise AspmlError(f"row_id is a row's number (0 or more), not {row_id!r}")
+    return int(row_id)
+
+
+def _numbered(atoms, row_id: int) -> list:
+    """The atoms of the one-row program (row 0) as atoms of row ``row_id``."""
+    if row_id == 0:
+        return list(atoms)
+    out = []
+    for a in atoms:
+        name, sep, rest = a.partition("(")
+        if sep and rest[:1] == "0" and rest[1:2] in (",", ")"):
+            a = f"{name}({row_id}{rest[1:]}"
+        out.append(a)
+    return out
 
 
 def _class_atoms(program: Program, atoms, prediction) -> list:

@@ -123,6 +123,24 @@ def test_json_is_ready():
     assert d["supporting_atoms"] == ['ab2(0)', 'approve(0,"yes")']
 
 
+def test_supporting_atoms_name_the_row():
+    # a dict has no number: row 0; a Series or one-row DataFrame its whole-number name;
+    # row_id says it outright (a trial: explain --row 62 --json named row 0)
+    rows = pd.DataFrame([LOAN_ROWS["rich"], LOAN_ROWS["secured"]], index=[4, 62])
+    for engine in ("fast", "clingo"):
+        assert aspml.explain(LOAN, rows.loc[62], engine=engine).atoms == \
+            ('ab2(62)', 'approve(62,"yes")')
+        assert aspml.explain(LOAN, rows.loc[[62]], engine=engine).atoms == \
+            ('ab2(62)', 'approve(62,"yes")')
+        assert aspml.explain(LOAN, rows.loc[62], engine=engine, row_id=1).atoms == \
+            ('ab2(1)', 'approve(1,"yes")')
+    named = pd.DataFrame([LOAN_ROWS["secured"]], index=["ann"])
+    assert aspml.explain(LOAN, named.iloc[0]).atoms == ('ab2(0)', 'approve(0,"yes")')
+    for bad in (-1, 1.5, True, "3"):
+        with pytest.raises(aspml.AspmlError, match="row_id"):
+            aspml.explain(LOAN, named.iloc[0], row_id=bad)
+
+
 def test_bad_rows():
     with pytest.raises(aspml.AspmlError, match="one row"):
         aspml.explain(LOAN, pd.DataFrame([LOAN_ROWS["rich"]] * 2))

@@ -191,6 +191,11 @@ def test_explain_why_and_why_not_from_the_command_line(learned, iris_csv):
     import json
     out = json.loads(done.stdout)
     assert out["counterfactual"]["class"] == other
+    # the supporting atoms name the row asked about, as export --facts numbers it (a trial:
+    # --row 62 gave species(0,...)), and so does Python's explain of X.iloc[row]
+    assert f'species({row},"{got}")' in out["supporting_atoms"]
+    assert not any("(0" in a for a in out["supporting_atoms"])
+    assert aspml.explain(p, X.iloc[row]).to_dict()["supporting_atoms"] == out["supporting_atoms"]
     changed = X.iloc[[row]].copy()
     for f, (_, new) in out["counterfactual"]["changes"].items():
         changed[f] = new
