@@ -490,3 +490,25 @@ def test_reading_a_file_leaves_no_file_open(tmp_path):
     out = subprocess.run([sys.executable, "-W", "always", "-c", code, str(plain), str(quoted)],
                          capture_output=True, text=True, check=True)
     assert "ResourceWarning" not in out.stderr, out.stderr
+
+
+def test_a_stream_reads_as_its_file(tmp_path, loans):
+    """read_csv takes an open file or a stream (text or bytes, packed or not) and reads it
+    as the file (a trial: read_csv(io.StringIO(...)) said "No such file or directory");
+    an error names the stream, not the file it went through."""
+    plain = tmp_path / "plain.csv"
+    loans.to_csv(plain, index=False)
+    expected = aspml.read_csv(plain)
+    text = plain.read_text()
+    for stream in (io.StringIO(text), io.BytesIO(text.encode()),
+                   io.BytesIO(gzip.compress(text.encode())), open(plain), open(plain, "rb")):
+        with stream:
+            pd.testing.assert_frame_equal(aspml.read_csv(stream), expected)
+    with pytest.raises(aspml.AspmlError, match=r"^the stream: row 0 has 3 fields"):
+        aspml.read_csv(io.StringIO("a,b\n1,2,3\n"))
+    (tmp_path / "twice.csv").write_text("a,a\n1,2\n")
+    with open(tmp_path / "twice.csv") as fh, pytest.raises(aspml.AspmlError,
+                                                           match="twice.csv names the column"):
+        aspml.read_csv(fh)
+    with pytest.raises(aspml.AspmlError, match="not text or bytes"):
+        aspml.read_csv(type("Odd", (), {"read": lambda self: 5})())

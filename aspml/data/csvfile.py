@@ -67,7 +67,11 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
     ``true``/``false`` cells is a Boolean feature in Python too, and a model reads
     those text cells as the command does either way.  ``sep``: the separator, else the one of ``,`` tab ``;``
     ``|`` that splits the header into the most fields; see the module's notes for
-    headers, compressed files and malformed rows (one :class:`~aspml.AspmlError`)."""
+    headers, compressed files and malformed rows (one :class:`~aspml.AspmlError`).
+    ``path`` may also be an open file or a stream (``io.StringIO(text)``, ``io.BytesIO``,
+    a web response's body): its content is read as a file's."""
+    if hasattr(path, "read"):
+        return _read_stream(path, sep)
     path = str(path)
     sep, kind, names = _prepare(path, sep)
     with _reading(path, len(names)):
@@ -78,6 +82,32 @@ def read_csv(path, sep: str | None = None) -> pd.DataFrame:
         _check_short_rows(table, path, kind, sep, names)
     empty = [n for n in names if n.startswith("Unnamed: ") and table[n].isna().all()]
     return table.drop(columns=empty) if empty else table
+
+
+def _read_stream(stream, sep):
+    """:func:`read_csv` of a stream's content (text as UTF-8, or bytes, packed or not),
+    through a file of its own that is gone after; an error names the stream, not that file
+    (a trial: ``read_csv(io.StringIO(...))`` said "No such file or directory")."""
+    import tempfile
+    name = getattr(stream, "name", None)
+    name = name if isinstance(name, str) else "the stream"
+    try:
+        content = stream.read()
+    except (OSError, ValueError) as e:
+        raise AspmlError(f"cannot read {name}: {e}") from None
+    if isinstance(content, str):
+        content = content.encode("utf-8")
+    elif not isinstance(content, (bytes, bytearray, memoryview)):
+        raise AspmlError(f"cannot read {name}: its read() gave {type(content).__name__}, "
+                         "not text or bytes")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "table.csv")
+        with open(path, "wb") as fh:
+            fh.write(content)
+        try:
+            return read_csv(path, sep)
+        except AspmlError as e:
+            raise AspmlError(str(e).replace(path, name)) from None
 
 
 def iter_csv(path, sep: str | None = None, chunksize: int = 100_000):
