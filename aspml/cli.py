@@ -738,7 +738,6 @@ def _labels_of(args, program, X):
 
 
 def cmd_check(args) -> int:
-    from . import asp
     from .evaluate import evaluate
     from .report import (
         binary_scores,
@@ -752,11 +751,9 @@ def cmd_check(args) -> int:
     labels = _labels_of(args, program, X)
     X, weights = _scored_weights(args, program, X, labels)
     if program.is_multiclass:
-        return _check_classes(program, X, labels, weights, args.sample_weight)
+        return _check_classes(program, X, labels, weights, args.sample_weight, args.prolog)
     target, cov, _ = evaluate(program, X)
-    reference = asp.predict(program, X)
-    agree = bool(np.array_equal(target, reference))
-    print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
+    agree = _engines_agree(program, X, target, args.prolog)
     n = int(target.sum())
     print(f"{_count(n, 'row')} derive{'s' if n == 1 else ''} the target"
           + ("" if program.default_rules else " (the program has no rules)"))
@@ -801,12 +798,32 @@ def _weighed_by(column, total) -> str:
     return f", total weight {amount(total)} (column {column})"
 
 
-def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
+def _engines_agree(program, X, fast, prolog: bool) -> bool:
+    """Print whether clingo (and with ``--prolog`` SWI-Prolog) gives the fast path's answer
+    on every row, naming the first rows where one does not; True when all agree."""
+    from . import asp
+    engines = [("clingo", asp.predict)]
+    if prolog:
+        from . import prolog as swi
+        engines.append(("SWI-Prolog", swi.predict))
+    fast = np.asarray(fast, dtype=object)
+    agree = True
+    for name, predict in engines:
+        other = np.asarray(predict(program, X), dtype=object)
+        differ = np.flatnonzero(fast != other)
+        agree &= differ.size == 0
+        said = "" if not differ.size else (
+            " (rows " + ", ".join(map(str, differ[:5])) + (" ..." if differ.size > 5 else "")
+            + ")")
+        print(f"{len(X)} rows; fast path and {name} agree on every row: {not differ.size}{said}")
+    return bool(agree)
+
+
+def _check_classes(program, X, labels, weights=None, weight_name=None, prolog=False) -> int:
     """``check`` of a multi-class program: the engines agree; per class, the rows it is
     given (and with labels its precision and recall, and the confusion matrix); per
     rule, the rows it covers and those it decides.  ``weights``: the labelled rows'
     figures weighted (``--sample-weight weight_name``)."""
-    from . import asp
     from .logic.printers import text_value
     from .report import (
         amount,
@@ -815,9 +832,7 @@ def _check_classes(program, X, labels, weights=None, weight_name=None) -> int:
         share_text,
         unknown_classes_note,
     )
-    fast, reference = program.predict(X), asp.predict(program, X)
-    agree = bool(np.array_equal(fast, reference))
-    print(f"{len(X)} rows; fast path and clingo agree on every row: {agree}")
+    agree = _engines_agree(program, X, program.predict(X), prolog)
     figures = class_figures(program, X, labels, weights)
     show = {c: text_value(c) for c in program.classes}
 
@@ -1367,13 +1382,16 @@ def build_parser() -> argparse.ArgumentParser:
     separator(p)
     p.set_defaults(run=cmd_predict)
 
-    c = sub.add_parser("check", help="fast path against clingo; coverage and precision per rule", formatter_class=raw,
+    c = sub.add_parser("check", help="fast path against clingo (--prolog: and SWI-Prolog); coverage and precision per rule", formatter_class=raw,
                        epilog="example: aspml check examples/birds/birds.lp examples/birds/birds.csv")
     common(c)
     c.add_argument("data", help="a CSV file with a column per feature")
     c.add_argument("--target", metavar="COLUMN",
                    help="the label column, for precision per rule (default: the column named "
                         "like the target, when there is one)")
+    c.add_argument("--prolog", action="store_true",
+                   help="also run the program in SWI-Prolog (swipl), the engine a Prolog "
+                        "deployment ships, and check that it gives every row's answer")
     scored_weight(c)
     separator(c)
     c.set_defaults(run=cmd_check)

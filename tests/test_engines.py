@@ -231,3 +231,34 @@ def test_prolog_answers_cut_short_are_asked_again(monkeypatch):
     # the consult check too: a run cut short is not "no messages"
     with pytest.raises(aspml.EngineError, match="cut short"):
         prolog.consult_messages([program.to_prolog()])
+
+
+@pytest.mark.parametrize("multiclass", [False, True])
+def test_facts_written_row_by_row_consult_without_a_warning(swipl, tmp_path, multiclass):
+    """A feeder writes a row's facts together (age(1,..), city(1,..), age(2,..)) after
+    the rules: the print declares the feature facts (and row/1) discontiguous, so swipl
+    consults them without a warning per feature (a deployment trial) and answers as the
+    fast path."""
+    from conftest import run_swipl
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"age": rng.integers(20, 90, 120), "city": rng.choice(["Rome", "Oslo"], 120),
+                      "smoker": rng.random(120) < 0.5})
+    sick = (X.age > 50) & (X.smoker | (X.city == "Rome"))
+    y = np.where(sick, "sick", np.where(X.age > 35, "watch", "well"))
+    p = (aspml.FoldSE(tail=0).fit(X, y) if multiclass else
+         aspml.FoldSE(positive="sick", tail=0).fit(X, np.where(sick, "sick", "well"))).program_
+    assert len(p.columns_used) >= 2
+    facts = aspml.export(p, "prolog", X).split("\n% rows\n")[1].splitlines()
+    row_of = [int(line[line.index("(") + 1:].split(",")[0].split(")")[0]) for line in facts]
+    by_row = [line for _, line in sorted(zip(row_of, facts), key=lambda t: t[0])]
+    path = tmp_path / "run.pl"
+    path.write_text(p.print("prolog") + "\n" + "\n".join(by_row) + "\n")
+    goal = ("forall(between(0,119,R), ((label(R,C) -> true ; C = none), "
+            "format('~w~n', [C])))" if multiclass else
+            "forall(between(0,119,R), (label(R,sick) -> writeln(1) ; writeln(0)))")
+    done = run_swipl(goal, [path])
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    got = done.stdout.split()
+    want = [str(c) for c in p.predict(X)] if multiclass else \
+        [str(int(v)) for v in p.predict(X)]
+    assert got == want

@@ -174,6 +174,37 @@ def test_check_prints_classes_rules_and_the_confusion_matrix(learned, iris_csv):
     assert done.returncode == 0 and "confusion" not in done.stdout and "given to" in done.stdout
 
 
+@pytest.mark.parametrize("suffix", ["lp", "pl"])
+def test_check_runs_swi_prolog_when_asked(learned, iris_csv, swipl, suffix):
+    """``check --prolog`` runs the program in SWI-Prolog too (a deployment trial: no
+    command checked the engine a Prolog deployer ships); binary programs too."""
+    done = run_aspml("check", learned[suffix][0], iris_csv, "--prolog")
+    assert done.returncode == 0, done.stderr
+    assert "150 rows; fast path and clingo agree on every row: True\n" \
+        "150 rows; fast path and SWI-Prolog agree on every row: True\n" in done.stdout
+    assert "SWI-Prolog" not in run_aspml("check", learned[suffix][0], iris_csv).stdout
+    birds = ROOT / "examples" / "birds"
+    done = run_aspml("check", birds / "birds.lp", birds / "birds.csv", "--prolog")
+    assert done.returncode == 0 and "fast path and SWI-Prolog agree on every row: True" \
+        in done.stdout
+
+
+def test_check_names_the_rows_an_engine_answers_otherwise(monkeypatch, capsys):
+    """The report of a disagreement names the rows (an engine made to answer otherwise on
+    rows 1 and 3: aspml's engines agree, so only a changed one can show the message)."""
+    from aspml import cli
+    birds = ROOT / "examples" / "birds"
+    real = aspml.asp.predict
+
+    def wrong(program, X, *a, **k):
+        out = np.asarray(real(program, X, *a, **k)).copy()
+        out[[1, 3]] = ~out[[1, 3]]
+        return out
+    monkeypatch.setattr(aspml.asp, "predict", wrong)
+    assert cli.main(["check", str(birds / "birds.lp"), str(birds / "birds.csv")]) == 1
+    assert "fast path and clingo agree on every row: False (rows 1, 3)" in capsys.readouterr().out
+
+
 def test_explain_why_and_why_not_from_the_command_line(learned, iris_csv):
     model = learned["pl"][0]
     p = aspml.load(model)

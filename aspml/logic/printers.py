@@ -595,7 +595,11 @@ class LogicPrinter:
             # programs of one knowledge base share the feature facts: each file adds to
             # them (without multifile, consulting the second file would wipe the first's)
             lines.append(":- multifile " + ", ".join(shared) + ".")
-        lines.append(":- discontiguous " + ", ".join(heads) + ".")
+        # and the feature facts: a feeder that writes them row by row (age(1,..), sex(1,..),
+        # age(2,..)) after the rules made swipl warn for every feature (a deployment trial)
+        # (and row/1, which export --facts writes for every program)
+        lines.append(":- discontiguous " + ", ".join(heads + shared + [f"{self.naming.domain}/1"])
+                     + ".")
         return lines
 
     def program(self, split: bool = False) -> str:

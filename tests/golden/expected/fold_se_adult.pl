@@ -3,7 +3,7 @@
 % aspml: {"aspml": 1, "dialect": "prolog", "target": {"name": "income", "pred": "income", "positive": "<=50K", "negative": null}, "features": [["marital_status", "marital_status", "categorical", null], ["education_num", "education_num", "numeric", 1], ["capital_gain", "capital_gain", "numeric", 1], ["occupation", "occupation", "categorical", null], ["workclass", "workclass", "categorical", null], ["age", "age", "numeric", 1], ["native_country", "native_country", "categorical", null], ["race", "race", "categorical", null], ["capital_loss", "capital_loss", "numeric", 1], ["education", "education", "categorical", null]], "provenance": []}
 :- encoding(utf8).
 :- dynamic marital_status/2, education_num/2, capital_gain/2, occupation/2, workclass/2, age/2, native_country/2, race/2, capital_loss/2, education/2, ab1/1, ab2/1, ab3/1, ab4/1, ab5/1, ab6/1, row/1.
-:- discontiguous income/2, ab1/1, ab2/1, ab3/1, ab4/1, ab5/1, ab6/1.
+:- discontiguous income/2, ab1/1, ab2/1, ab3/1, ab4/1, ab5/1, ab6/1, marital_status/2, education_num/2, capital_gain/2, occupation/2, workclass/2, age/2, native_country/2, race/2, capital_loss/2, education/2, row/1.
 
 income(X,'<=50K') :-
     row(X),

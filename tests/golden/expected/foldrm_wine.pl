@@ -2,7 +2,7 @@
 % aspml: {"aspml": 1, "dialect": "prolog", "target": {"name": "label", "pred": "label", "positive": null, "negative": null, "classes": ["1", "2", "3"], "default": null}, "features": [["color_intensity", "color_intensity", "numeric", 10], ["flavanoids", "flavanoids", "numeric", 100], ["alcohol", "alcohol", "numeric", 100], ["proline", "proline", "numeric", 1], ["hue", "hue", "numeric", 100]], "provenance": []}
 :- encoding(utf8).
 :- dynamic color_intensity/2, flavanoids/2, alcohol/2, proline/2, hue/2, ab1/1, ab2/1, rule1/1, rule2/1, rule3/1, rule4/1, rule5/1.
-:- discontiguous label/2, ab1/1, ab2/1, rule1/1, rule2/1, rule3/1, rule4/1, rule5/1.
+:- discontiguous label/2, ab1/1, ab2/1, rule1/1, rule2/1, rule3/1, rule4/1, rule5/1, color_intensity/2, flavanoids/2, alcohol/2, proline/2, hue/2, row/1.
 
 label(X,'2') :- rule1(X).
 label(X,'1') :- rule2(X), \+ rule1(X).

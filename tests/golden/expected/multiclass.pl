@@ -3,7 +3,7 @@
 % aspml: {"aspml": 1, "dialect": "prolog", "target": {"name": "label", "pred": "label", "positive": null, "negative": null, "classes": ["setosa", "it's \"q\" \\ back\nnew :- fail. % \u00e9\u65e5\u672c ok", "virginica"], "default": "virginica"}, "features": [["petal length", "petal_length", "numeric", 10], ["petal_width", "petal_width", "numeric", 10], ["colour", "colour", "mixed", 1]], "provenance": []}
 :- encoding(utf8).
 :- dynamic petal_length/2, petal_width/2, colour/2, ab1/1, row/1, rule1/1, rule2/1, rule3/1, rule4/1.
-:- discontiguous label/2, ab1/1, rule1/1, rule2/1, rule3/1, rule4/1.
+:- discontiguous label/2, ab1/1, rule1/1, rule2/1, rule3/1, rule4/1, petal_length/2, petal_width/2, colour/2, row/1.
 
 label(X,'setosa') :- rule1(X).
 label(X,'it\'s "q" \\ back\nnew :- fail. % é日本 ok') :- rule2(X), \+ rule1(X).
