@@ -501,7 +501,8 @@ def test_a_stream_reads_as_its_file(tmp_path, loans):
     expected = aspml.read_csv(plain)
     text = plain.read_text()
     for stream in (io.StringIO(text), io.BytesIO(text.encode()),
-                   io.BytesIO(gzip.compress(text.encode())), open(plain), open(plain, "rb")):
+                   io.BytesIO(gzip.compress(text.encode())), open(plain),  # noqa: SIM115
+                   open(plain, "rb")):  # noqa: SIM115
         with stream:
             pd.testing.assert_frame_equal(aspml.read_csv(stream), expected)
     with pytest.raises(aspml.AspmlError, match=r"^the stream: row 0 has 3 fields"):
