@@ -194,10 +194,13 @@ def class_counts(program, X, y_idx, n_classes, weight=None, missing=None,
 
 def warn_identifier(name: str, n: int, stacklevel: int = 4) -> None:
     """The note on a rule that uses an identifier-like column of ``n`` rows with a value."""
+    # (said as a question: whole amounts, counts of cents or seconds, are as distinct, and
+    # a rule on one carries over; a trial read "like an identifier" as "drop it")
     warnings.warn(f"the rules use column {name!r}, which holds a different value on each of "
-                  f"the {n} rows that have one, like an identifier: rules on it will not carry "
-                  f"over to new rows; if it is an id, leave it out (drop it from X, or aspml "
-                  f"learn --ignore {shlex.quote(name)})", AspmlWarning, stacklevel=stacklevel)
+                  f"the {n} rows that have one, like an identifier: if it is one (a row's "
+                  "number or code, not a measure or an amount), rules on it will not carry "
+                  f"over to new rows; leave it out (drop it from X, or aspml learn --ignore "
+                  f"{shlex.quote(name)})", AspmlWarning, stacklevel=stacklevel)
 
 
 # the words for a missing value that a label is not otherwise (of the feature values'
