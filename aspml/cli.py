@@ -760,10 +760,10 @@ def cmd_check(args) -> int:
     if labels is not None:
         note = other_labels_note(program, labels)
         if note:
-            print(f"note: {note}", file=sys.stderr)
+            print(f"aspml check: note: {note}", file=sys.stderr)
         known, truth = truth_of(labels, program.target.positive, program.missing)
         if known.any() and not truth[known].any() and program.target.positive is not None:
-            print(f"note: column {labels.name!r} never holds the program's positive label "
+            print(f"aspml check: note: column {labels.name!r} never holds the program's positive label "
                   f"{program.target.positive!r}; is it the label column? (--target COLUMN)",
                   file=sys.stderr)
         b = binary_scores(target, truth, known, weights)
@@ -860,7 +860,7 @@ def _check_classes(program, X, labels, weights=None, weight_name=None, prolog=Fa
         m = confusion(program, X, labels, weights)
         # the rows of the matrix for the program's classes: all 0, no label is a class
         if m["labelled"] and not any(map(sum, m["matrix"][:len(program.classes)])):
-            print(f"note: column {labels.name!r} holds none of the program's classes "
+            print(f"aspml check: note: column {labels.name!r} holds none of the program's classes "
                   f"({', '.join(show[c] for c in program.classes)}); is it the label column? "
                   "(--target COLUMN)", file=sys.stderr)
         unknown = list(zip(m["classes"][len(program.classes):],
@@ -870,7 +870,7 @@ def _check_classes(program, X, labels, weights=None, weight_name=None, prolog=Fa
             # and macro-F1 counts it at 0 (a trial read the drop as the rules' doing)
             said = ", ".join(f"{text_value(c)} ({amount(sum(row))} row"
                              f"{'s' if sum(row) != 1 else ''})" for c, row in unknown)
-            print(f"note: {unknown_classes_note(said, len(unknown))}", file=sys.stderr)
+            print(f"aspml check: note: {unknown_classes_note(said, len(unknown))}", file=sys.stderr)
         if m["labelled"]:
             print(f"{m['labelled']} labelled rows ({labels.name}"
                   f"{_weighed_by(weight_name, m['weight'])}): accuracy "

@@ -18,8 +18,25 @@ from test_multiclass_explain import P, ROWS
 
 def test_a_binary_counterfactual_that_needs_no_change_says_so():
     p = aspml.parse('IF age > 50 THEN sick = "yes"\nELSE sick = "no"', dialect="text")
-    assert aspml.counterfactual(p, {"age": 60}).to_text(p) == (
+    assert aspml.counterfactual(p, {"age": 60}, target=True).to_text(p) == (
         'no change: the row already gets sick = "yes"\nrule 1 fires: IF age > 50 THEN sick = "yes"\n')
+    # no target: the answer the row does not get, as aspml explain --counterfactual (a
+    # docs trial: the default was True, and this row got "no change" in Python only)
+    assert aspml.counterfactual(p, {"age": 60}).changes == {"age": (60, 50)}
+
+
+def test_a_binary_counterfactual_without_target_is_the_commands(tmp_path):
+    p = aspml.parse('IF age > 50 THEN sick = "yes"\nELSE sick = "no"', dialect="text")
+    model, data = tmp_path / "m.lp", tmp_path / "rows.csv"
+    p.save(model)
+    rows = pd.DataFrame({"age": [60, 40]})
+    rows.to_csv(data, index=False)
+    for i in range(2):
+        done = run_aspml("explain", model, data, "--row", i, "--counterfactual", "--json")
+        assert done.returncode == 0, done.stderr
+        said = {f: tuple(v) for f, v in json.loads(done.stdout)["counterfactual"]["changes"].items()}
+        # (a program written by hand: the command steps DATA's whole numbers)
+        assert said == aspml.counterfactual(p, rows.iloc[i], steps={"age": 1}).changes != {}
     assert aspml.counterfactual(p, {"age": 40}, target=False).to_text(p) == (
         'no change: the row already gets sick = "no"\n')
     assert aspml.counterfactual(p, {"age": 40}).to_text(p) == (

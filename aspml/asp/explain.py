@@ -410,9 +410,11 @@ def counterfactual(program: Program, row, target=None, immutable=(), ranges=None
                    missing=None, steps=None) -> Counterfactual | None:
     """The fewest changes to ``row`` (then the smallest distance) that give ``target``.
 
-    ``target`` is the wanted answer: for a binary program True (the target holds; the
-    default, None, means True) or False, or the program's positive or negative label,
-    ``"no"``; anything else is an error.  For a multi-class program the class the row
+    ``target`` is the wanted answer: for a binary program True (the target holds) or
+    False, or the program's positive or negative label, ``"no"``; by default (None) the
+    answer the row does not get, as ``aspml explain --counterfactual`` (a docs trial: the
+    default was True, and a positive row got "no change" in Python, a change on the
+    command line); anything else is an error.  For a multi-class program the class the row
     should get, by default (None) the nearest other class: of fewest changes, then of
     smallest distance (as ``aspml explain --counterfactual``; None when no class can be
     reached); True and False are no class there, and are refused (with classes 0, 1
@@ -447,7 +449,10 @@ def counterfactual(program: Program, row, target=None, immutable=(), ranges=None
         goal = ("is", target)
     else:       # True, False or a label of the program ("no" was True, as any text)
         from ..explain import resolve_class
-        goal = target = resolve_class(program, True if target is None else target, "target")
+        if target is None:      # the other answer, as the command
+            from ..evaluate import predict
+            target = not bool(predict(program, frame, missing)[0])
+        goal = target = resolve_class(program, target, "target")
     world = _World(program, frame, missing, ranges, steps)
     derived = [f for f in immutable if f in program.background_atoms]
     if derived:                         # the atom follows from columns that would change
