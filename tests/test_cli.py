@@ -732,7 +732,7 @@ def test_check_and_report_name_the_column_that_holds_the_labels(tmp_path):
             in scored.stdout, scored.stdout
         # the program's negative label is "other": the rows of "mid" and "lo" are said so
         assert scored.stderr == ("" if positive is None else
-                                 "note: 82 labelled rows of column 'cls' hold neither 'hi' nor "
+                                 "aspml check: note: 82 labelled rows of column 'cls' hold neither 'hi' nor "
                                  "'other' ('mid', 'lo'): scored as not 'hi'\n")
 
 

@@ -540,7 +540,7 @@ def test_check_names_a_class_of_the_labels_the_program_does_not_know(learned, ir
         done = run_aspml("check", model, path)
         assert done.returncode == 0, done.stderr
         notes = [line for line in done.stderr.splitlines() if "does not know" in line]
-        assert notes == [('note: the labels hold a class the program does not know: "hybrid" '
+        assert notes == [('aspml check: note: the labels hold a class the program does not know: "hybrid" '
                           '(5 rows); the program never gives it, so each such row counts as '
                           'wrong and macro-F1 counts F1 0 for it')], done.stderr
         # the report's class table names it too, beside the program's classes
