@@ -324,3 +324,17 @@ def test_a_negated_comparison_that_fails_says_so_in_its_own_terms():
     assert "    n3 = -2.342, and -2.342 <= -0.57, so NOT (n3 <= -0.57) is false\n" in fails
     holds = aspml.explain(p, {"n3": 5}).to_text()
     assert "    n3 = 5, and 5 <= -0.57 is false\n" in holds
+
+
+def test_counterfactual_ranges_are_checked():
+    """A reversed range gave negative distances and the largest change came back as the
+    nearest; an empty range or a misspelt name was taken without a word (a clinic trial)."""
+    row = LOAN_ROWS["indebted"]
+    good = aspml.counterfactual(LOAN, row, target=True, ranges={"debt": (0, 100000)})
+    assert good.distance > 0
+    for bad, words in (({"debt": (100000, 0)}, "lo < hi"), ({"debt": (5, 5)}, "lo < hi"),
+                       ({"debt": (0, float("inf"))}, "finite"), ({"debt": (0,)}, r"\(lo, hi\)"),
+                       ({"debt": ("0", 9)}, "two finite numbers"), ({"Debt": (0, 9)}, "does not read"),
+                       ({"collateral": (0, 9)}, "categorical feature"), ([("debt", (0, 9))], "a dict")):
+        with pytest.raises(aspml.AspmlError, match=words):
+            aspml.counterfactual(LOAN, row, target=True, ranges=bad)

@@ -708,3 +708,24 @@ def test_the_default_class_note_says_those_rows_when_they_are_not_most():
     said = [str(w.message) for w in caught if "rules decide" in str(w.message)]
     assert len(said) == 1 and "the other 39% get the default class 'r'" in said[0]
     assert "for those rows the program gives one class whatever their class" in said[0]
+
+
+def test_a_default_that_decides_no_training_row_gets_the_classes_shares():
+    """The rows that reach a default class that decided no training row: the training
+    rows' classes (smoothed) as probabilities, not 1/K each with the default ahead by
+    1e-10 (a clinic trial: rounded or in float32, the argmax was another class)."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 10, 120), "b": rng.integers(0, 10, 120)})
+    y = np.where(X.a > 6, "hi", np.where(X.b > 5, "mid", "lo")).astype(object)
+    flip = rng.random(120) < 0.1
+    y[flip] = rng.choice(["hi", "mid", "lo"], flip.sum())
+    clf = aspml.FoldSE().fit(X, y)
+    from aspml.learners._base import first_rules
+    assert not (first_rules(clf.program_, X) < 0).any()         # the default decides none
+    row = pd.DataFrame({"a": [0], "b": [np.nan]})                 # no rule fires
+    assert first_rules(clf.program_, row)[0] < 0
+    shares = (np.array([(y == c).sum() for c in clf.classes_]) + 1) / (len(y) + 3)
+    proba = clf.predict_proba(row)[0]
+    assert clf.predict(row)[0] == clf.program_.target.default == "lo"
+    assert np.allclose(proba, shares) and (y == "lo").sum() > max((y == c).sum() for c in ("hi", "mid"))
+    assert clf.classes_[proba.astype(np.float32).round(4).argmax()] == "lo"

@@ -453,6 +453,7 @@ def counterfactual(program: Program, row, target=None, immutable=(), ranges=None
             from ..evaluate import predict
             target = not bool(predict(program, frame, missing)[0])
         goal = target = resolve_class(program, target, "target")
+    ranges = _checked_ranges(program, ranges)
     world = _World(program, frame, missing, ranges, steps)
     derived = [f for f in immutable if f in program.background_atoms]
     if derived:                         # the atom follows from columns that would change
@@ -599,6 +600,35 @@ def steps_of(X: pd.DataFrame, features=None) -> dict:
         scale = data_scale(v) if v.size else None
         if scale is not None:
             out[f] = 1 / scale
+    return out
+
+
+def _checked_ranges(program: Program, ranges) -> dict:
+    """``ranges`` as ``{feature: (lo, hi)}`` of floats, each a feature of numbers the
+    program reads, lo < hi, both finite; else one error (a clinic trial: a reversed range
+    gave negative distances, and the largest change came back as the nearest; an empty
+    one, or a feature's name misspelt, was taken without a word)."""
+    if not ranges:
+        return {}
+    if not isinstance(ranges, dict):
+        raise AspmlError(f"ranges is a dict {{feature: (lo, hi)}}, not {type(ranges).__name__}")
+    out = {}
+    for f, span in ranges.items():
+        if f not in program.schema:
+            raise AspmlError(f"ranges names {f!r}, which the program does not read; its "
+                             f"features: {list(program.schema.names)}")
+        if program.schema[f].kind not in ("numeric", "mixed"):
+            raise AspmlError(f"ranges names {f!r}, a {program.schema[f].kind} feature: a "
+                             "range is of numbers (a changed category costs 1)")
+        try:
+            lo, hi = span
+        except (TypeError, ValueError):
+            raise AspmlError(f"ranges[{f!r}] is (lo, hi), not {span!r}") from None
+        if not all(is_number(v) and not isinstance(v, bool) and math.isfinite(v)
+                   for v in (lo, hi)) or not lo < hi:
+            raise AspmlError(f"ranges[{f!r}] is (lo, hi) with lo < hi, two finite numbers; "
+                             f"got {span!r}")
+        out[f] = (float(lo), float(hi))
     return out
 
 

@@ -942,6 +942,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         # the classes of the rows no rule decides, and all rows
         self._by_default = (counts[-1], counts.sum())
         proba = (counts + 1) / (counts.sum(axis=1, keepdims=True) + k)
+        # a rule (the default) that decides no training row: the training rows' classes
+        # (smoothed), not 1/K each, where its class stayed first by 1e-10 (a clinic
+        # trial: float32 or a rounding gave another class than predict)
+        proba[counts.sum(axis=1) == 0] = (counts.sum(axis=0) + 1) / (counts.sum() + k)
         rows, own = np.arange(len(proba)), self._rule_classes()
         others = proba.copy()
         others[rows, own] = -np.inf
@@ -1012,7 +1016,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         """Probability of each class from the training precision of the rules that fire.
 
         Multi-class: the smoothed class distribution of the training rows the deciding
-        rule (the first that fires, else the default) decided, its own class the largest.
+        rule (the first that fires, else the default) decided, its own class the largest
+        (a default that decided no training row: that of every training row).
 
         A row where default rules fire gets the best smoothed precision
         ``(tp + 1) / (n + 2)`` among them; a row where none fires gets the

@@ -1074,37 +1074,66 @@ def _pair_chance(d: int, k: int, n: int) -> float:
 def _draw_chances(cols, codes, y, weights) -> np.ndarray | None:
     """Each feature's chance of being drawn by a weak learner on a wide table (see
     ``_learn_in``): :data:`EVEN_SHARE` of it spread evenly, the rest in proportion to
-    the evidence that the feature alone tells the classes apart, ``-log p`` of the
-    chi-square test of its values against the class.  A number is cut into
-    :data:`EVIDENCE_BINS` quantile bins for the test (its ChiMerge bins are cut on the
-    labels: a column of noise keeps ten of them and would look as telling), a
+    the evidence that the feature tells the classes apart, alone or beside the feature
+    that tells them apart best: ``-log p`` of the chi-square test of its values against
+    the class, or of the test within each value of that strongest feature (the sum of
+    the tests, of the summed degrees of freedom), whichever is the larger.  A number is
+    cut into :data:`EVIDENCE_BINS` quantile bins for the test (its ChiMerge bins are cut
+    on the labels: a column of noise keeps ten of them and would look as telling), a
     category is its own bin (many values: their group), a missing value its own bin.
-    None when no feature shows any evidence (the uniform draw)."""
+    None when no feature shows any evidence (the uniform draw).
+
+    The second test is for a feature that matters only where the strongest one has some
+    values (the class is x29 > 1 where x44 < 0, and not otherwise): alone it shows
+    little, and it was seldom drawn beside the strongest, so no learner found the rule
+    that needs both (a held-out-shape study: 50 features, 4 of signal, accuracy 0.64
+    where the depth-5 tree has 0.90)."""
     t = np.asarray(y, dtype=bool)
     w = np.ones(len(t)) if weights is None else np.asarray(weights, dtype=np.float64)
-    evidence = np.zeros(len(cols))
-    for j, col in enumerate(cols):
-        c = codes[:, j]
-        if col.kind != "boolean" and col.is_num.any():
-            # weighted quantiles (the first value whose cumulative weight reaches each
-            # share): rows of weight 2 cut as two copies of them would
-            v, vw = col.num[col.is_num], w[col.is_num]
-            order = np.argsort(v, kind="stable")
-            cum = np.cumsum(vw[order])
-            at = np.searchsorted(cum, np.linspace(0, 1, EVIDENCE_BINS + 1)[1:-1] * cum[-1])
-            cuts = np.unique(v[order][np.minimum(at, len(v) - 1)])
-            c = np.where(col.is_num, np.searchsorted(cuts, col.num, side="right"),
-                         len(cuts) + 1 + c)
-        every = np.bincount(c, weights=w)
-        pos = np.bincount(c, weights=w * t, minlength=len(every))
+    bins = [_evidence_bins(col, codes[:, j], w) for j, col in enumerate(cols)]
+    evidence = np.array([_evidence(b, t, w) for b in bins])
+    if evidence.sum() <= 0:
+        return None
+    strongest = int(np.argmax(evidence))
+    for j, b in enumerate(bins):
+        if j != strongest:
+            evidence[j] = max(evidence[j], _evidence(b, t, w, bins[strongest]))
+    return (1 - EVEN_SHARE) * evidence / evidence.sum() + EVEN_SHARE / len(cols)
+
+
+def _evidence_bins(col, c, w) -> np.ndarray:
+    """A feature's bins for :func:`_draw_chances` (0, 1, ... for the bins rows hold): a
+    number's :data:`EVIDENCE_BINS` weighted quantile bins (the first value whose
+    cumulative weight reaches each share: rows of weight 2 cut as two copies of them
+    would), else ``c``, its codes (a category, its group, missing)."""
+    if col.kind != "boolean" and col.is_num.any():
+        v, vw = col.num[col.is_num], w[col.is_num]
+        order = np.argsort(v, kind="stable")
+        cum = np.cumsum(vw[order])
+        at = np.searchsorted(cum, np.linspace(0, 1, EVIDENCE_BINS + 1)[1:-1] * cum[-1])
+        cuts = np.unique(v[order][np.minimum(at, len(v) - 1)])
+        c = np.where(col.is_num, np.searchsorted(cuts, col.num, side="right"),
+                     len(cuts) + 1 + c)
+    return np.unique(c, return_inverse=True)[1].reshape(-1)
+
+
+def _evidence(b, t, w, strata=None) -> float:
+    """``-log p`` (0 or more) of the chi-square test of the class ``t`` against the bins
+    ``b`` of the rows (weights ``w``); with ``strata`` (the bins of another feature) the
+    test within each stratum, their statistics and degrees of freedom summed.  0 when no
+    stratum holds two bins and both classes."""
+    groups = [slice(None)] if strata is None else [strata == s for s in np.unique(strata)]
+    stat, df = 0.0, 0
+    for rows in groups:
+        every = np.bincount(b[rows], weights=w[rows])
+        pos = np.bincount(b[rows], weights=(w * t)[rows], minlength=len(every))
         every, pos = every[every > 0], pos[every > 0]
         base = pos.sum() / max(every.sum(), 1e-300)
         if len(every) < 2 or not 0 < base < 1:
             continue
-        evidence[j] = max(_minus_log_sf(_chi_square(pos, every, base), len(every) - 1), 0.0)
-    if evidence.sum() <= 0:
-        return None
-    return (1 - EVEN_SHARE) * evidence / evidence.sum() + EVEN_SHARE / len(cols)
+        stat += _chi_square(pos, every, base)
+        df += len(every) - 1
+    return max(_minus_log_sf(stat, df), 0.0) if df else 0.0
 
 
 def _minus_log_sf(stat: float, df: int) -> float:
