@@ -774,6 +774,14 @@ def cmd_check(args) -> int:
                   # no labelled row answered positive: no precision (0/0), not 0.000
                   + (f"{b['precision']:.3f}" if (target & known).any() else "- (no row derives it)")
                   + f", recall {b['recall']:.3f}, F1 {b['f1']:.3f}")
+            # as a multi-class check prints it (a clinic trial: only the report had it)
+            from .explain import binary_answer
+            from .logic.printers import text_value
+            from .report import amount
+            said = [text_value(binary_answer(program, a)) for a in (True, False)]
+            _print_confusion(said, said, [[amount(b["tp"]), amount(b["fn"])],
+                                          [amount(b["fp"]), amount(b["tn"])]],
+                             "answer", weights is not None)
         else:
             print(f"no labelled rows in column {labels.name!r}: no accuracy or precision")
         rows = rule_rows(program, X, known, truth, cov, weights)
@@ -817,6 +825,17 @@ def _engines_agree(program, X, fast, prolog: bool) -> bool:
             + ")")
         print(f"{len(X)} rows; fast path and {name} agree on every row: {not differ.size}{said}")
     return bool(agree)
+
+
+def _print_confusion(names, cols, cells, what: str, weighted: bool) -> None:
+    """``check``'s confusion matrix: a row per label (``names``), a column per answer of
+    the program (``cols``, its ``what``: class or answer), each cell as text."""
+    width = max(len(x) for x in [*names, *cols, "actual", *(c for r in cells for c in r)])
+    print(f"confusion matrix (rows: the label, columns: the program's {what}"
+          + ("; each cell the rows' weight" if weighted else "") + "):")
+    print("  " + "actual".ljust(width) + "".join(f" {c:>{width}}" for c in cols))
+    for name, row in zip(names, cells):
+        print("  " + name.ljust(width) + "".join(f" {n:>{width}}" for n in row))
 
 
 def _check_classes(program, X, labels, weights=None, weight_name=None, prolog=False) -> int:
@@ -878,12 +897,7 @@ def _check_classes(program, X, labels, weights=None, weight_name=None, prolog=Fa
             names = [text_value(c) for c in m["classes"]]
             cols = ["(no class)" if c is None else text_value(c) for c in m["predicted"]]
             cells = [[amount(n) for n in row] for row in m["matrix"]]
-            width = max(len(x) for x in [*names, *cols, "actual", *(c for r in cells for c in r)])
-            print("confusion matrix (rows: the label, columns: the program's class"
-                  + ("; each cell the rows' weight" if weights is not None else "") + "):")
-            print("  " + "actual".ljust(width) + "".join(f" {c:>{width}}" for c in cols))
-            for name, row in zip(names, cells):
-                print("  " + name.ljust(width) + "".join(f" {n:>{width}}" for n in row))
+            _print_confusion(names, cols, cells, "class", weights is not None)
     for r in figures["rules"]:
         rule = program.rules[r["index"] - 1]
         head = rule.head if rule.head is not None else \
@@ -909,7 +923,7 @@ def cmd_explain(args) -> int:
 
     from .asp.explain import counterfactual
     from .data.table import column_sources
-    from .explain import explain
+    from .explain import binary_answer, explain
     from .logic.printers import text_value
     program = _read_program(args.model, args.source, args.missing, args.edited, args.kind)
     X = _read_table(args.data, args.sep)
@@ -963,7 +977,9 @@ def cmd_explain(args) -> int:
             out["counterfactual"] = {"changes": {}, "rule": None, "distance": 0.0,
                                      "any_other": [],
                                      **({"class": _json(e.prediction)}
-                                        if program.is_multiclass else {})}
+                                        if program.is_multiclass else
+                                        {"answer": _json(binary_answer(program,
+                                                                       e.prediction))})}
         elif args.counterfactual:
             out["counterfactual"] = None if cf is None else {
                 "changes": {k: [_json(o), _json(n)] for k, (o, n) in cf.changes.items()},
@@ -971,7 +987,8 @@ def cmd_explain(args) -> int:
                 # the features whose new value stands for any value the program does not
                 # name (a placeholder text, never one of their values)
                 "any_other": list(cf.any_other),
-                **({"class": _json(cf.label)} if program.is_multiclass else {})}
+                **({"class": _json(cf.label)} if program.is_multiclass else
+                   {"answer": _json(binary_answer(program, not e.prediction))})}
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
     sys.stdout.write(e.to_text())

@@ -118,6 +118,8 @@ class Explanation:
             return _class_dict(self)
         return {
             "prediction": bool(self.prediction),
+            # the answer as predict prints it (a clinic trial: only true/false was said)
+            "answer": _plain(binary_answer(self.program, self.prediction)),
             "target": _atom_dict(self.target, self.program),
             "minimal_reason": None if self.minimal is None
             else {k: _plain(v) for k, v in self.minimal.items()},
@@ -285,6 +287,18 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
             reason = minimal_reason(program, frame, prediction, missing)
     return Explanation(program, values, prediction, target, reason, engine, tuple(atoms),
                        why_not)
+
+
+def binary_answer(program: Program, holds: bool):
+    """A binary program's answer as ``predict`` gives it: its positive label where the
+    target holds, else its negative one (``not yes`` when it has none); True or False
+    for a target without labels."""
+    t = program.target
+    if t.positive is None:
+        return bool(holds)
+    if holds:
+        return t.positive
+    return t.negative if t.negative is not None else f"not {t.positive}"
 
 
 def resolve_class(program: Program, value, what: str = "class"):

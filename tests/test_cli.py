@@ -406,6 +406,9 @@ def test_check_gives_precision_when_the_data_has_labels(tmp_path, capsys):
     assert code == 0
     assert "10 labelled rows (flies): accuracy 1.000, precision 1.000" in out
     assert "  rule 2 (ab1): covers 3 rows, precision 1.000 (3/3 negative)" in out
+    # the confusion matrix, as a multi-class check prints it (a clinic trial)
+    assert ("confusion matrix (rows: the label, columns: the program's answer):\n"
+            '  actual  "yes"   "no"\n  "yes"       5      0\n  "no"        0      5\n') in out
     code, _, err = run_main(capsys, "check", model, ANIMALS, "--target", "nope")
     assert code == 2 and "has no column 'nope'" in err
 
@@ -824,6 +827,11 @@ def test_check_and_report_weigh_rows_as_learn_did(tmp_path, positive):
     # precision per rule and class: the same figures; the rows a rule covers stay rows
     precision = re.compile(r"precision ([0-9.]+) \((\d+)/(\d+)")
     assert precision.findall(one.stdout) == precision.findall(two.stdout)
+    # the confusion matrix: each cell the rows' weight, as the repeated rows count it
+    def matrix(text):
+        return text.split("confusion matrix")[1].split("\n  rule")[0].split("\n", 1)[1]
+    assert matrix(one.stdout) == matrix(two.stdout)
+    assert "each cell the rows' weight" in one.stdout
     unweighted = aspml("check", model, weighted)
     assert figures.findall(unweighted.stdout) != [learned] or w.min() == w.max()
     # the report: the same figures in HTML

@@ -121,6 +121,7 @@ def test_json_is_ready():
     d = json.loads(json.dumps(e.to_dict()))
     assert d["prediction"] is True and d["target"]["rules"][0]["fires"] is True
     assert d["supporting_atoms"] == ['ab2(0)', 'approve(0,"yes")']
+    assert d["answer"] == "yes"             # as predict says it (a clinic trial: true only)
 
 
 def test_supporting_atoms_name_the_row():

@@ -34,7 +34,10 @@ def test_a_binary_counterfactual_without_target_is_the_commands(tmp_path):
     for i in range(2):
         done = run_aspml("explain", model, data, "--row", i, "--counterfactual", "--json")
         assert done.returncode == 0, done.stderr
-        said = {f: tuple(v) for f, v in json.loads(done.stdout)["counterfactual"]["changes"].items()}
+        out = json.loads(done.stdout)
+        assert (out["answer"], out["counterfactual"]["answer"]) == \
+            (("yes", "no") if i == 0 else ("no", "yes"))
+        said = {f: tuple(v) for f, v in out["counterfactual"]["changes"].items()}
         # (a program written by hand: the command steps DATA's whole numbers)
         assert said == aspml.counterfactual(p, rows.iloc[i], steps={"age": 1}).changes != {}
     assert aspml.counterfactual(p, {"age": 40}, target=False).to_text(p) == (
