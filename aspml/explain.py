@@ -460,7 +460,7 @@ def describe(check: Check) -> str:
             return f"{name} is missing, so it is not {lit.op} {text_value(lit.value)}"
         if isinstance(lit, Interval) and lit.any_number:
             return f"{name} is missing, not a number"
-        return f"{name} is missing, so {text_literal(lit)} does not hold"
+        return f"{name} is missing, so {_literal_text(lit)} does not hold"
     have = f"{name} = {_show(v)}"
     if isinstance(lit, Compare):
         t = text_value(lit.value)
@@ -487,9 +487,32 @@ def describe(check: Check) -> str:
         where = text_literal(lit).split(" in ", 1)[1]
         return f"{have}, " + ("in " if ok else "not in ") + where
     if isinstance(lit, InSet):
-        where = text_literal(lit).split(" in ", 1)[1]
-        return f"{have}, " + ("one of " if ok else "not one of ") + where
+        return f"{have}, " + ("one of " if ok else "not one of ") + _members(lit)
     return text_literal(lit)  # pragma: no cover
+
+
+# an explanation shows this many values of a set, then how many more (a clinic trial: a
+# rule on 70 diagnosis codes printed them all on each of its lines); the program's print,
+# to_dict and --json keep every value
+SHOWN_VALUES = 8
+
+
+def _members(lit: InSet) -> str:
+    """``{"a", "b", ... 67 more}``: a set's values as the text print writes them, the
+    first :data:`SHOWN_VALUES` of a longer one and their count."""
+    values = [text_value(v) for v in lit.sorted_members()]
+    if len(values) <= SHOWN_VALUES + 1:
+        return "{" + ", ".join(values) + "}"
+    return ("{" + ", ".join(values[:SHOWN_VALUES])
+            + f", ... {len(values) - SHOWN_VALUES} more of {len(values)}}}")
+
+
+def _literal_text(lit) -> str:
+    """A literal in an explanation's rule line: as the text print writes it, a long set
+    cut short (:func:`_members`)."""
+    if isinstance(lit, InSet):
+        return f"{text_name(lit.feature)} in {_members(lit)}"
+    return text_literal(lit)
 
 
 class _Words:
@@ -554,7 +577,7 @@ def _rule_name(program: Program, r: RuleCheck) -> str:
 
 
 def _cond(rule: Rule) -> str:
-    return " AND ".join(text_literal(lit) for lit in rule.body) or "TRUE"
+    return " AND ".join(_literal_text(lit) for lit in rule.body) or "TRUE"
 
 
 def class_head(program: Program, label) -> str:

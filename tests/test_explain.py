@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import aspml
+from aspml import Compare, Feature, InSet, Program, Rule, Schema, Target
 from conftest import GOLDEN
 
 BIRDS = aspml.parse((GOLDEN / "birds.lp").read_text(), "asp")
@@ -339,3 +340,25 @@ def test_counterfactual_ranges_are_checked():
                        ({"collateral": (0, 9)}, "categorical feature"), ([("debt", (0, 9))], "a dict")):
         with pytest.raises(aspml.AspmlError, match=words):
             aspml.counterfactual(LOAN, row, target=True, ranges=bad)
+
+
+def test_a_long_set_is_cut_short_in_an_explanation_and_whole_in_its_json():
+    """A rule on 40 codes printed them all on each line of an explanation (a clinic
+    trial); the text shows 8 and how many more, the JSON and the program every value."""
+    codes = [f"K{i:02d}" for i in range(40)]
+    p = Program((Rule(None, (InSet("dx", frozenset(codes)), Compare("age", ">", 50))),),
+                target=Target("sick", "yes", "no"),
+                schema=Schema((Feature("dx", "categorical"), Feature("age"))))
+    for row, word in (({"dx": "K07", "age": 60}, "one of"), ({"dx": "Z99", "age": 60}, "not one of")):
+        text = aspml.explain(p, row).to_text()
+        assert '"K00", "K01", "K02", "K03", "K04", "K05", "K06", "K07", ... 32 more of 40}' in text
+        assert "K08" not in text and f"{word} {{" in text
+        d = aspml.explain(p, row).to_dict()
+        assert all(c in json.dumps(d) for c in codes)
+    assert all(c in p.to_text() for c in codes)
+    cf = aspml.counterfactual(p, {"dx": "K07", "age": 40}, target=True)
+    assert "... 32 more of 40}" in cf.to_text(p)
+    # nine values are shown whole (cutting one would save nothing)
+    nine = Program((Rule(None, (InSet("dx", frozenset(codes[:9])),)),),
+                   target=Target("sick", "yes", "no"), schema=Schema((Feature("dx", "categorical"),)))
+    assert '"K08"}' in aspml.explain(nine, {"dx": "K00"}).to_text()

@@ -374,14 +374,15 @@ class Counterfactual:
                 text += (f"\nthen no rule fires, and the default class applies: "
                          f"{class_head(program, self.label)}")
         elif program is not None:
+            from ..explain import _literal_text
             from ..logic.model import Rule
-            from ..logic.printers import text_head, text_literal, text_otherwise
+            from ..logic.printers import text_head, text_otherwise
             if not parts:                   # the row already gets the answer asked for
                 answer = (text_head(program, Rule(None, ())) if self.rule is not None
                           else text_otherwise(program))
                 text = f"no change: the row already gets {answer}"
             if self.rule is not None:
-                body = (" AND ".join(text_literal(lit) for lit in program.rules[self.rule].body)
+                body = (" AND ".join(_literal_text(lit) for lit in program.rules[self.rule].body)
                         or "TRUE")
                 head = text_head(program, Rule(None, ()))
                 text += (f"\n{'then ' if parts else ''}rule {self.rule + 1} fires: IF {body} "
