@@ -12,6 +12,7 @@
     python benchmarks/libre.py --balance-boxes    # why held-out F1 on balance is 0
     python benchmarks/libre.py --wide             # categories of 700-800 values, 100k rows
     python benchmarks/libre.py --wide --wide-uncapped  # also max_categories=None (slow)
+    python benchmarks/libre.py --many-features    # 50-300 features: the draw by evidence
 
 Stratified 5-fold CV (seed 0) with the paper's positive class (Table 7 of the
 paper, listed in ANCHORS.md): adult >50K, australian 1, balance B against L
@@ -409,6 +410,85 @@ def baseline_rows(args) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def many_feature_tables(data_dir) -> dict:
+    """The tables of many features the draw by evidence is measured on: name ->
+    (X, y, positive or None for multi-class).  Synthetic (scikit-learn's
+    make_classification: a few informative features among many of noise, classes in
+    clusters, so that a feature may matter only beside another), sonar (60 bands; from
+    ``data_dir``, left out when absent) and scikit-learn's digits (64 pixels, 10 classes)."""
+    from sklearn.datasets import load_digits, make_classification
+
+    def made(n, d, informative, seed, clusters=2, sep=1.0, flip=0.02, weights=None):
+        X, y = make_classification(n_samples=n, n_features=d, n_informative=informative,
+                                   n_redundant=0, n_clusters_per_class=clusters,
+                                   weights=weights, class_sep=sep, flip_y=flip,
+                                   random_state=seed)
+        return (pd.DataFrame(np.round(X, 3), columns=[f"x{i}" for i in range(d)]),
+                pd.Series(y), 1)
+    tables = {"w50": lambda: made(800, 50, 4, 15, sep=1.5),
+              "wide": lambda: made(1500, 200, 4, 5, clusters=1, sep=1.2, flip=0.01),
+              "w100a": lambda: made(1000, 100, 6, 11), "w100b": lambda: made(1500, 100, 8, 12),
+              "w300": lambda: made(2000, 300, 5, 13),
+              "w60rare": lambda: made(3000, 60, 6, 14, weights=[0.93])}
+    if (Path(data_dir) / "sonar" / "sonar.csv").is_file():
+        def sonar():
+            f = pd.read_csv(Path(data_dir) / "sonar" / "sonar.csv")
+            return f.drop(columns=["id", "label"]), f["label"], "Rock"
+        tables["sonar"] = sonar
+    def digits():
+        d = load_digits(as_frame=True)
+        return d.data, d.target, None
+    tables["digits"] = digits
+    return tables
+
+
+def many_features(args) -> int:
+    """``--many-features``: LIBRE's defaults on tables of 50 to 300 features (stratified
+    5-fold, seed 0; ``random_state`` 0 to ``--seeds`` - 1), accuracy / F1 of the positive
+    class (macro-F1 on digits) / printed rules, and a depth-5 tree's accuracy / F1 on the
+    same folds.  Run it with ``PYTHONPATH`` at another commit's package for its figures."""
+    import warnings
+
+    from sklearn.metrics import f1_score
+    from sklearn.tree import DecisionTreeClassifier
+    names = [n for n in args.datasets if n != "all"] if args.datasets != list(PAPER) else None
+    tables = many_feature_tables(args.data_dir)
+    print(f"aspml at {Path(aspml.__file__).parent}")
+    print("| table | " + " | ".join(f"seed {s}" for s in range(args.seeds or 2))
+          + " | mean | tree depth 5 |")
+    print("|---|" + "---|" * ((args.seeds or 2) + 2))
+    for name, make in tables.items():
+        if names and name not in names:
+            continue
+        X, y, pos = make()
+        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+
+        def score(truth, pred, pos=pos):
+            return (float(np.mean(truth == pred)),
+                    f1_score(truth, pred, average="macro") if pos is None
+                    else f1_score(truth == pos, pred == pos))
+        cells, means = [], []
+        for seed in range(args.seeds or 2):
+            got = []
+            for tr, te in folds:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    m = aspml.Libre(positive=pos, random_state=seed).fit(X.iloc[tr], y.iloc[tr])
+                got.append((*score(y.iloc[te].to_numpy(), m.predict(X.iloc[te])),
+                            m.program_.n_rules))
+            a, f, r = np.mean(got, axis=0)
+            cells.append(f"{a:.3f} / {f:.3f} / {r:.1f}")
+            means.append((a, f, r))
+        tree = np.mean([score(y.iloc[te].to_numpy(),
+                              DecisionTreeClassifier(max_depth=5, random_state=0)
+                              .fit(X.iloc[tr], y.iloc[tr]).predict(X.iloc[te]))
+                        for tr, te in folds], axis=0)
+        a, f, r = np.mean(means, axis=0)
+        print(f"| {name} | " + " | ".join(cells) + f" | {a:.3f} / {f:.3f} / {r:.1f} | "
+              f"{tree[0]:.3f} / {tree[1]:.3f} |", flush=True)
+    return 0
+
+
 def check(args) -> int:
     """Issue #20's check: F1, rules (every printed rule), atoms per rule and seconds per
     fit for the defaults, today's defaults (``--baseline``) and ``max_rules=3`` (with
@@ -468,6 +548,10 @@ def main(argv=None) -> int:
     ap.add_argument("--wide-timeout", type=float, default=600.0)
     ap.add_argument("--wide-one", nargs=3, metavar=("ROWS", "CATEGORICAL", "CAP"),
                     help=argparse.SUPPRESS)
+    ap.add_argument("--many-features", action="store_true",
+                    help="the defaults on tables of 50 to 300 features (synthetic, sonar, "
+                         "digits), with a depth-5 tree; --seeds N (default 2), --datasets to "
+                         "choose among w50 wide w100a w100b w300 w60rare sonar digits")
     ap.add_argument("--check", action="store_true",
                     help="issue #20's table: the defaults, the defaults of --baseline and "
                          "max_rules=3 on the paper's sets and credit_card, every printed rule "
@@ -475,6 +559,8 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", default=BASELINE,
                     help="--check: the git commit whose defaults are 'before' (default %(default)s)")
     args = ap.parse_args(argv)
+    if args.many_features:
+        return many_features(args)
     if args.check:
         if args.datasets == list(PAPER):
             args.datasets = list(CHECK)

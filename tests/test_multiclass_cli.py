@@ -308,7 +308,8 @@ def test_why_not_on_a_binary_program_names_one_of_its_answers(iris_csv, tmp_path
     done = run_aspml("explain", model, iris_csv, "--row", 0, "--why-not", "setosa",
                      "--counterfactual", "--json")
     assert json.loads(done.stdout)["counterfactual"] == {"changes": {}, "rule": None,
-                                                         "distance": 0.0, "any_other": []}
+                                                         "distance": 0.0, "any_other": [],
+                                                         "answer": "setosa"}
     one_line_error(run_aspml("explain", model, iris_csv, "--row", 0, "--why-not",
                              "virginica"), "--why-not", "not an answer of this binary")
 

@@ -1095,8 +1095,13 @@ def _draw_chances(cols, codes, y, weights) -> np.ndarray | None:
     if evidence.sum() <= 0:
         return None
     strongest = int(np.argmax(evidence))
+    strata = bins[strongest].max() + 1
+    rare = min(float((w * t).sum()), float((w * ~t).sum()))     # the rarer class's weight
     for j, b in enumerate(bins):
-        if j != strongest:
+        # Cochran's rule for the chi-square: the rarer class expected 5 times in a cell
+        # on average (sonar's 166 rows in 5 x 5 cells: about 3, and its noise features
+        # drew as often as its bands of signal; F1 0.694 -> 0.678 over 8 seeds)
+        if j != strongest and rare >= CELL_COUNT * strata * (b.max() + 1):
             evidence[j] = max(evidence[j], _evidence(b, t, w, bins[strongest]))
     return (1 - EVEN_SHARE) * evidence / evidence.sum() + EVEN_SHARE / len(cols)
 
@@ -1155,6 +1160,9 @@ def _minus_log_sf(stat: float, df: int) -> float:
 # is still drawn, and the quantile bins of a number in its evidence test.
 EVEN_SHARE = 0.25
 EVIDENCE_BINS = 5
+# the rarer class's rows (weight) a cell of the test within the strongest feature's bins
+# must expect on average for that test to count (Cochran's rule of thumb)
+CELL_COUNT = 5
 
 
 def _warn_if_wide(d: int, k: int, n: int, by_evidence: bool = False) -> None:
