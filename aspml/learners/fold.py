@@ -895,7 +895,9 @@ class FoldSE(LogicClassifier):
                       f"{'es' if len(silent) > 1 else ''} {said}: the program never gives "
                       f"{'them' if len(silent) > 1 else 'it'}"
                       + f"; {', '.join(hints[:-1])}{' or ' if len(hints) > 1 else ''}"
-                        f"{hints[-1]} may give {'them' if len(silent) > 1 else 'it'} rules",
+                        f"{hints[-1]} may give {'them' if len(silent) > 1 else 'it'} rules "
+                        "(check them on rows held out: where no feature tells a class apart, "
+                        "its rules fit the training rows only)",
                       AspmlWarning, stacklevel=5)
 
     @staticmethod
