@@ -550,13 +550,12 @@ def _predict(program, X, engine: str) -> np.ndarray:
 def _labels(program, y: np.ndarray) -> np.ndarray:
     """The target's labels for a boolean answer (``yes``/``no``, or True/False when unnamed);
     a multi-class program's answers are labels already (``None``, an empty cell: no class)."""
-    t = program.target
-    if t.positive is None:
+    from .explain import binary_answer
+    if program.target.positive is None:
         return y
-    negative = t.negative if t.negative is not None else f"not {t.positive}"
     out = np.empty(len(y), dtype=object)       # labels of any types: 1 and "not 1"
-    out[:] = negative
-    out[np.asarray(y, dtype=bool)] = t.positive
+    out[:] = binary_answer(program, False)
+    out[np.asarray(y, dtype=bool)] = binary_answer(program, True)
     return out
 
 
@@ -738,6 +737,9 @@ def _labels_of(args, program, X):
 
 
 def cmd_check(args) -> int:
+    if args.prolog:             # before the clingo run, not after it (a review)
+        from .prolog import swipl_path
+        swipl_path()
     from .evaluate import evaluate
     from .report import (
         binary_scores,

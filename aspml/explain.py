@@ -229,8 +229,9 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
     usual one, which already says why the row does not get the other answer.
 
     ``row_id``: the row's number in the supporting atoms (``approve(62,"yes")``), as
-    ``aspml export --facts`` numbers the rows of a file; by default the name of a
-    Series or one-row DataFrame's row when it is a whole number (``X.iloc[62]``), else 0.
+    ``aspml export --facts`` numbers the rows of a file; by default the index name of a
+    Series or one-row DataFrame's row when it is a whole number (``X.iloc[62]``: of a
+    frame split or sampled, its number in the whole table, not its position), else 0.
     """
     from ._given import engine_program
     program = engine_program(program, "explain")
@@ -487,31 +488,39 @@ def describe(check: Check) -> str:
         where = text_literal(lit).split(" in ", 1)[1]
         return f"{have}, " + ("in " if ok else "not in ") + where
     if isinstance(lit, InSet):
-        return f"{have}, " + ("one of " if ok else "not one of ") + _members(lit)
+        return f"{have}, " + ("one of " if ok else "not one of ") + _members(lit, v)
     return text_literal(lit)  # pragma: no cover
 
 
 # an explanation shows this many values of a set, then how many more (a clinic trial: a
-# rule on 70 diagnosis codes printed them all on each of its lines); the program's print,
-# to_dict and --json keep every value
+# rule on 70 diagnosis codes printed them all on each of its lines); the program's print
+# and each rule's "text" and "literal" in to_dict (--json) keep every value
 SHOWN_VALUES = 8
 
 
-def _members(lit: InSet) -> str:
-    """``{"a", "b", ... 67 more}``: a set's values as the text print writes them, the
-    first :data:`SHOWN_VALUES` of a longer one and their count."""
-    values = [text_value(v) for v in lit.sorted_members()]
+def _members(lit: InSet, keep=None) -> str:
+    """``{"a", "b", ... 67 more of 75}``: a set's values as the text print writes them,
+    the first :data:`SHOWN_VALUES` of a longer one and their count, and ``keep`` (the
+    row's value) among them when it is one of the rest (a review: "C11, one of {C00 ...
+    C07, ... 4 more}" did not show the value the line is about)."""
+    members = lit.sorted_members()
+    values = [text_value(v) for v in members]
     if len(values) <= SHOWN_VALUES + 1:
         return "{" + ", ".join(values) + "}"
+    rest = values[SHOWN_VALUES:]
+    named = (text_value(keep) if keep is not None and keep is not MISSING
+             and any(_same(keep, m) for m in members) else None)
+    among = f", among them {named}" if named is not None and named in rest else ""
     return ("{" + ", ".join(values[:SHOWN_VALUES])
-            + f", ... {len(values) - SHOWN_VALUES} more of {len(values)}}}")
+            + f", ... {len(rest)} more of {len(values)}{among}}}")
 
 
-def _literal_text(lit) -> str:
+def _literal_text(lit, row=None) -> str:
     """A literal in an explanation's rule line: as the text print writes it, a long set
-    cut short (:func:`_members`)."""
+    cut short (:func:`_members`, keeping ``row``'s value of its feature)."""
     if isinstance(lit, InSet):
-        return f"{text_name(lit.feature)} in {_members(lit)}"
+        keep = None if row is None else row.get(lit.feature)
+        return f"{text_name(lit.feature)} in {_members(lit, keep)}"
     return text_literal(lit)
 
 
@@ -547,11 +556,13 @@ class _Words:
         for r in (a.firing if a.holds else a.rules):
             label = _rule_name(self.p, r)
             if r.fires:
-                self.lines.append(f"{pad}{label} fires: IF {_cond(r.rule)} THEN {self.head(a.name)}")
+                self.lines.append(f"{pad}{label} fires: IF {_cond(r.rule, self.e.row)} "
+                                  f"THEN {self.head(a.name)}")
                 for c in r.checks:
                     self.check(c, depth + 1)
             else:
-                self.lines.append(f"{pad}{label} does not fire: IF {_cond(r.rule)} THEN {self.head(a.name)}")
+                self.lines.append(f"{pad}{label} does not fire: IF {_cond(r.rule, self.e.row)} "
+                                  f"THEN {self.head(a.name)}")
                 self.check(r.failing, depth + 1)
 
     def check(self, c: Check, depth: int) -> None:
@@ -576,8 +587,11 @@ def _rule_name(program: Program, r: RuleCheck) -> str:
     return f"{'expert rule' if r.index in program.expert else 'rule'} {r.index + 1}"
 
 
-def _cond(rule: Rule) -> str:
-    return " AND ".join(_literal_text(lit) for lit in rule.body) or "TRUE"
+def _cond(rule: Rule, row=None, full: bool = False) -> str:
+    """A rule's conditions as an explanation writes them (long sets cut short, keeping
+    ``row``'s values); ``full``: as the text print writes them (every value)."""
+    return " AND ".join(text_literal(lit) if full else _literal_text(lit, row)
+                        for lit in rule.body) or "TRUE"
 
 
 def class_head(program: Program, label) -> str:
@@ -606,7 +620,8 @@ class _ClassWords:
         pad = "  " * depth
         label = _rule_name(self.p, r)
         verb = "fires" if r.fires else "does not fire"
-        self.lines.append(f"{pad}{label} {verb}: IF {_cond(r.rule)} THEN {text_head(self.p, r.rule)}")
+        self.lines.append(f"{pad}{label} {verb}: IF {_cond(r.rule, self.e.row)} "
+                          f"THEN {text_head(self.p, r.rule)}")
         if not detail:
             return
         for c in (r.checks if r.fires else (r.failing,)):
@@ -690,7 +705,7 @@ def _rule_dict(r: RuleCheck, program: Program) -> dict:
         "rule": r.index + 1,
         **({"expert": True} if r.index in program.expert else {}),
         **({"class": _plain(r.rule.label)} if r.rule.label is not None else {}),
-        "text": f"IF {_cond(r.rule)} THEN {text_head(program, r.rule)}",
+        "text": f"IF {_cond(r.rule, full=True)} THEN {text_head(program, r.rule)}",
         "fires": r.fires,
         "literals": [{
             "literal": text_literal(c.literal),

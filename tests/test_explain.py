@@ -334,7 +334,12 @@ def test_counterfactual_ranges_are_checked():
     row = LOAN_ROWS["indebted"]
     good = aspml.counterfactual(LOAN, row, target=True, ranges={"debt": (0, 100000)})
     assert good.distance > 0
-    for bad, words in (({"debt": (100000, 0)}, "lo < hi"), ({"debt": (5, 5)}, "lo < hi"),
+    # numpy's numbers, as a column's min and max give them, and a column of one value
+    same = aspml.counterfactual(LOAN, row, target=True,
+                                ranges={"debt": (np.int64(0), np.float32(100000))})
+    assert (same.changes, same.distance) == (good.changes, good.distance)
+    assert aspml.counterfactual(LOAN, row, target=True, ranges={"debt": (5, 5)}) is not None
+    for bad, words in (({"debt": (100000, 0)}, "lo <= hi"),
                        ({"debt": (0, float("inf"))}, "finite"), ({"debt": (0,)}, r"\(lo, hi\)"),
                        ({"debt": ("0", 9)}, "two finite numbers"), ({"Debt": (0, 9)}, "does not read"),
                        ({"collateral": (0, 9)}, "categorical feature"), ([("debt", (0, 9))], "a dict")):
@@ -358,6 +363,14 @@ def test_a_long_set_is_cut_short_in_an_explanation_and_whole_in_its_json():
     assert all(c in p.to_text() for c in codes)
     cf = aspml.counterfactual(p, {"dx": "K07", "age": 40}, target=True)
     assert "... 32 more of 40}" in cf.to_text(p)
+    # a value past the first eight is said among the rest, on the value's line and the
+    # rule's (a review: "K30, one of {K00 ... K07, ... 32 more}" hid it), and the JSON's
+    # rule text is whole
+    e = aspml.explain(p, {"dx": "K30", "age": 60})
+    assert e.to_text().count('... 32 more of 40, among them "K30"}') == 2
+    assert all(c in e.to_dict()["target"]["rules"][0]["text"] for c in codes)
+    cf = aspml.counterfactual(p, {"dx": "K30", "age": 40}, target=True)
+    assert '... 32 more of 40, among them "K30"}' in cf.to_text(p)
     # nine values are shown whole (cutting one would save nothing)
     nine = Program((Rule(None, (InSet("dx", frozenset(codes[:9])),)),),
                    target=Target("sick", "yes", "no"), schema=Schema((Feature("dx", "categorical"),)))

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import aspml
-from aspml import AspmlError, Compare, Feature, ParseError, Program, Rule, Schema, Target
+from aspml import AspmlError, Compare, Feature, Flag, ParseError, Program, Rule, Schema, Target
 from aspml.logic.store import CHECK_PREFIX
 from conftest import examples, one_line_error, predict_with_every_engine, run_aspml
 from strategies import programs
@@ -260,6 +260,29 @@ def test_a_re_signed_text_that_does_not_re_print_is_refused(age_model):
         one_line_error(run_aspml("check", path, data), "edited and signed again")
     path.write_text(resign(text))
     assert aspml.load(path).rules[0].body == (Compare("age", ">", 50),)
+
+
+def test_a_model_saved_by_an_earlier_aspml_loads(tmp_path):
+    """Models saved before the print's "% Input:" comment (2026-12-05: a Boolean feature's
+    facts) and its ":- discontiguous" line (the feature facts) changed read back (a
+    review: every .pl saved before was refused as edited); a re-signed edit that aspml
+    would not print still is not."""
+    p = Program((Rule(None, (Compare("age", ">", 50), Flag("smoker"))),),
+                Target("sick", "yes", "no"),
+                schema=Schema((Feature("age"), Feature("smoker", "boolean"))))
+    old = {"prolog": (":- discontiguous sick/2, age/2, smoker/1, row/1.",
+                      ":- discontiguous sick/2."),
+           "asp": ("; a Boolean feature as pred(X) when true, no fact when false.", ".")}
+    for dialect, suffix in (("prolog", "pl"), ("asp", "lp")):
+        new, before = old[dialect]
+        text = aspml.logic.store.dumps(p, dialect)
+        assert new in text
+        path = tmp_path / f"old.{suffix}"
+        path.write_text(resign(text.replace(new, before)))
+        assert aspml.load(path) == p
+        path.write_text(resign(text.replace(new, before).replace("> 50", "> 050")))
+        with pytest.raises(AspmlError, match="is not the text aspml prints"):
+            aspml.load(path)
 
 
 def test_saved_scales_are_powers_of_ten_so_they_load_back(tmp_path):

@@ -23,6 +23,10 @@ def test_a_binary_counterfactual_that_needs_no_change_says_so():
     # no target: the answer the row does not get, as aspml explain --counterfactual (a
     # docs trial: the default was True, and this row got "no change" in Python only)
     assert aspml.counterfactual(p, {"age": 60}).changes == {"age": (60, 50)}
+    assert aspml.counterfactual(p, {"age": 40}, target=False).to_text(p) == (
+        'no change: the row already gets sick = "no"\n')
+    assert aspml.counterfactual(p, {"age": 40}).to_text(p) == (
+        'change age: 40 -> 50.5\nthen rule 1 fires: IF age > 50 THEN sick = "yes"\n')
 
 
 def test_a_binary_counterfactual_without_target_is_the_commands(tmp_path):
@@ -40,10 +44,6 @@ def test_a_binary_counterfactual_without_target_is_the_commands(tmp_path):
         said = {f: tuple(v) for f, v in out["counterfactual"]["changes"].items()}
         # (a program written by hand: the command steps DATA's whole numbers)
         assert said == aspml.counterfactual(p, rows.iloc[i], steps={"age": 1}).changes != {}
-    assert aspml.counterfactual(p, {"age": 40}, target=False).to_text(p) == (
-        'no change: the row already gets sick = "no"\n')
-    assert aspml.counterfactual(p, {"age": 40}).to_text(p) == (
-        'change age: 40 -> 50.5\nthen rule 1 fires: IF age > 50 THEN sick = "yes"\n')
 
 
 @pytest.fixture

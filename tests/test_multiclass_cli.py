@@ -189,6 +189,17 @@ def test_check_runs_swi_prolog_when_asked(learned, iris_csv, swipl, suffix):
         in done.stdout
 
 
+def test_check_prolog_without_swipl_says_so_first(monkeypatch, tmp_path):
+    """No swipl on PATH: one line, exit 2, before clingo runs (a review: after it)."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    called = []
+    monkeypatch.setattr(aspml.asp, "predict", lambda *a, **k: called.append(1))
+    birds = ROOT / "examples" / "birds"
+    done = run_aspml("check", birds / "birds.lp", birds / "birds.csv", "--prolog")
+    assert done.returncode == 2 and "swipl" in done.stderr and done.stdout == "" and not called
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 def test_check_names_the_rows_an_engine_answers_otherwise(monkeypatch, capsys):
     """The report of a disagreement names the rows (an engine made to answer otherwise on
     rows 1 and 3: aspml's engines agree, so only a changed one can show the message)."""

@@ -27,6 +27,7 @@ assumptions keep chosen features at the row's values.
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
@@ -369,12 +370,12 @@ class Counterfactual:
             if self.rule is not None:
                 rule = program.rules[self.rule]
                 text += (f"\nthen rule {self.rule + 1} is the first rule that fires: "
-                         f"IF {_cond(rule)} THEN {class_head(program, rule.label)}")
+                         f"IF {_cond(rule, self.row)} THEN {class_head(program, rule.label)}")
             else:
                 text += (f"\nthen no rule fires, and the default class applies: "
                          f"{class_head(program, self.label)}")
         elif program is not None:
-            from ..explain import _literal_text
+            from ..explain import _cond
             from ..logic.model import Rule
             from ..logic.printers import text_head, text_otherwise
             if not parts:                   # the row already gets the answer asked for
@@ -382,8 +383,7 @@ class Counterfactual:
                           else text_otherwise(program))
                 text = f"no change: the row already gets {answer}"
             if self.rule is not None:
-                body = (" AND ".join(_literal_text(lit) for lit in program.rules[self.rule].body)
-                        or "TRUE")
+                body = _cond(program.rules[self.rule], self.row)
                 head = text_head(program, Rule(None, ()))
                 text += (f"\n{'then ' if parts else ''}rule {self.rule + 1} fires: IF {body} "
                          f"THEN {head}")
@@ -606,7 +606,8 @@ def steps_of(X: pd.DataFrame, features=None) -> dict:
 
 def _checked_ranges(program: Program, ranges) -> dict:
     """``ranges`` as ``{feature: (lo, hi)}`` of floats, each a feature of numbers the
-    program reads, lo < hi, both finite; else one error (a clinic trial: a reversed range
+    program reads, lo <= hi (equal: a column of one value, a span of 1), both finite;
+    else one error (a clinic trial: a reversed range
     gave negative distances, and the largest change came back as the nearest; an empty
     one, or a feature's name misspelt, was taken without a word)."""
     if not ranges:
@@ -625,9 +626,10 @@ def _checked_ranges(program: Program, ranges) -> dict:
             lo, hi = span
         except (TypeError, ValueError):
             raise AspmlError(f"ranges[{f!r}] is (lo, hi), not {span!r}") from None
-        if not all(is_number(v) and not isinstance(v, bool) and math.isfinite(v)
-                   for v in (lo, hi)) or not lo < hi:
-            raise AspmlError(f"ranges[{f!r}] is (lo, hi) with lo < hi, two finite numbers; "
+        # (numpy's numbers too: ranges taken from a column, X.age.min(); a review)
+        if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+                   and math.isfinite(v) for v in (lo, hi)) or not lo <= hi:
+            raise AspmlError(f"ranges[{f!r}] is (lo, hi) with lo <= hi, two finite numbers; "
                              f"got {span!r}")
         out[f] = (float(lo), float(hi))
     return out

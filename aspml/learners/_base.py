@@ -146,6 +146,11 @@ def largest_class(totals: np.ndarray, *counts) -> int:
     return int(tied[0])
 
 
+# a multi-class rule's own class, where the training rows it decided do not make it the
+# most likely, is put this much (relatively) ahead of the next class in predict_proba
+CLASS_MARGIN = 1e-3
+
+
 def rule_hits(program, X, target, weight=None, missing=None, cov=None) -> np.ndarray:
     """2 x (default rules + 1): per default rule, the positive rows (their weight) where it
     fires, then all the rows where it fires; the last column for the rows no rule fires.
@@ -194,8 +199,9 @@ def class_counts(program, X, y_idx, n_classes, weight=None, missing=None,
 
 def warn_identifier(name: str, n: int, stacklevel: int = 4) -> None:
     """The note on a rule that uses an identifier-like column of ``n`` rows with a value."""
-    # (said as a question: whole amounts, counts of cents or seconds, are as distinct, and
-    # a rule on one carries over; a trial read "like an identifier" as "drop it")
+    # (the advice said as a condition, "if it is one": whole amounts, counts of cents or
+    # seconds, are as distinct, and a rule on one carries over; a trial read "like an
+    # identifier" as "drop it")
     warnings.warn(f"the rules use column {name!r}, which holds a different value on each of "
                   f"the {n} rows that have one, like an identifier: if it is one (a row's "
                   "number or code, not a measure or an amount), rules on it will not carry "
@@ -950,8 +956,11 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         others = proba.copy()
         others[rows, own] = -np.inf
         others = others.max(axis=1)             # each row's largest other class
+        # ahead by CLASS_MARGIN of the next, not by 1e-9: a tie that float32 or a rounding
+        # to four digits keeps (a review: under class_weight="balanced" a default that
+        # decided no training row tied every class, and the argmax was another class)
         for r in np.flatnonzero(proba[rows, own] <= others):
-            proba[r, own[r]] = others[r] * (1 + 1e-9) + 1e-12
+            proba[r, own[r]] = others[r] * (1 + CLASS_MARGIN)
             proba[r] /= proba[r].sum()
         self.rule_class_proba_ = proba
 

@@ -1126,18 +1126,25 @@ def _evidence(b, t, w, strata=None) -> float:
     """``-log p`` (0 or more) of the chi-square test of the class ``t`` against the bins
     ``b`` of the rows (weights ``w``); with ``strata`` (the bins of another feature) the
     test within each stratum, their statistics and degrees of freedom summed.  0 when no
-    stratum holds two bins and both classes."""
-    groups = [slice(None)] if strata is None else [strata == s for s in np.unique(strata)]
+    stratum holds two bins and both classes.  One pass over the rows (a review: a mask
+    of every row per stratum cost 82 s on a 2,000-value strongest feature)."""
+    n_bins = int(b.max()) + 1
+    s = np.zeros(len(b), dtype=np.int64) if strata is None else strata
+    n_strata = int(s.max()) + 1
+    cell = s * n_bins + b
+    every = np.bincount(cell, weights=w, minlength=n_strata * n_bins).reshape(n_strata, n_bins)
+    pos = np.bincount(cell, weights=w * t, minlength=n_strata * n_bins).reshape(n_strata,
+                                                                                n_bins)
+    held = every > 0
+    total = every.sum(axis=1)
+    base = np.divide(pos.sum(axis=1), total, out=np.zeros(n_strata), where=total > 0)
+    bins_held = held.sum(axis=1)
+    tested = np.flatnonzero((bins_held >= 2) & (base > 0) & (base < 1))
     stat, df = 0.0, 0
-    for rows in groups:
-        every = np.bincount(b[rows], weights=w[rows])
-        pos = np.bincount(b[rows], weights=(w * t)[rows], minlength=len(every))
-        every, pos = every[every > 0], pos[every > 0]
-        base = pos.sum() / max(every.sum(), 1e-300)
-        if len(every) < 2 or not 0 < base < 1:
-            continue
-        stat += _chi_square(pos, every, base)
-        df += len(every) - 1
+    for k in tested:                            # (one stratum: as _chi_square reads it)
+        h = held[k]
+        stat += _chi_square(pos[k][h], every[k][h], float(base[k]))
+        df += int(bins_held[k]) - 1
     return max(_minus_log_sf(stat, df), 0.0) if df else 0.0
 
 

@@ -128,7 +128,7 @@ def loads(text: str, source: str = "the model") -> Program:
         raise AspmlError(f"{source} has no '% aspml:' header naming asp or prolog: it "
                          "is not a model saved by aspml")
     program = parse(body, dialect)
-    if program.print(dialect) != body:
+    if not _same_print(program.print(dialect), body):
         # signed again after an edit: aspml would print the program it now holds otherwise
         # (a scale changed in the header but not in the numbers' comment, a number
         # written in another form...)
@@ -136,6 +136,20 @@ def loads(text: str, source: str = "the model") -> Program:
                          f"it was edited and signed again (or saved by another version of "
                          f"aspml); parse it with aspml.parse(text, {dialect!r}) to read it anyway")
     return program
+
+
+# lines of a print that say nothing of what the program answers, which an aspml of
+# another version printed otherwise: the "% Input:" comment (a Boolean feature's facts
+# said since 2026-12-05) and the ":- discontiguous" declaration (the feature facts since
+# 2026-12-05).  A model saved before reads back (a review: every .pl saved before was
+# refused as "edited and signed again").
+_VERSIONED = re.compile(r"^(% Input: |:- discontiguous ).*\n", re.MULTILINE)
+
+
+def _same_print(printed: str, body: str) -> bool:
+    """Whether ``body`` is the text aspml prints (``printed``), or printed it in another
+    version: the same but for the :data:`_VERSIONED` lines."""
+    return printed == body or _VERSIONED.sub("", printed) == _VERSIONED.sub("", body)
 
 
 def load(path, edited: bool = False) -> Program:
