@@ -120,6 +120,8 @@ class _Reading:
         mapping = dict(zip(texts, L._numbers_if_all(pd.Series(texts, dtype=object))))
         values = sorted(set(mapping.values()), key=lambda v: (isinstance(v, str), v))
         positive = L.choose_positive(values, self.target, positive, self.rows)
+        if len(values) > 2:
+            L.warn_missing_word_labels(self.labels, self.target, positive)
         kinds = {c: "boolean" for c in self.features if self.flags[c]}
         kinds.update(self.kinds)
         to_number = [c for c in self.features

@@ -10,11 +10,12 @@ learner options (``--ratio``, ``--n-estimators`` ...) to estimator parameters;
 from __future__ import annotations
 
 import ast
+import warnings
 
 import aspml
 
 from .data.csvfile import show_names as _columns
-from .errors import AspmlError
+from .errors import AspmlError, AspmlWarning
 
 LEARNERS = {
     "fold-se": ("FoldSE", "FOLD-SE: few, short default rules with exceptions (the default)"),
@@ -145,6 +146,8 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
     df = df.assign(**{target: _numbers_if_all(df[target])})
     values = sorted(df[target].unique(), key=lambda v: (isinstance(v, str), v))
     positive = choose_positive(values, target, positive, len(df))
+    if len(values) > 2:
+        warn_missing_word_labels(df[target].value_counts().to_dict(), target, positive)
     y = df[target].to_numpy(dtype=object)
     if len(values) > 2 and positive is not None:               # the positive class against all others, as text labels
         texts = df[target].astype(str).to_numpy()
@@ -157,6 +160,26 @@ def learning_data(df, path: str, target: str, positive, ignore=(), kinds=None, m
     chosen = {c: "boolean" for c in features if is_flag_column(flag_values(X[c], missing))}
     chosen.update(kinds or {})
     return X, y, positive, chosen
+
+
+def warn_missing_word_labels(counts: dict, target: str, positive) -> None:
+    """With ``--positive``, a label that is a word other tools write for a missing value
+    ('NaN', 'N/A') merges into the other class without a word (a scale trial: 2% of a
+    fraud label written 'NaN' were learned as not fraud); the fit's own note sees only the
+    two classes.  ``counts``: label -> rows."""
+    from .learners._base import MISSING_LABELS
+    if positive is None:
+        return
+    words = [(v, n) for v, n in counts.items()
+             if isinstance(v, str) and v.strip().lower() in MISSING_LABELS and v != positive]
+    if not words:
+        return
+    import shlex
+    shown = ", ".join(f"{v!r} ({n} row{'s' if n != 1 else ''})" for v, n in words)
+    flags = " ".join(f"--missing {shlex.quote(v)}" for v, _ in words)
+    warnings.warn(f"column {target!r} holds {shown}, a word other tools write for a missing "
+                  f"label: learned as not {positive!r} here; if those rows have no label, "
+                  f"{flags} leaves them out", AspmlWarning, stacklevel=3)
 
 
 def check_columns(columns: list, path: str, target: str, ignore=(), kinds=None) -> list:

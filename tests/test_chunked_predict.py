@@ -211,7 +211,13 @@ def test_parquet_batches_read_as_the_whole_file(n, chunk, seed, unit, tz):
     stamps[fine] += rng.integers(1, per, fine.sum()) if per > 1 else 0
     ints = pa.array([None if rng.random() < 0.15 else int(v) for v in rng.integers(0, 5, n)],
                     pa.int64())
+    # durations of whole days but a few (pandas writes a column of them block by block:
+    # "1 days" beside "1 days 00:00:00"; a scale trial)
+    waits = rng.integers(0, 5, n) * day
+    odd = rng.random(n) < 0.1
+    waits[odd] += rng.integers(1, day, odd.sum())
     table = pa.table({"whole": ints,
+                      "wait": pa.array(waits, pa.int64()).cast(pa.duration(unit)),
                       "at": pa.array(stamps, pa.int64()).cast(pa.timestamp(unit, tz=tz)),
                       "plain": pa.array(rng.integers(0, 3, n), pa.int32()),
                       "text": pa.array([f"v{k}" for k in rng.integers(0, 3, n)])})
@@ -227,3 +233,4 @@ def test_parquet_batches_read_as_the_whole_file(n, chunk, seed, unit, tz):
     assert parts.shape == whole.shape
     assert parts.astype(object).where(parts.notna(), None).values.tolist() == \
         whole.astype(object).where(whole.notna(), None).values.tolist()
+    assert whole["wait"].tolist() == [str(pd.Timedelta(int(w), unit=unit)) for w in waits]

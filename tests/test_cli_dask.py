@@ -160,3 +160,24 @@ def test_a_column_of_big_whole_numbers_is_noted_once(tmp_path, scheduler):
     assert done.returncode == 0, done.stderr
     assert done.stderr.count("float64 cannot hold") == 1, done.stderr
     assert "compare as float64" not in done.stderr and 'acct = "1152921504606846977"' in done.stdout
+
+
+def test_a_label_written_nan_is_noted_in_memory_and_on_the_cluster(tmp_path, scheduler):
+    """With --positive, labels written 'NaN' (a pandas or Spark export's missing label)
+    were learned as the other class without a word, in memory and with --dask (a scale
+    trial); both say so, and --missing NaN leaves them out."""
+    frame = table(n=300)
+    frame.loc[frame.index[::25], "label"] = "NaN"
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    positive = str(frame["label"][frame["label"] != "NaN"].iloc[0])
+    options = ["--target", "label", "--positive", positive, "--max-bins", "16"]
+    said = (f"column 'label' holds 'NaN' (12 rows), a word other tools write for a missing "
+            f"label: learned as not '{positive}' here; if those rows have no label, "
+            "--missing NaN leaves them out")
+    here = learned(str(path), *options, "-o", str(tmp_path / "here.lp"))
+    there = learned(str(path), *options, "--dask", scheduler, "--chunksize", "80",
+                    "-o", str(tmp_path / "there.lp"))
+    assert said in here.stderr and said in there.stderr
+    gone = learned(str(path), *options, "--missing", "NaN", "-o", str(tmp_path / "m.lp"))
+    assert "holds 'NaN'" not in gone.stderr and "left out 12 rows" in gone.stderr

@@ -167,10 +167,33 @@ class _reading:
             return False
         if isinstance(e, pd.errors.ParserError):
             raise AspmlError(_parser_message(self.path, e, self.n_names)) from None
+        if isinstance(e, UnicodeDecodeError):
+            line = _first_undecodable_line(self.path)
+            if line is not None:
+                byte = e.object[e.start] if e.start < len(e.object) else None
+                held = f" (it holds the byte 0x{byte:02x})" if byte is not None else ""
+                raise AspmlError(f"cannot read {self.path}: line {line} is not UTF-8 "
+                                 f"text{held}; save the file as UTF-8") from None
         if isinstance(e, (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError,
                           zipfile.BadZipFile, RuntimeError, pd.errors.EmptyDataError, csv.Error)):
             raise AspmlError(f"cannot read {self.path}: {_reason(e)}") from None
         return False
+
+
+def _first_undecodable_line(path: str) -> int | None:
+    """The number (1 the header) of the first line of ``path`` that is not UTF-8, read
+    again for it: the decoder's position is within a block, not the file (a scale trial:
+    "position 64621" of a 120 MB file).  None when it cannot be found."""
+    try:
+        with _open(path, _packing(path)) as raw:
+            for number, line in enumerate(raw, start=1):
+                try:
+                    line.decode("utf-8")
+                except UnicodeDecodeError:
+                    return number
+    except (OSError, EOFError, AspmlError, lzma.LZMAError, zipfile.BadZipFile):
+        return None
+    return None
 
 
 def _check_first_row(table: pd.DataFrame, path: str, sep: str, names: list) -> None:

@@ -54,6 +54,13 @@ def as_text(frame: pd.DataFrame) -> pd.DataFrame:
     if not isinstance(frame.index, pd.RangeIndex) or frame.index.name is not None:
         frame = frame.reset_index()
     names = [str(c) for c in frame.columns]
+    # a duration's text, each cell alone (pandas writes a column of them block by block:
+    # "1 days" beside "1 days 00:00:00" in one file, and otherwise by --chunksize; a
+    # scale trial)
+    durations = [c for c in frame.columns if pd.api.types.is_timedelta64_dtype(frame[c])]
+    if durations:
+        frame = frame.assign(**{str(c): frame[c].astype(object).map(
+            lambda v: None if pd.isna(v) else str(v)) for c in durations})
     text = frame.to_csv(index=False)
     table = pd.read_csv(io.StringIO(text), **csvfile._options(",", names))
     return table.set_axis(names, axis=1)
