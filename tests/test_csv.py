@@ -531,3 +531,17 @@ def test_a_line_that_is_not_utf8_is_named(tmp_path):
             aspml.read_csv(path)
         for extra in ((), ("--chunksize", "1000")):
             one_line_error(run_aspml("predict", BIRDS / "birds.lp", path, *extra), said)
+
+
+def test_an_unclosed_quote_names_its_line(tmp_path):
+    """pandas said "EOF inside string starting at row 5001" (its lines from 0) beside
+    aspml's "line N" (a scale trial read three numberings): the line, whole and in chunks."""
+    rows = "true,false,false\n" * 5000
+    path = tmp_path / "t.csv"
+    path.write_text("bird,penguin,superpenguin\n" + rows + 'true,"false,false\n'
+                    + "true,false,false\n" * 50)
+    said = "line 5002 opens a quoted value that no quote closes"
+    with pytest.raises(aspml.AspmlError, match=said):
+        aspml.read_csv(path)
+    for extra in ((), ("--chunksize", "1000")):
+        one_line_error(run_aspml("predict", BIRDS / "birds.lp", path, *extra), said)

@@ -371,6 +371,11 @@ def _parser_message(path: str, e: Exception, n: int) -> str:
     if m:
         return (f"{path}: line {m[2]} has {m[3]} fields but the header names {n} columns "
                 f"(a separator inside a value needs quotes: \"a,b\")")
+    m = re.search(r"EOF inside string starting at row (\d+)", str(e))
+    if m:       # pandas counts the file's lines from 0 (a scale trial read three numberings)
+        return (f"{path}: line {int(m[1]) + 1} opens a quoted value that no quote closes "
+                "(the file ends inside it); close it, and write a quote inside a value "
+                'as two ("")')
     return f"cannot read {path}: {_reason(e)}"
 
 
