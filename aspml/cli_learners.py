@@ -167,16 +167,12 @@ def warn_missing_word_labels(counts: dict, target: str, positive) -> None:
     ('NaN', 'N/A') merges into the other class without a word (a scale trial: 2% of a
     fraud label written 'NaN' were learned as not fraud); the fit's own note sees only the
     two classes.  ``counts``: label -> rows."""
-    from .learners._base import MISSING_LABELS
-    if positive is None:
+    from .learners._base import missing_word_labels
+    said = None if positive is None else missing_word_labels(
+        (v, int(n)) for v, n in counts.items() if v != positive)
+    if said is None:
         return
-    words = [(v, n) for v, n in counts.items()
-             if isinstance(v, str) and v.strip().lower() in MISSING_LABELS and v != positive]
-    if not words:
-        return
-    import shlex
-    shown = ", ".join(f"{v!r} ({n} row{'s' if n != 1 else ''})" for v, n in words)
-    flags = " ".join(f"--missing {shlex.quote(v)}" for v, _ in words)
+    shown, flags = said
     warnings.warn(f"column {target!r} holds {shown}, a word other tools write for a missing "
                   f"label: learned as not {positive!r} here; if those rows have no label, "
                   f"{flags} leaves them out", AspmlWarning, stacklevel=3)

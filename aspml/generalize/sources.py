@@ -139,10 +139,8 @@ def rules_from_program(program: Program) -> tuple[list[BoxRule], object, object]
     comparisons and ``!=`` have no place in a conjunction of intervals and
     value sets, and are refused.
     """
-    t = program.target
-    positive = True if t.positive is None else t.positive
-    negative = False if t.positive is None else (t.negative if t.negative is not None
-                                                 else f"not {t.positive}")
+    from ..explain import binary_answer
+    positive, negative = binary_answer(program, True), binary_answer(program, False)
     out = []
     for i, rule in enumerate(program.rules):
         if rule.head is not None:

@@ -214,6 +214,19 @@ def warn_identifier(name: str, n: int, stacklevel: int = 4) -> None:
 # contact lenses' 'none', a review)
 MISSING_LABELS = frozenset({"nan", "na", "n/a", "#n/a", "null", "nil"})
 
+def missing_word_labels(counts) -> tuple[str, str] | None:
+    """(the labels said, the --missing options that leave them out) of the (label, rows or
+    None) pairs ``counts`` whose label is a word other tools write for a missing value
+    (:data:`MISSING_LABELS`); None when there is none."""
+    words = [(v, n) for v, n in counts
+             if isinstance(v, str) and v.strip().lower() in MISSING_LABELS]
+    if not words:
+        return None
+    shown = ", ".join(repr(v) + ("" if n is None else f" ({n} row{'s' if n != 1 else ''})")
+                      for v, n in words)
+    return shown, " ".join(f"--missing {shlex.quote(v)}" for v, _ in words)
+
+
 # a program of this many rules (default and exception rules) is more than a person
 # reads through; a multi-class one, when it also has 5 rules for each class but the
 # default (a class a rule is as short as it gets: 125 classes of one number each need
@@ -682,15 +695,12 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         outcomes and 'NaN' learned six classes without a word; empty labels are refused,
         or left out by aspml learn with a note).  ``counts``: the rows of each class, when
         known; ``stacklevel``: the warning's, when not called in ``fit``'s reading of y."""
-        classes = self.classes_.tolist()
-        words = [k for k, c in enumerate(classes)
-                 if isinstance(c, str) and c.strip().lower() in MISSING_LABELS]
-        if not words:
+        said = missing_word_labels(zip(self.classes_.tolist(),
+                                       counts if counts is not None else
+                                       [None] * len(self.classes_)))
+        if said is None:
             return
-        shown = ", ".join(repr(classes[k]) + ("" if counts is None else
-                                              f" ({counts[k]} row{'s' if counts[k] != 1 else ''})")
-                          for k in words)
-        flags = " ".join(f"--missing {shlex.quote(classes[k])}" for k in words)
+        shown, flags = said
         warnings.warn(f"the labels (y) hold {shown}, a word other tools write for a missing "
                       "value: a class of its own here; if those rows have no label, leave "
                       f"them out (fit on the other rows; aspml learn {flags})", AspmlWarning,
