@@ -285,9 +285,32 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
         if program.is_multiclass and why_not is not None and why_not != prediction:
             reason = minimal_reason(program, frame, prediction, missing, rule_out=why_not)
         else:
-            reason = minimal_reason(program, frame, prediction, missing)
+            # multi-class: the reason leans on the rule that decides the row, the one the
+            # text names (a binary text names every rule that fires, and a binary reason
+            # always goes through one of them: the smallest is kept)
+            first = target.first_firing if program.is_multiclass else None
+            reason = minimal_reason(program, frame, prediction, missing,
+                                    prefer=() if first is None else
+                                    _rule_columns(program, first.rule))
     return Explanation(program, values, prediction, target, reason, engine, tuple(atoms),
                        why_not)
+
+
+def _rule_columns(program: Program, rule) -> dict:
+    """The columns a rule reads, ``{column: rank}``: its literals' 2, its exceptions' (and
+    theirs) 1; a background atom's, the columns it is derived from."""
+    background, ranks, seen = set(program.background_atoms), {}, set()
+    todo = [(rule, 2)]
+    while todo:
+        r, rank = todo.pop()
+        for f in r.features:
+            for c in (program.background_columns(f) if f in background else (f,)):
+                ranks[c] = max(ranks.get(c, 0), rank)
+        for name in r.exceptions:
+            if name not in seen:
+                seen.add(name)
+                todo.extend((e, 1) for e in program.rules_for(name))
+    return ranks
 
 
 def binary_answer(program: Program, holds: bool):

@@ -179,8 +179,10 @@ def _baseline(X, model, scale):
     return Pipeline([("prep", prep), ("model", model)])
 
 
-def makers(X, positive):
+def makers(X, positive, class_weight=None):
     kw = {} if positive is None else {"positive": positive}
+    if class_weight is not None:                # the four learners only
+        kw["class_weight"] = class_weight
     return {
         "FoldSE": lambda: aspml.FoldSE(**kw),
         "FoldRpp": lambda: aspml.FoldRpp(**kw),
@@ -192,12 +194,12 @@ def makers(X, positive):
     }
 
 
-def run(name, learners, check):
+def run(name, learners, check, class_weight=None):
     X, y, positive = TABLES[name]()
     folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
     rows = []
     for learner in learners:
-        make = makers(X, positive)[learner]
+        make = makers(X, positive, class_weight)[learner]
         acc, macro, pos, rules, seconds = [], [], [], [], []
         for tr, te in folds:
             clf = make()
@@ -244,12 +246,14 @@ def main(argv=None):
     ap.add_argument("--learners", nargs="+", default=LEARNERS, choices=LEARNERS)
     ap.add_argument("--check", action="store_true",
                     help="every program of the CV in clingo on its test fold")
+    ap.add_argument("--class-weight", choices=["balanced"], default=None,
+                    help="the four learners' class_weight (the baselines' unchanged)")
     args = ap.parse_args(argv)
     print("| table | learner | accuracy | macro-F1 | F1 (positive) | rules | fit s first | "
           "fit s warm |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.tables:
-        run(name, args.learners, args.check)
+        run(name, args.learners, args.check, args.class_weight)
 
 
 if __name__ == "__main__":

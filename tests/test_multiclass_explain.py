@@ -19,7 +19,7 @@ import aspml
 from aspml import Compare, NotAtom, Program, Rule, Target
 from aspml.evaluate import first_rules
 from aspml.report import class_figures, confusion
-from conftest import GOLDEN
+from conftest import GOLDEN, run_aspml
 
 CLASSES = ("emergency", "urgent", "routine")
 
@@ -421,3 +421,55 @@ def test_a_class_named_as_the_error_lists_it():
         resolve_class(p, "zzz")
     for typed in ("a\\b", "a\\\\b", '"a\\\\b"'):
         assert resolve_class(p, typed) == "a\\b"
+
+
+# A decision list FoldRpp learned on a random table (4 columns of "u", "v", "w", three
+# classes).  The row below is decided by rule 4 (b = "v", c != "v", not ab1); the values
+# {b, a} force its class too, through the default rule (rule 4 may then fail, and every
+# other rule is blocked), and clingo's first core led there: beside a "because" that
+# names rule 4.  The reason now keeps the deciding rule's columns where it can.
+LATER_RULE = """\
+label(X,"p") :- rule1(X).
+label(X,"r") :- rule2(X), not rule1(X).
+label(X,"r") :- rule3(X), not rule1(X).
+label(X,"p") :- rule4(X), not rule2(X), not rule3(X).
+label(X,"r") :- rule5(X), not rule1(X), not rule4(X).
+label(X,"q") :- rule6(X), not rule1(X), not rule2(X), not rule3(X), not rule4(X), not rule5(X).
+label(X,"r") :- rule7(X), not rule1(X), not rule4(X), not rule6(X).
+label(X,"p") :- rule8(X), not rule2(X), not rule3(X), not rule5(X), not rule6(X), not rule7(X).
+label(X,"q") :- rule9(X), not rule1(X), not rule2(X), not rule3(X), not rule4(X), not rule5(X), \
+not rule7(X), not rule8(X).
+label(X,"p") :- row(X), not rule2(X), not rule3(X), not rule5(X), not rule6(X), not rule7(X), \
+not rule9(X).
+rule1(X) :- d(X,"u"), not b(X,"w"), a(X,"u").
+rule2(X) :- b(X,"w"), d(X,"w"), not a(X,"v"), not a(X,"u").
+rule3(X) :- b(X,"v"), not c(X,"w"), not d(X,"w"), a(X,"v").
+rule4(X) :- b(X,"v"), not c(X,"v"), not ab1(X).
+rule5(X) :- a(X,"w"), not c(X,"v"), d(X,"v").
+rule6(X) :- not d(X,"u"), a(X,"w").
+rule7(X) :- not c(X,"w"), not b(X,"u"), a(X,"v").
+rule8(X) :- not a(X,"u"), d(X,"u"), c(X,"v").
+rule9(X) :- d(X,"v"), b(X,"w").
+ab1(X) :- a(X,"u"), c(X,"u").
+"""
+
+
+def test_minimal_reason_rests_on_the_rule_that_decides(tmp_path):
+    program = aspml.parse(LATER_RULE, "asp")
+    row = {"a": "u", "b": "v", "c": "w", "d": "v"}
+    e = aspml.explain(program, row, minimal=True)
+    assert e.prediction == "p" and e.deciding_rule == 3
+    assert e.minimal == {"b": "v", "c": "w"}
+    # the reason alone makes rule 4 fire, whatever the other columns hold (the old
+    # reason, {b, a}, left it to fail at c = "v")
+    for a in "uvw":
+        for d in "uvw":
+            filled = aspml.explain(program, {**row, "a": a, "d": d})
+            assert filled.prediction == "p" and 3 in filled.firing_rules
+    # through the command line, from the program's file
+    model, data = tmp_path / "m.lp", tmp_path / "rows.csv"
+    program.save(model)
+    pd.DataFrame([row]).to_csv(data, index=False)
+    done = run_aspml("explain", model, data, "--row", "0", "--minimal", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["minimal_reason"] == {"b": "v", "c": "w"}

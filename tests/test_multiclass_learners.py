@@ -710,6 +710,21 @@ def test_the_default_class_note_says_those_rows_when_they_are_not_most():
     assert "for those rows the program gives one class whatever their class" in said[0]
 
 
+def test_the_default_class_note_says_every_row_when_no_rule_decides_one():
+    """A held-out sweep: a program without rules was said to give one class "for most
+    rows"; it gives it to every row, and the note says so."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.uniform(0, 1, 300).round(3)})
+    y = rng.choice(["p", "q", "r"], 300)
+    with pytest.warns(AspmlWarning) as caught:
+        clf = aspml.FoldSE(tail=0.9).fit(X, y)
+    assert clf.program_.n_rules == 0
+    said = [str(w.message) for w in caught if "rules decide" in str(w.message)]
+    assert len(said) == 1 and "rules decide 0% of the training rows" in said[0]
+    assert "the program gives every row that class whatever its class" in said[0]
+    assert "most rows" not in said[0]
+
+
 def test_a_default_that_decides_no_training_row_gets_the_classes_shares():
     """The rows that reach a default class that decided no training row: the training
     rows' classes (smoothed) as probabilities, not 1/K each with the default ahead by

@@ -300,12 +300,18 @@ class _World:
 
 
 def minimal_reason(program: Program, frame: pd.DataFrame, prediction,
-                   missing=None, rule_out=None) -> dict:
+                   missing=None, rule_out=None, prefer=()) -> dict:
     """A subset-minimal set of the row's values that forces ``prediction`` (feature -> value).
 
     Multi-class: ``prediction`` is the row's class (``None``: no class); with ``rule_out``
     a class the row does not get, the values force only that the row's class is not
-    ``rule_out`` ("why not d")."""
+    ``rule_out`` ("why not d").
+
+    ``prefer``: features to keep where a choice remains, ``{feature: rank}`` (the rule the
+    explanation says decides the row: its literals' columns 2, its exceptions' 1): the
+    others are dropped first, then the lower ranks, and a solver's core never drops
+    them, so a reason that rests on that rule is found more often (a trial's reason
+    rested on a later rule of the same class, beside a "because" naming the first)."""
     program = engine_program(program, "minimal_reason")
     world = _World(program, frame, missing)
     if not program.is_multiclass:
@@ -320,15 +326,18 @@ def minimal_reason(program: Program, frame: pd.DataFrame, prediction,
     if sat:
         raise AspmlError("the row's own values do not force its prediction; "
                          "is the program stratified?")
-    kept = [f for f in fix if fix[f] in set(core)] if core else list(fix)
-    for f in list(kept):                         # deletion: drop what is not needed
+    prefer = dict(prefer)
+    kept = [f for f in fix if not core or fix[f] in set(core) or f in prefer]
+    # deletion: drop what is not needed, the preferred features last (a superset of a
+    # core still forces the answer: fixing more values allows fewer worlds)
+    for f in sorted(kept, key=lambda g: prefer.get(g, 0)):
         if f not in kept:
             continue
         trial = [fix[g] for g in kept if g != f]
         sat, core, _ = s.solve(trial)
         if not sat:                              # the core of what still forces it
             inside = set(core) if core else set(trial)
-            kept = [g for g in kept if g != f and fix[g] in inside]
+            kept = [g for g in kept if g != f and (fix[g] in inside or g in prefer)]
     # re-check: kept forces the answer.  Each value kept was needed when it was tried,
     # and stays needed: fixing fewer values only allows more worlds (monotone), so no
     # second pass over them

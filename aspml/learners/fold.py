@@ -1019,18 +1019,27 @@ class FoldSE(LogicClassifier):
         # the rule was found and only the tail refused it: the tail that keeps it comes
         # first (a trial: class_weight="balanced", the first hint, gave test F1 0.08 on a
         # 0.5% class, tail=0.003 the hidden rule at 0.64)
-        tail_refused = search.refused is not None and 0 < search.refused[0] < search.min_rule
+        # (two rows at least, as the tail's note asks: a held-out sweep's 24% class was
+        # told the tail that keeps a first rule of one row of 3,488)
+        tail_refused = (search.refused is not None
+                        and 2 * search.least <= search.refused[0] < search.min_rule)
         if tail_refused and n:
             hints.append(f"tail={floor2(search.refused[0] / n):g} (the first rule would then "
                          "be kept)")
-        if hint := balanced_hint(share):
+        dead_end = search.refused is not None and not search.refused[0]
+        if getattr(self, "class_weight", None) is None and (hint := balanced_hint(share)):
             hints.append(hint)
+        if dead_end and name == "FoldRpp":
+            # (FoldSE's heuristic found rules on each of the sweep's three such tables)
+            hints.append("FoldSE (its heuristic ranks literals another way)")
         if search.min_rule > search.least and not (tail_refused and n):
             hints.append("a lower tail")
-        hints.append("features that describe the class")
+        tried = ("; if none gives rules, the features may not tell the class apart"
+                 if hints else "; the features may not tell the class apart")
         warnings.warn(f'{name} learned no rules for {self._target_name()} = "{positive}": {why}. '
-                      f'The program answers "{other}" for every row; to describe the class, '
-                      "try " + ", or ".join(hints) + ".", AspmlWarning, stacklevel=stacklevel)
+                      f'The program answers "{other}" for every row'
+                      + (", or ".join(["; for rules of the class, try " + hints[0], *hints[1:]])
+                         if hints else "") + tried + ".", AspmlWarning, stacklevel=stacklevel)
 
     def _learn_exceptions_to_fixed(self, given, search: "_Search", table, pos, neg):
         """The expert's rules in order, each as FOLD finishes a rule of its own: where it
