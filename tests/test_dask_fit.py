@@ -77,7 +77,9 @@ def test_distributed_fit_is_the_in_memory_binned_fit(learner, seed, partitions, 
 
 
 @pytest.mark.parametrize("learner, seed, n, params", [
-    ("FoldRpp", 5, 100, {}), ("FoldSE", 6, 300, {"class_weight": {"z": 2}, "tail": 0.05})])
+    ("FoldRpp", 5, 100, {}), ("FoldSE", 6, 300, {"class_weight": {"z": 2}, "tail": 0.05}),
+    # small: FoldSE's bar of MIN_DECIDED rows (their mean weight's worth) above the tail's
+    ("FoldSE", 7, 120, {}), ("FoldSE", 8, 150, {"class_weight": {"z": 2}})])
 def test_multiclass_distributed_fit_is_the_in_memory_binned_fit(learner, seed, n, params):
     """Three classes: FOLD-RM's decision list learned over the partitions (11 to 22 rules
     here) is the one learned in memory, its class probabilities too."""

@@ -756,3 +756,46 @@ def test_a_default_that_decides_no_training_row_gets_the_classes_shares():
         rows = pd.concat([X, row], ignore_index=True)
         got = model.predict_proba(rows).astype(np.float32).round(4).argmax(axis=1)
         assert (model.classes_[got] == model.predict(rows)).all()
+
+
+def _small_noisy_table(seed=0):
+    """120 rows of five classes that four numbers barely tell apart (as a held-out
+    sweep's skulls of five epochs)."""
+    rng = np.random.default_rng(seed)
+    n = 120
+    y = rng.choice(["e1", "e2", "e3", "e4", "e5"], n)
+    shift = {"e1": 0.0, "e2": 0.2, "e3": 0.4, "e4": 0.6, "e5": 0.8}
+    X = pd.DataFrame({f"m{i}": (rng.normal(size=n) + [shift[c] for c in y]).round(2)
+                      for i in range(4)})
+    return X, y
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_foldse_rules_of_a_decision_list_decide_three_rows_of_their_class(seed, tmp_path):
+    """The tail's bar is one row on a small table: FOLD-SE kept rules that decided one
+    or two training rows each (a sweep: 53 rules on 120 skulls).  With a tail a rule of
+    the decision list must decide MIN_DECIDED rows of its class; FOLD-R++ (no tail) keeps
+    its one-row rules, and the Dask fit and the command line learn the same program."""
+    from conftest import run_aspml
+
+    from aspml.evaluate import first_rules
+    from aspml.learners.fold import MIN_DECIDED
+    X, y = _small_noisy_table(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        se = aspml.FoldSE().fit(X, y)
+        rpp = aspml.FoldRpp().fit(X, y)
+    assert MIN_DECIDED == 3
+
+    def decided(program):
+        first = first_rules(program, X)
+        rules = program.default_rules
+        return [int(np.sum((first == k) & (y == rules[k].label))) for k in range(len(rules))]
+    assert se.program_.default_rules and min(decided(se.program_)) >= MIN_DECIDED
+    assert min(decided(rpp.program_)) < MIN_DECIDED        # (the test could fail)
+    # the command line's program: the same rules
+    data, model = tmp_path / "t.csv", tmp_path / "m.lp"
+    X.assign(label=y).to_csv(data, index=False)
+    done = run_aspml("learn", data, "--target", "label", "--learner", "fold-se", "-o", model)
+    assert done.returncode == 0, done.stderr
+    assert aspml.load(model).rules == se.program_.rules

@@ -29,7 +29,8 @@ Settings (``cfg``, float64): ratio, fewest positives a literal must cover
 majority refusal (1.0 or 0.0), heuristic code, negated comparisons (1.0 or 0.0), any
 category (1.0 or 0.0), threads allowed for the parallel kernels, and the cells (rows x
 features) of a view from which the literal search and the filter take their parallel
-forms (when more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``).
+forms (when more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``),
+and the rows of its class a rule of a decision list must decide (``min_kept``).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from .literals import (
 )
 
 (RATIO, MIN_TP, MIN_RULE, MAX_DEPTH, MAJORITY, KIND, NEGATED, ANY_CATEGORY, THREADS,
- SEARCH_CELLS, FILTER_CELLS) = range(11)
+ SEARCH_CELLS, FILTER_CELLS, MIN_KEPT) = range(12)
 
 # the literals of a class's last rule that narrowed to none of its positives kept to be
 # compared with its next (:func:`_rule_literals`); a longer rule is not kept
@@ -779,8 +780,8 @@ def multiclass(view, data, y_idx, k, cfg):
             # when it decides half of them: rows an earlier rule covers get that rule's
             # class, whatever this one says (a trial: a rule that covered 2,999 rows and
             # decided one, 'opened != "2018-01-01"'; as FoldSE._multiclass_loop)
-            kept = (n_cov > 0 and n_dec > 0 and (w_dec >= cfg[MIN_RULE]    # (_enough)
-                                                 or (w_cov >= cfg[MIN_RULE]
+            kept = (n_cov > 0 and n_dec > 0 and (w_dec >= cfg[MIN_KEPT]
+                                                 or (w_cov >= cfg[MIN_KEPT]
                                                      and 2 * w_dec >= w_cov))
                     and not more(w_wrong, w_dec))
         if not kept:
