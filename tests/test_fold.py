@@ -430,6 +430,27 @@ def test_a_dead_end_names_what_gives_rules(tmp_path):
     assert len(note) == 1 and 'try class_weight="balanced" (the class is' in note[0]
 
 
+def test_rules_that_find_almost_none_of_a_minority_class_are_said(tmp_path):
+    """A held-out sweep: FOLD-R++'s one rule found 1 of 852 union members (a class of 24%)
+    and nothing was said, as the note on few of the class found spoke only for a class
+    under a fifth of the rows.  It now speaks for a minority class whose rules find under
+    a tenth of it, in Python and from the command line."""
+    rng = np.random.default_rng(12)
+    n = int(rng.integers(100, 400))
+    X = pd.DataFrame({"a": rng.integers(0, 200, n), "b": rng.normal(size=n).round(2),
+                      "c": rng.choice(list("pqrs"), n)})
+    y = np.where(rng.random(n) < rng.uniform(0.22, 0.4), "yes", "no")
+    with pytest.warns(AspmlWarning, match=r'rules find 1\.1% of the "yes" rows in training '
+                      r"\(the class is 33\.2% of the rows\): class_weight=\"balanced\""):
+        clf = FoldRpp(positive="yes").fit(X, y)
+    assert clf.program_.n_rules == 1
+    data = tmp_path / "t.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    done = run_aspml("learn", data, "--target", "label", "--positive", "yes",
+                     "--learner", "fold-rpp")
+    assert done.returncode == 0 and 'rules find 1.1% of the "yes" rows' in done.stderr
+
+
 def test_a_fit_with_rules_does_not_warn_about_none():
     import warnings
     X = pd.DataFrame({"a": np.arange(40) % 10})
