@@ -35,7 +35,8 @@ ISSUE_VARIANTS = ("adult@>50K", "balance@B", "heart@present", "sonar@Rock", "cre
 OPTIONS = {
     "ratio": ("ratio", float, "FOLD: learn exceptions once false positives <= RATIO x true positives"),
     "tail": ("tail", float, ("FOLD: a rule must cover at least this share of the rows "
-                             "(fold-se 0.005, fold-rpp 0)")),
+                             "(fold-se 0.005, fold-rpp 0); above 0, a multi-class rule must "
+                             "also decide 3 rows of its class")),
     "max_depth": ("max_depth", int, "FOLD: deepest nesting of exceptions"),
     "n_estimators": ("n_estimators", int, "LIBRE: number of weak learners"),
     "max_features": ("max_features", int, "LIBRE: features per weak learner"),

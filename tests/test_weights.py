@@ -686,7 +686,7 @@ def test_rules_that_find_few_of_a_rare_class_say_so(name, found, tmp_path):
     assert out.returncode == 0
     assert [line for line in out.stderr.splitlines() if "rules find" in line] == [
         f'aspml learn: note: {name}\'s rules find {found}% of the "yes" rows in training (the '
-        'class is 10.0% of the rows): class_weight="balanced" finds more of them, at some '
+        'class is 10.0% of the rows): class_weight="balanced" may find more of them, at some '
         "cost in precision"]
 
 
@@ -812,3 +812,27 @@ def test_a_very_rare_class_share_is_said_with_its_digits():
     assert share_percent(0.15) == "15.0%" and share_percent(0.001) == "0.1%"
     assert share_percent(1e-7) == "under 0.0001%"
     assert "(the class is 0.062% of the rows)" in balanced_hint(10 / 16000)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_multiclass_whole_weights_equal_repeated_rows(seed):
+    """FoldSE's multi-class rules must decide MIN_DECIDED rows of their class: weighted,
+    that many times the least row weight, so whole weights learn what repeated rows
+    learn (a review: the mean row's weight made them differ on 19 tables of 20), and
+    class_weight={"maybe": 2} what the class repeated twice learns."""
+    rng = np.random.default_rng(seed)
+    n = 60      # two classes by a sign, and four small ones (1 to 4 rows) by b
+    X = pd.DataFrame({"a": rng.normal(size=n).round(2), "b": rng.integers(0, 10, n),
+                      "c": rng.choice(list("pqr"), n)})
+    y = np.where(X.a > 0, "maybe", "no").astype(object)
+    y[:10] = np.repeat(["s0", "s1", "s2", "s3"], [1, 2, 3, 4])
+    X.loc[:9, "b"] = 20 + np.arange(10) % 3
+    w = rng.integers(1, 4, len(y))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AspmlWarning)
+        weighted = aspml.FoldSE().fit(X, y, sample_weight=w).program_
+        copies = aspml.FoldSE().fit(*repeat(X, y, w)).program_
+        doubled = aspml.FoldSE(class_weight={"maybe": 2}).fit(X, y).program_
+        twice = aspml.FoldSE().fit(*repeat(X, y, np.where(y == "maybe", 2, 1))).program_
+    assert weighted.rules == copies.rules and weighted.n_rules > 0
+    assert doubled.rules == twice.rules

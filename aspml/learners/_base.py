@@ -589,14 +589,16 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         decided, right = rows.sum(), rows[index[default]]
         if total > 0 and decided >= 0.25 * total and right < 0.5 * decided:
             every = decided >= total * (1 - 1e-9)     # no rule decides a training row
+            # (every row: the learner's own note says why no rule was kept, a review found
+            # "the features may not tell the classes apart" beside a bar that refused them)
             said = ("the program gives every row that class whatever its class" if every else
                     f"for {'most' if decided > 0.5 * total else 'those'} rows the program "
-                    "gives one class whatever their class")
+                    "gives one class whatever their class (the features may not tell the "
+                    "classes apart in rules)")
             warnings.warn(f"{type(self).__name__}'s rules decide {1 - decided / total:.0%} "
                           f"of the training rows; the other {decided / total:.0%} get the "
                           f"default class {default!r}, which is right on {right / decided:.0%} "
-                          f"of them: {said} (the features may not tell the classes apart in "
-                          "rules)", AspmlWarning, stacklevel=stacklevel)
+                          f"of them: {said}", AspmlWarning, stacklevel=stacklevel)
 
     def _warn_large(self, stacklevel: int) -> None:
         """An AspmlWarning when the program is more than a person reads through (a
@@ -663,7 +665,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             warnings.warn(f'{type(self).__name__}\'s rules find {recall:.1%} of the '
                           f'"{positive}" rows in training (the class is '
                           f'{share_percent(share)} of the rows): '
-                          + (tail or 'class_weight="balanced" finds more of them, at some '
+                          + (tail or 'class_weight="balanced" may find more of them, at some '
                                      "cost in precision"), AspmlWarning,
                           stacklevel=self._fit_stacklevel)
 

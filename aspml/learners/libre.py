@@ -1243,20 +1243,21 @@ def _warn_if_most_rows_called(cover, y, weights, alpha) -> None:
     called = positive_share(cover, weights)
     # the rows as counted (under class weights the shares above are of the weight)
     rows, positives = float(np.mean(cover)), float(np.mean(y))
-    if share < RARE_SHARE and called >= RARE_CALLED * share:
-        # a rare class: F1's best cover may call many times its rows, at a precision a
-        # little above its rate (a held-out sweep's 2.1% class: 24% of the rows called,
-        # test accuracy 0.760 against the majority's 0.979, and no note on a fold)
-        right = float(np.mean(y[cover]))
-        warnings.warn(f"LIBRE's rules call {rows:.0%} of the training rows positive, where "
-                      f"{share_percent(positives)} of them are; they are right on "
-                      f"{right:.1%} of the rows they call ({right / max(positives, 1e-300):.1f} "
-                      "times the base rate): they mark rows where the class is more common, "
-                      "not the class's rows, and most rows they call positive are not "
-                      "(F1, which LIBRE maximises, favours calling many rows on a rare class)",
-                      AspmlWarning, stacklevel=5)
-        return
     if not (share <= 0.5 and alpha > 1 - share and called >= 2 / 3 and called >= 1.5 * share):
+        if share < RARE_SHARE and called >= RARE_CALLED * share:
+            # a rare class: F1's best cover may call many times its rows, at a precision a
+            # little above its rate (a held-out sweep's 2.1% class: 24% of the rows called,
+            # test accuracy 0.760 against the majority's 0.979, and no note on a fold).
+            # Weighted, the shares and the precision are of the rows' weight, as decided.
+            right = positive_share(y[cover], None if weights is None else weights[cover])
+            by = "" if weights is None else " (by weight)"
+            warnings.warn(f"LIBRE's rules call {called:.0%} of the training rows{by} "
+                          f"positive, where {share_percent(share)} of them are; they are right "
+                          f"on {right:.1%} of the rows they call ({right / max(share, 1e-300):.1f} "
+                          "times the base rate): they mark rows where the class is more common, "
+                          "not the class's rows, and most rows they call positive are not "
+                          "(F1, which LIBRE maximises, favours calling many rows on a rare class)",
+                          AspmlWarning, stacklevel=5)
         return
     warnings.warn(f"LIBRE's rules call {rows:.0%} of the training rows positive, where "
                   f"{positives:.0%} of them are: at alpha={alpha:g} a rule pays its way with a "
