@@ -829,12 +829,12 @@ class FoldSE(LogicClassifier):
         # (asking each literal to keep the rows its rule needs was FoldSE's until
         # 2026-12-03: more accurate on avila, longer everywhere; docs, multi-class)
         search.majority = True
-        # with a tail, a rule must decide MIN_DECIDED rows of its class or more (the
-        # tail's bar is one row on a small table: a held-out sweep's FOLD-SE learned 51
-        # rules on 720 rows of five heating systems, and 53 on 120 skulls of five epochs)
-        # (weighted: that many times the least row weight, ``search.least``: whole weights
-        # then equal repeated rows, and weights at any scale learn one program; less
-        # rounding, as the tail's bar)
+        # with a tail, a rule must decide MIN_DECIDED rows of its class or more: the
+        # tail's bar is one row on a small table (a held-out sweep's FOLD-SE learned 51
+        # rules on 720 rows of five heating systems, and 53 on 120 skulls of five
+        # epochs).  Weighted, that many times the least row weight (``search.least``):
+        # whole weights then equal repeated rows, and weights at any scale learn one
+        # program; less rounding, as the tail's bar.
         if float(self.tail) > 0:
             floor = MIN_DECIDED * float(search.least)
             search.min_kept = max(search.min_rule, floor - 1e-9 * floor)
@@ -1163,8 +1163,9 @@ class FoldRpp(FoldSE):
         FOLD-SE's long-tail pruning, off by default as in FOLD-R++ and the
         reference FOLD-RM: a rule or an exception must cover at least this share
         of the training rows (divided by K - 1 for K classes, and above 0 a
-        multi-class rule must decide 3 rows of its class), as in :class:`FoldSE`.  The knob that trades accuracy for a shorter program,
-        most of all on a large many-class table (docs: multi-class benchmarks).
+        multi-class rule must decide 3 rows of its class), as in :class:`FoldSE`.
+        The knob that trades accuracy for a shorter program, most of all on a
+        large many-class table (docs: multi-class benchmarks).
         ``FoldRpp(tail=t)`` learns what ``FoldSE(heuristic="ig",
         negated_comparisons=False, tail=t)`` learns.
     """
@@ -1268,10 +1269,11 @@ def _plain_comparisons(rules: list, table) -> list:
 
 # With a tail (FoldSE's default), a rule of a multi-class decision list is kept when it
 # decides at least this many rows of its class, or covers that many and decides half of
-# them (weighted: this many times the least row weight), besides the tail's bar: measured on 22 held-out multi-class tables (docs, real tables), 23.7 -> 18.8
-# rules a table at the same mean accuracy; the shared tables the same but ecoli (21.2 ->
-# 15.2 rules, macro-F1 0.605 -> 0.641).  Its exceptions keep the tail's bar (at 3 rows
-# they cost wine 0.023 of accuracy and anneal's 8-row class its rules).
+# them (weighted: this many times the least row weight), besides the tail's bar.
+# Measured on 22 held-out multi-class tables (docs, real tables): 23.7 -> 18.8 rules a
+# table at the same mean accuracy; the shared tables the same but ecoli (21.2 -> 15.2
+# rules, macro-F1 0.605 -> 0.641).  Its exceptions keep the tail's bar (at 3 rows they
+# cost wine 0.023 of accuracy and anneal's 8-row class its rules).
 MIN_DECIDED = 3
 
 
