@@ -286,8 +286,7 @@ def explain(program: Program, row, minimal: bool = False, engine: str = "fast",
             reason = minimal_reason(program, frame, prediction, missing, rule_out=why_not)
         else:
             # multi-class: the reason leans on the rule that decides the row, the one the
-            # text names (a binary text names every rule that fires, and a binary reason
-            # always goes through one of them: the smallest is kept)
+            # text names (a binary text names every rule that fires: no preference)
             first = target.first_firing if program.is_multiclass else None
             reason = minimal_reason(program, frame, prediction, missing,
                                     prefer=() if first is None else

@@ -186,9 +186,7 @@ TABLES = {f.__name__: f for f in BINARY + MULTI}
 
 
 def main(argv=None):
-    real_tables.TABLES.clear()
-    real_tables.TABLES.update(TABLES)
-    real_tables.main(argv)
+    real_tables.main(argv, TABLES, __doc__.split("\n\n")[0])
 
 
 if __name__ == "__main__":

@@ -194,8 +194,8 @@ def makers(X, positive, class_weight=None):
     }
 
 
-def run(name, learners, check, class_weight=None):
-    X, y, positive = TABLES[name]()
+def run(name, learners, check, class_weight=None, tables=None):
+    X, y, positive = (TABLES if tables is None else tables)[name]()
     folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
     rows = []
     for learner in learners:
@@ -240,9 +240,11 @@ def run(name, learners, check, class_weight=None):
     return rows
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
+def main(argv=None, tables=None, description=None):
+    """The command line over ``tables`` (name -> loader; default: :data:`TABLES`)."""
+    tables = TABLES if tables is None else tables
+    ap = argparse.ArgumentParser(description=description or __doc__.split("\n\n")[0])
+    ap.add_argument("--tables", nargs="+", default=list(tables), choices=list(tables))
     ap.add_argument("--learners", nargs="+", default=LEARNERS, choices=LEARNERS)
     ap.add_argument("--check", action="store_true",
                     help="every program of the CV in clingo on its test fold")
@@ -253,7 +255,7 @@ def main(argv=None):
           "fit s warm |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.tables:
-        run(name, args.learners, args.check, args.class_weight)
+        run(name, args.learners, args.check, args.class_weight, tables)
 
 
 if __name__ == "__main__":

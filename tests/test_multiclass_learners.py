@@ -747,11 +747,11 @@ def test_a_default_that_decides_no_training_row_gets_the_classes_shares():
     # balanced, the classes weigh the same: every class ties there, and the default's
     # class is put ahead by 0.1% (a review: by 1e-9, float32 gave another class)
     balanced = aspml.FoldSE(class_weight="balanced").fit(X, y)
-    if (first_rules(balanced.program_, row)[0] < 0
-            and not (first_rules(balanced.program_, X) < 0).any()):
-        proba = balanced.predict_proba(row)[0]
-        own = list(balanced.classes_).index(balanced.predict(row)[0])
-        assert proba[own] == pytest.approx(np.delete(proba, own).max() * 1.001)
+    assert first_rules(balanced.program_, row)[0] < 0
+    assert not (first_rules(balanced.program_, X) < 0).any()
+    proba = balanced.predict_proba(row)[0]
+    own = list(balanced.classes_).index(balanced.predict(row)[0])
+    assert proba[own] == pytest.approx(np.delete(proba, own).max() * 1.001)
     for model in (clf, balanced):
         rows = pd.concat([X, row], ignore_index=True)
         got = model.predict_proba(rows).astype(np.float32).round(4).argmax(axis=1)
@@ -774,8 +774,10 @@ def _small_noisy_table(seed=0):
 def test_foldse_rules_of_a_decision_list_decide_three_rows_of_their_class(seed, tmp_path):
     """The tail's bar is one row on a small table: FOLD-SE kept rules that decided one
     or two training rows each (a sweep: 53 rules on 120 skulls).  With a tail a rule of
-    the decision list must decide MIN_DECIDED rows of its class; FOLD-R++ (no tail) keeps
-    its one-row rules, and the Dask fit and the command line learn the same program."""
+    the decision list must decide MIN_DECIDED rows of its class (on these tables; one that
+    covers 3 and decides half of them is kept too); FOLD-R++ (no tail) keeps its one-row
+    rules, and the command line learns the same program (the Dask fit:
+    test_dask_fit.py)."""
     from conftest import run_aspml
 
     from aspml.evaluate import first_rules

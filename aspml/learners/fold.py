@@ -872,15 +872,14 @@ class FoldSE(LogicClassifier):
         if learned:
             self._warn_classes_without_rules(search, y_idx, labels, default, every)
         if not learned:
-            least = max(search.least, getattr(search, "min_kept", search.min_rule))
+            least = max(search.least, search.min_kept)
             why = ("its only rules concluded the class every row gets without them" if kept
                    else "no rule told a class's rows from the others' well enough to keep (it "
                    f"must cover at least {least:g} row{'s' if least != 1 else ''} of its class "
                    "and be right on more of the rows it decides than wrong"
                    + ("; with a tail it must decide "
                       f"{MIN_DECIDED:g}, and tail=0 keeps smaller rules)"
-                      if getattr(search, "min_kept", 0) > max(search.min_rule, search.least)
-                      else ")"))
+                      if _decided_bar_binds(search) else ")"))
             warnings.warn(f"{type(self).__name__} learned no rules: {why}. The program "
                           f'answers "{as_label(self.classes_[default])}" for every row.',
                           AspmlWarning, stacklevel=4)
@@ -907,7 +906,7 @@ class FoldSE(LogicClassifier):
         hints = ([] if getattr(self, "class_weight", None) is not None
                  else ['class_weight="balanced"'])
         unit = "rows" if getattr(search, "weights", None) is None else "of weight"
-        if getattr(search, "min_kept", search.min_rule) > max(search.min_rule, search.least):
+        if _decided_bar_binds(search):
             # the tail's own bar is lower: MIN_DECIDED refused it (a review: a separable
             # class of 2 rows was told "a lower tail", which does not help)
             hints.insert(0, f"tail=0 (with a tail, a rule must decide {MIN_DECIDED:g} rows "
@@ -964,7 +963,7 @@ class FoldSE(LogicClassifier):
             # 0.905: docs, multi-class benchmarks.)
             mine_rows = decides & pos                       # (within covered & pos)
             mine, theirs = search.total(mine_rows), search.total(covered & pos)
-            bar = getattr(search, "min_kept", search.min_rule)
+            bar = search.min_kept             # (set by _learn_multiclass)
             kept = (mine_rows.any()
                     and (mine >= bar or (theirs >= bar and 2 * mine >= theirs))
                     and not more(search.total(decides & neg), mine))
@@ -1062,8 +1061,8 @@ class FoldSE(LogicClassifier):
                  if hints else "; the features may not tell the class apart")
         warnings.warn(f'{name} learned no rules for {self._target_name()} = "{positive}": {why}. '
                       f'The program answers "{other}" for every row'
-                      + (", or ".join(["; for rules of the class, try " + hints[0], *hints[1:]])
-                         if hints else "") + tried + ".", AspmlWarning, stacklevel=stacklevel)
+                      + ("; for rules of the class, try " + ", or ".join(hints) if hints else "")
+                      + tried + ".", AspmlWarning, stacklevel=stacklevel)
 
     def _learn_exceptions_to_fixed(self, given, search: "_Search", table, pos, neg):
         """The expert's rules in order, each as FOLD finishes a rule of its own: where it
@@ -1275,6 +1274,13 @@ def _plain_comparisons(rules: list, table) -> list:
 # rules, macro-F1 0.605 -> 0.641).  Its exceptions keep the tail's bar (at 3 rows they
 # cost wine 0.023 of accuracy and anneal's 8-row class its rules).
 MIN_DECIDED = 3
+
+
+def _decided_bar_binds(search) -> bool:
+    """Whether a multi-class search's MIN_DECIDED bar (``min_kept``) is above its tail's
+    own (``min_rule``, at least one row): what refused a small class, then, is not what a
+    lower tail lifts."""
+    return search.min_kept > max(search.min_rule, search.least)
 
 
 def tail_bar(tail: float, rows: float, others: int = 1, weighted: bool = False) -> float:

@@ -840,11 +840,11 @@ class Libre(LogicClassifier):
                   ("one weak learner over the one usable feature" if len(every) == 1 else
                    f"one weak learner over all {len(every)} usable features"), weights)]
         reps = int((total - pos) // pos) if pos > 0 else 0
-        balanced = max(alpha, (total - pos) / max(total, 1e-300))
-        if not getattr(self, "_in_decision_list", False):
-            # a binary program's rules must then beat the base rate clearly: a precision
-            # of RECORD_LIFT times it (as a record of the ensemble must), at most half
-            balanced = 1.0 - min(0.5, FALLBACK_LIFT * pos / max(total, 1e-300))
+        share = pos / max(total, 1e-300)
+        # a class of a decision list: a rule pays its way above the base rate; a binary
+        # program's must beat it clearly, FALLBACK_LIFT times it, at most half
+        balanced = (max(alpha, 1.0 - share) if getattr(self, "_in_decision_list", False)
+                    else 1.0 - min(0.5, FALLBACK_LIFT * share))
         counted = f"each positive row counted {reps} times, " if reps > 1 else ""
         heavier = None
         if weights is None:     # the positive rows repeated in the records
@@ -881,10 +881,10 @@ class Libre(LogicClassifier):
         warnings.warn("LIBRE learned no rules: tried " + "; ".join(
             f"({k}) {t}" for k, t in enumerate(tried, 1)) + ": no boundary point covers "
             "positives at a rate above the training rows' "
-            f"({pos / max(total, 1e-300):.3g}"
+            f"({share:.3g}"
             # the balanced step's own bar, where it is above the base rate (binary)
             + (f"; step {len(tried)} asked for {1 - balanced:.3g}"
-               if 1 - balanced > pos / max(total, 1e-300) * (1 + 1e-9) else "") +
+               if 1 - balanced > share * (1 + 1e-9) else "") +
             "), so no rule of these bins describes the class "
             "(a lower discretization_threshold or more max_bins gives finer bins)",
             AspmlWarning, stacklevel=5)
@@ -1236,35 +1236,37 @@ def _warn_if_most_rows_called(cover, y, weights, alpha) -> None:
     the rows, test accuracy 0.48 against the majority's 0.57, and no note on 3 folds of
     4).  ``alpha=0.5`` asks each point to beat the base rate (a minority class only: for
     a majority one 0.5 is below it, and the default already beats the majority's
-    accuracy, a review found).  Not said after the note
-    that the rules are no better than calling every row positive (noise: no alpha helps)."""
+    accuracy, a review found).  Else, for a class under RARE_SHARE of the rows whose
+    rules call RARE_CALLED times its share, that they mark where it is more common.  Not
+    said after the note that the rules are no better than calling every row positive
+    (noise: no alpha helps)."""
     share = positive_share(y, weights)
     cover = np.asarray(cover, dtype=bool)
     called = positive_share(cover, weights)
-    # the rows as counted (under class weights the shares above are of the weight)
-    rows, positives = float(np.mean(cover)), float(np.mean(y))
-    if not (share <= 0.5 and alpha > 1 - share and called >= 2 / 3 and called >= 1.5 * share):
-        if share < RARE_SHARE and called >= RARE_CALLED * share:
-            # a rare class: F1's best cover may call many times its rows, at a precision a
-            # little above its rate (a held-out sweep's 2.1% class: 24% of the rows called,
-            # test accuracy 0.760 against the majority's 0.979, and no note on a fold).
-            # Weighted, the shares and the precision are of the rows' weight, as decided.
-            right = positive_share(y[cover], None if weights is None else weights[cover])
-            by = "" if weights is None else " (by weight)"
-            warnings.warn(f"LIBRE's rules call {called:.0%} of the training rows{by} "
-                          f"positive, where {share_percent(share)} of them are; they are right "
-                          f"on {right:.1%} of the rows they call ({right / max(share, 1e-300):.1f} "
-                          "times the base rate): they mark rows where the class is more common, "
-                          "not the class's rows, and most rows they call positive are not "
-                          "(F1, which LIBRE maximises, favours calling many rows on a rare class)",
-                          AspmlWarning, stacklevel=5)
-        return
-    warnings.warn(f"LIBRE's rules call {rows:.0%} of the training rows positive, where "
-                  f"{positives:.0%} of them are: at alpha={alpha:g} a rule pays its way with a "
-                  f"precision above {1 - alpha:.2g}, below the base rate, and F1, which LIBRE "
-                  "maximises, favours calling most rows positive. alpha=0.5 asks each rule "
-                  "to beat the base rate (more rules, fewer rows called positive, more of "
-                  "them right, at some cost in F1)", AspmlWarning, stacklevel=5)
+    if share <= 0.5 and alpha > 1 - share and called >= 2 / 3 and called >= 1.5 * share:
+        # the rows as counted (under class weights the shares above are of the weight)
+        rows, positives = float(np.mean(cover)), float(np.mean(y))
+        warnings.warn(f"LIBRE's rules call {rows:.0%} of the training rows positive, where "
+                      f"{positives:.0%} of them are: at alpha={alpha:g} a rule pays its way "
+                      f"with a precision above {1 - alpha:.2g}, below the base rate, and F1, "
+                      "which LIBRE maximises, favours calling most rows positive. alpha=0.5 "
+                      "asks each rule to beat the base rate (more rules, fewer rows called "
+                      "positive, more of them right, at some cost in F1)", AspmlWarning,
+                      stacklevel=5)
+    elif share < RARE_SHARE and called >= RARE_CALLED * share:
+        # a rare class: F1's best cover may call many times its rows, at a precision a
+        # little above its rate (a held-out sweep's 2.1% class: 24% of the rows called,
+        # test accuracy 0.760 against the majority's 0.979, and no note on a fold).
+        # Weighted, the shares and the precision are of the rows' weight, as decided.
+        right = positive_share(y[cover], None if weights is None else weights[cover])
+        by = "" if weights is None else " (by weight)"
+        warnings.warn(f"LIBRE's rules call {called:.0%} of the training rows{by} positive, "
+                      f"where {share_percent(share)} of them are; they are right on "
+                      f"{right:.1%} of the rows they call ({right / max(share, 1e-300):.1f} "
+                      "times the base rate): they mark rows where the class is more common, "
+                      "not the class's rows, and most rows they call positive are not (F1, "
+                      "which LIBRE maximises, favours calling many rows on a rare class)",
+                      AspmlWarning, stacklevel=5)
 
 
 def _warn_if_no_better_than_all(curves, held_out, steps) -> bool:
