@@ -30,7 +30,8 @@ majority refusal (1.0 or 0.0), heuristic code, negated comparisons (1.0 or 0.0),
 category (1.0 or 0.0), threads allowed for the parallel kernels, and the cells (rows x
 features) of a view from which the literal search and the filter take their parallel
 forms (when more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``),
-and the rows of its class a rule of a decision list must decide (``min_kept``).
+the rows of its class a rule of a decision list must decide (``min_kept``), and the
+rows an exception must cover for each of its literals (``lit_rows``; 0: no bar).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from .literals import (
 )
 
 (RATIO, MIN_TP, MIN_RULE, MAX_DEPTH, MAJORITY, KIND, NEGATED, ANY_CATEGORY, THREADS,
- SEARCH_CELLS, FILTER_CELLS, MIN_KEPT) = range(12)
+ SEARCH_CELLS, FILTER_CELLS, MIN_KEPT, LIT_ROWS) = range(13)
 
 # the literals of a class's last rule that narrowed to none of its positives kept to be
 # compared with its next (:func:`_rule_literals`); a longer rule is not kept
@@ -486,10 +487,11 @@ def _cut(store, n_rules, n_lits):
 
 
 @numba.njit(cache=True)
-def _judge(store, rid, pos, neg, taken, data, cfg):
+def _judge(store, rid, pos, neg, taken, data, cfg, depth):
     """Whether a rule set keeps rule ``rid`` (``learn_rule_set``'s test): it covers
-    enough positives and, with majority refusal, is not wrong on more new negatives
-    than it covers positives (``taken``: negatives covered by the set's earlier rules,
+    enough positives, an exception (``depth`` > 0) ``lit_rows`` of them for each of its
+    literals, and, with majority refusal, is not wrong on more new negatives than it
+    covers positives (``taken``: negatives covered by the set's earlier rules,
     updated).  Returns (kept, the positives it leaves, its positives' total, its
     negatives' total)."""
     num, is_num, codes, weights = data[4], data[5], data[2], data[6]
@@ -497,6 +499,8 @@ def _judge(store, rid, pos, neg, taken, data, cfg):
     covered = _select(pos, on_pos, True)
     n_cov = total(covered, weights)
     kept = covered.shape[0] > 0 and n_cov >= cfg[MIN_RULE]          # (_enough)
+    if kept and depth > 0 and cfg[LIT_ROWS] > 0:                    # (_pays)
+        kept = not fewer(n_cov, (store[3][1, rid] - store[3][0, rid]) * cfg[LIT_ROWS])
     on_neg = holds_rows(store, rid, neg, num, is_num, codes)
     if kept and cfg[MAJORITY] > 0:
         new = np.empty(neg.shape[0], dtype=np.bool_)
@@ -570,7 +574,8 @@ def learn(store, view, data, state, active, pos, neg, bf, bo, bv, depth, parent,
             # the rule's exceptions are learned: is it kept?
             store[3][3, rid] = store[4][0]
             status[1] = -1
-            kept, left, n_cov, n_wrong = _judge(store, rid, s_pos, s_neg, taken, data, cfg)
+            kept, left, n_cov, n_wrong = _judge(store, rid, s_pos, s_neg, taken, data, cfg,
+                                                s_depth)
             if not kept:
                 if s_depth == 0 and status[0] == 0:
                     refused[0] = 1.0
