@@ -1603,6 +1603,34 @@ def _counterfactual_class(argv: list) -> list:
     return out
 
 
+# options whose value may begin with "-" (a class "-1" or "-inf", a missing-value word "-")
+_DASH_VALUES = ("--positive", "--why-not", "--missing", "--target")
+
+
+def _dash_values(argv: list, parser) -> list:
+    """``--positive -inf`` as ``--positive=-inf`` (argparse reads a word that begins with
+    "-" and is not a negative number as an option, and says the option lacks its value):
+    a word after one of :data:`_DASH_VALUES` that no command knows as an option is its
+    value (a fuzz trial: ``--positive -x`` refused, ``--positive=-x`` learned)."""
+    known = set(parser._option_string_actions)
+    for action in parser._actions:
+        for sub in (getattr(action, "choices", None) or {}).values():
+            if hasattr(sub, "_option_string_actions"):
+                known |= set(sub._option_string_actions)
+    out, k = [], 0
+    while k < len(argv):
+        word = argv[k]
+        nxt = argv[k + 1] if k + 1 < len(argv) else None
+        if (word in _DASH_VALUES and nxt is not None and nxt.startswith("-")
+                and nxt.split("=", 1)[0] not in known):
+            out.append(f"{word}={nxt}")
+            k += 2
+            continue
+        out.append(word)
+        k += 1
+    return out
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if sys.stdout is None:                    # started with stdout closed (>&-)
@@ -1614,7 +1642,8 @@ def main(argv=None) -> int:
             sys.stdout.flush()
             return 0
         try:
-            args = build_parser().parse_args(_counterfactual_class(argv))
+            parser = build_parser()
+            args = parser.parse_args(_dash_values(_counterfactual_class(argv), parser))
         finally:                              # --help printed (and exits): flush it here
             sys.stdout.flush()
     except OSError as e:

@@ -1005,3 +1005,25 @@ def test_a_list_option_that_took_the_data_file_says_so(tmp_path):
     done = run_aspml("learn", data, "--ignore", "w", data)
     one_line_error(done, "required: --target")
     assert "took" not in done.stderr
+
+
+def test_a_value_that_begins_with_a_dash_is_read_as_the_options(tmp_path):
+    """argparse read ``--positive -inf`` as an option without its value ("expected one
+    argument") where ``--positive=-inf`` learned (a fuzz trial): the word after
+    --positive, --why-not, --missing or --target that no command knows as an option is
+    its value; a forgotten value before an option is still refused, in one line."""
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 10, 60)
+    data, model = tmp_path / "d.csv", tmp_path / "m.lp"
+    pd.DataFrame({"x": x, "y": np.where(x > 5, "-inf", "ok")}).to_csv(data, index=False)
+    out = aspml("learn", data, "--target", "y", "--positive", "-inf", "-o", model)
+    assert out.returncode == 0, out.stderr
+    other = tmp_path / "m2.lp"
+    assert aspml("learn", data, "--target", "y", "--positive=-inf", "-o", other).returncode == 0
+    assert pkg.load(model) == pkg.load(other) and pkg.load(model).target.positive == "-inf"
+    row = aspml("explain", model, data, "--row", "0", "--why-not", "-inf")
+    assert row.returncode == 0, row.stderr
+    for args in (("--positive", "-o", model), ("--positive",)):
+        bad = aspml("learn", data, "--target", "y", *args)
+        assert bad.returncode == 2 and "expected one argument" in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1

@@ -325,8 +325,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                                  "classes cannot be ordered; make them one type (y.astype(str))")
         kind = type_of_target(y if codes is None else uniques)
         if kind in ("continuous", "continuous-multioutput"):
+            # (scikit-learn's contract: a regression target is refused with these words;
+            # the command line reads a label column of a few such numbers as classes, and
+            # so does a fit given them as objects: a trial's 1.5 / 2 / 3)
             raise ValueError(f"Unknown label type: {kind}; {type(self).__name__} is a classifier "
-                             "and needs class labels")
+                             "and needs class labels (to learn numbers that are not whole "
+                             "as classes, as aspml learn reads a label column of them, give "
+                             "y.astype(object))")
         if codes is None:
             self.classes_, y_idx = np.unique(y, return_inverse=True)
             fixed = [composed(v) for v in self.classes_.tolist()] \
@@ -381,6 +386,14 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.schema_, table = schema_and_table(frame, kinds=getattr(self, "kinds", None),
                                                missing=self._missing())
+        target = self._target_name()
+        if target in self.schema_.names:
+            # a trial: "IF label <= 6 THEN label = 'q'" printed, and aspml check on the
+            # table's CSV read the feature's column as the labels (accuracy 0.000)
+            how = ("give target= another name" if self.target is not None else
+                   "name y (y.rename(...)) or give target= another name")
+            raise ValueError(f"the target's name {target!r} is also a feature's (a column of "
+                             f"X): the rules would read both alike; {how}")
         self.background_ = ()
         if getattr(self, "background", None) is not None:
             table = self._with_background(table)
@@ -703,17 +716,27 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         outcomes and 'NaN' learned six classes without a word; empty labels are refused,
         or left out by aspml learn with a note).  ``counts``: the rows of each class, when
         known; ``stacklevel``: the warning's, when not called in ``fit``'s reading of y."""
-        said = missing_word_labels(zip(self.classes_.tolist(),
-                                       counts if counts is not None else
-                                       [None] * len(self.classes_)))
-        if said is None:
-            return
-        shown, flags = said
-        warnings.warn(f"the labels (y) hold {shown}, a word other tools write for a missing "
-                      "value: a class of its own here; if those rows have no label, leave "
-                      f"them out (fit on the other rows; aspml learn {flags})", AspmlWarning,
-                      stacklevel=stacklevel or (4 if type(self).fit is LogicClassifier.fit
-                                                else 5))
+        pairs = list(zip(self.classes_.tolist(),
+                         counts if counts is not None else [None] * len(self.classes_)))
+        level = stacklevel or (4 if type(self).fit is LogicClassifier.fit else 5)
+        said = missing_word_labels(pairs)
+        if said is not None:
+            shown, flags = said
+            warnings.warn(f"the labels (y) hold {shown}, a word other tools write for a "
+                          "missing value: a class of its own here; if those rows have no "
+                          f"label, leave them out (fit on the other rows; aspml learn {flags})",
+                          AspmlWarning, stacklevel=level)
+        # a label the learner reads as missing in X ('?' by default): aspml learn leaves
+        # its rows out as unlabelled (a fuzz trial: one class fewer from the CSV)
+        marks = [(v, n) for v, n in pairs if isinstance(v, str) and v in self._missing()]
+        if marks:
+            shown = ", ".join(repr(v) + ("" if n is None else f" ({n} row{'s' if n != 1 else ''})")
+                              for v, n in marks)
+            warnings.warn(f"the labels (y) hold {shown}, what this learner reads as a missing "
+                          f"value in X (missing={self._missing()!r}) and aspml learn as a "
+                          "missing label, leaving its rows out: a class of its own here; if "
+                          "those rows have no label, leave them out", AspmlWarning,
+                          stacklevel=level)
 
     def _warn_label_copy(self, table, target: np.ndarray) -> None:
         """An AspmlWarning for each categorical (or Boolean) column the rules use that
