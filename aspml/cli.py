@@ -1617,12 +1617,18 @@ def _dash_values(argv: list, parser) -> list:
         for sub in (getattr(action, "choices", None) or {}).values():
             if hasattr(sub, "_option_string_actions"):
                 known |= set(sub._option_string_actions)
+
+    def option(word: str) -> bool:
+        """Whether argparse would read the word as an option: a known one, an
+        abbreviation of a long one, a short one with its value attached, or ``--``."""
+        head = word.split("=", 1)[0]
+        return (head in known or word == "--" or word[:2] in known
+                or word.startswith("--") and any(k.startswith(head) for k in known))
     out, k = [], 0
     while k < len(argv):
         word = argv[k]
         nxt = argv[k + 1] if k + 1 < len(argv) else None
-        if (word in _DASH_VALUES and nxt is not None and nxt.startswith("-")
-                and nxt.split("=", 1)[0] not in known):
+        if word in _DASH_VALUES and nxt is not None and nxt.startswith("-") and not option(nxt):
             out.append(f"{word}={nxt}")
             k += 2
             continue

@@ -1023,7 +1023,8 @@ def test_a_value_that_begins_with_a_dash_is_read_as_the_options(tmp_path):
     assert pkg.load(model) == pkg.load(other) and pkg.load(model).target.positive == "-inf"
     row = aspml("explain", model, data, "--row", "0", "--why-not", "-inf")
     assert row.returncode == 0, row.stderr
-    for args in (("--positive", "-o", model), ("--positive",)):
+    for args in (("--positive", "-o", model), ("--positive",), ("--positive", f"-o{model}"),
+                 ("--positive", "--outp", model)):
         bad = aspml("learn", data, "--target", "y", *args)
         assert bad.returncode == 2 and "expected one argument" in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1

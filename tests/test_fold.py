@@ -133,24 +133,37 @@ def test_bad_input_gets_one_clear_error(X, y, message):
 
 
 @pytest.mark.parametrize("name", ["FoldSE", "FoldRpp", "Libre", "MultiValueRuleSet"])
-def test_a_target_named_like_a_feature_is_refused(name):
+def test_a_target_is_never_named_like_a_feature(name, tmp_path):
     """A trial: y without a name beside a feature 'label' printed "IF label <= 6 THEN
     label = 'q'", and aspml check on the table's CSV read the feature as the labels
-    (accuracy 0.000); target='c' beside a feature 'c' the same.  Each is refused, with
-    the way out; the same y named apart learns."""
+    (accuracy 0.000); target='c' beside a feature 'c' the same.  The default name
+    taken, the target is 'class' (aspml bench fits with an unnamed y); target= a
+    feature's name is refused, with the way out."""
+    from conftest import run_aspml
     rng = np.random.default_rng(2)
     X = pd.DataFrame({"label": rng.integers(0, 10, 120), "c": rng.choice(["x", "y"], 120)})
     y = np.where(X["label"] > 6, "p", np.where(X["c"] == "x", "q", "r"))
     learner = getattr(aspml, name)
     kw = {"random_state": 0} if name in ("Libre", "MultiValueRuleSet") else {}
-    with pytest.raises(ValueError, match="'label' is also a feature's.*name y"):
-        learner(**kw).fit(X, y)
-    with pytest.raises(ValueError, match="'c' is also a feature's.*give target= another"):
+    with pytest.raises(ValueError, match="target='c' is also a feature's name.*give target="):
         learner(target="c", **kw).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert learner(target="kind", **kw).fit(X, y).program_.target.name == "kind"
+        program = learner(**kw).fit(X, y).program_
+        assert program.target.name == "class"
+        assert learner(**kw).fit(X.rename(columns={"c": "class"}), y).program_.target.name \
+            == "target"
         assert learner(**kw).fit(X, pd.Series(y, name="kind")).program_.target.name == "kind"
+    # the command line's check reads the labels from the column the program names
+    data, model = tmp_path / "d.csv", tmp_path / "m.lp"
+    program.save(model)
+    X.assign(**{"class": y}).to_csv(data, index=False)
+    out = run_aspml("check", model, data)
+    assert out.returncode == 0 and "labelled rows (class): accuracy" in out.stdout, out.stdout
+    assert "accuracy 0.000" not in out.stdout
+    # aspml bench fits with an unnamed y: a table with a feature 'label' learns
+    bench = run_aspml("bench", data, "--target", "class", "--learners", "fold-se")
+    assert bench.returncode == 0 and "skipped" not in bench.stdout + bench.stderr, bench.stderr
 
 
 def test_numbers_that_are_not_whole_learn_as_classes_given_as_objects(tmp_path):

@@ -285,9 +285,22 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         fixed = getattr(getattr(self, "_fixed", None), "target", None)
         name = getattr(y, "name", None)
         name = name.strip() if isinstance(name, str) and "\x00" not in name else ""
-        usable = name and name not in getattr(X, "columns", ()) and not (
+        columns = {c for c in getattr(X, "columns", ()) if isinstance(c, str)}
+        usable = name and name not in columns and not (
             fixed is not None and fixed.name == "label")
+        if self.target is not None and self.target in columns:
+            # a trial: target="c" beside a feature c printed "IF c != 'x' THEN c = 'r'",
+            # and aspml check on the table's CSV read the feature as the labels
+            raise ValueError(f"target={self.target!r} is also a feature's name (a column of "
+                             "X): the rules would read both alike; give target= another name")
         self.target_ = self.target if self.target is not None else name if usable else "label"
+        if self.target is None and not usable and "label" in columns:
+            # the default name taken by a feature: the first of these no column has (a
+            # trial: y without a name beside a feature 'label' printed "IF label <= 6
+            # THEN label = 'q'"; aspml bench fits such tables with an unnamed y)
+            self.target_ = next(n for n in ("class", "target", "outcome",
+                                            *(f"label_{k}" for k in range(2, len(columns) + 3)))
+                                if n not in columns)
 
     def _training_data(self, X, y, sample_weight=None):
         self._resolve_target(X, y)
@@ -386,14 +399,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.schema_, table = schema_and_table(frame, kinds=getattr(self, "kinds", None),
                                                missing=self._missing())
-        target = self._target_name()
-        if target in self.schema_.names:
-            # a trial: "IF label <= 6 THEN label = 'q'" printed, and aspml check on the
-            # table's CSV read the feature's column as the labels (accuracy 0.000)
-            how = ("give target= another name" if self.target is not None else
-                   "name y (y.rename(...)) or give target= another name")
-            raise ValueError(f"the target's name {target!r} is also a feature's (a column of "
-                             f"X): the rules would read both alike; {how}")
+        if self.target is not None and self.target in self.schema_.names:
+            # (an array's columns, x0, x1, ...: a DataFrame's are told in _resolve_target)
+            raise ValueError(f"target={self.target!r} is also a feature's name: the rules "
+                             "would read both alike; give target= another name")
         self.background_ = ()
         if getattr(self, "background", None) is not None:
             table = self._with_background(table)
@@ -719,7 +728,8 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         pairs = list(zip(self.classes_.tolist(),
                          counts if counts is not None else [None] * len(self.classes_)))
         level = stacklevel or (4 if type(self).fit is LogicClassifier.fit else 5)
-        said = missing_word_labels(pairs)
+        marks = [(v, n) for v, n in pairs if isinstance(v, str) and v in self._missing()]
+        said = missing_word_labels([(v, n) for v, n in pairs if (v, n) not in marks])
         if said is not None:
             shown, flags = said
             warnings.warn(f"the labels (y) hold {shown}, a word other tools write for a "
@@ -728,15 +738,14 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                           AspmlWarning, stacklevel=level)
         # a label the learner reads as missing in X ('?' by default): aspml learn leaves
         # its rows out as unlabelled (a fuzz trial: one class fewer from the CSV)
-        marks = [(v, n) for v, n in pairs if isinstance(v, str) and v in self._missing()]
         if marks:
             shown = ", ".join(repr(v) + ("" if n is None else f" ({n} row{'s' if n != 1 else ''})")
                               for v, n in marks)
             warnings.warn(f"the labels (y) hold {shown}, what this learner reads as a missing "
-                          f"value in X (missing={self._missing()!r}) and aspml learn as a "
-                          "missing label, leaving its rows out: a class of its own here; if "
-                          "those rows have no label, leave them out", AspmlWarning,
-                          stacklevel=level)
+                          f"value in X (missing={self._missing()!r}) and aspml learn, with the "
+                          "same missing values, as a missing label, leaving its rows out: a "
+                          "class of its own here; if those rows have no label, leave them out",
+                          AspmlWarning, stacklevel=level)
 
     def _warn_label_copy(self, table, target: np.ndarray) -> None:
         """An AspmlWarning for each categorical (or Boolean) column the rules use that

@@ -471,7 +471,9 @@ def fit(learner, X, y, sample_weight=None):
     kind = type_of_target(classes)
     if kind in ("continuous", "continuous-multioutput"):
         raise ValueError(f"Unknown label type: {kind}; {type(learner).__name__} is a "
-                         "classifier and needs class labels")
+                         "classifier and needs class labels (to learn numbers that are not "
+                         "whole as classes, as aspml learn reads a label column of them, "
+                         "give y.astype(object))")
     if len(classes) < 2:
         raise ValueError(f"y has only one class ({np.asarray(classes).tolist()[0]!r}); a classifier needs "
                          "examples of two classes")
