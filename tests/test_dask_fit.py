@@ -355,3 +355,17 @@ def test_a_label_that_is_a_word_for_missing_is_named_over_partitions():
         "its own here; if those rows have no label, leave them out (fit on the other rows; "
         "aspml learn --missing NaN)")]
     assert [w.filename for w in said] == [__file__]
+
+
+def test_a_target_named_like_a_feature_in_a_distributed_fit():
+    """The in-memory fit's rule (tests/test_fold.py): y's name, here 'label', taken by a
+    feature of X gives the target 'class'; target= a feature's name is refused."""
+    X, y, ddf, dy = frames(0, 2, n=80)
+    first = X.columns[0]
+    with dask.config.set(scheduler="threads"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        taken = ddf.rename(columns={first: "label"})
+        program = aspml.FoldSE(max_bins=8).fit(taken, dy).program_
+        assert program.target.name == "class" and "label" in program.schema.names
+        with pytest.raises(ValueError, match="is also a feature's name"):
+            aspml.FoldSE(max_bins=8, target="label").fit(taken, dy)
