@@ -360,7 +360,7 @@ def test_a_label_that_is_a_word_for_missing_is_named_over_partitions():
 def test_a_target_named_like_a_feature_in_a_distributed_fit():
     """The in-memory fit's rule (tests/test_fold.py): y's name, here 'label', taken by a
     feature of X gives the target 'class'; target= a feature's name is refused."""
-    X, y, ddf, dy = frames(0, 2, n=80)
+    X, _, ddf, dy = frames(0, 2, n=80)
     first = X.columns[0]
     with dask.config.set(scheduler="threads"), warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -59,6 +59,19 @@ def test_prediction_time_behaviour():
         p.predict([[1, 2]])
 
 
+def test_an_array_given_to_a_program_is_told_how_to_name_its_columns():
+    """An estimator fitted on an array predicts for one; the program's own functions
+    (and each engine's) read a DataFrame and say how to make one of the array."""
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True)
+    program = aspml.FoldSE().fit(X, y).program_
+    for predict in (program.predict, lambda a: aspml.asp.predict(program, a)):
+        with pytest.raises(AspmlError, match=r"pd\.DataFrame\(X, columns=program\.schema\.names\)"):
+            predict(X)
+    frame = pd.DataFrame(X, columns=program.schema.names)
+    assert list(program.predict(frame)) == list(aspml.FoldSE().fit(X, y).predict(X))
+
+
 def test_numbers_in_categorical_columns_become_text():
     X = pd.DataFrame({"c": [1.0, 2.5, np.nan]})
     col = encode(X, Schema((Feature("c", "categorical"),)))["c"]

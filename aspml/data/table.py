@@ -357,7 +357,12 @@ def in_memory(X):
 def _check_frame(X) -> pd.DataFrame:
     X = in_memory(X)
     if not isinstance(X, pd.DataFrame):
-        raise AspmlError(f"expected a pandas DataFrame, got {type(X).__name__}")
+        # (a trial: an estimator fitted on an array predicts for one, and the program's
+        # own functions refused it without saying how)
+        how = (": its columns named as the program's features (an estimator fitted on an "
+               "array names them x0, x1, ...: pd.DataFrame(X, columns=program.schema.names))"
+               if isinstance(X, np.ndarray) else "")
+        raise AspmlError(f"expected a pandas DataFrame, got {type(X).__name__}{how}")
     if X.columns.duplicated().any():
         dup = sorted({str(c) for c in X.columns[X.columns.duplicated()]})
         raise AspmlError(f"the data names column(s) {dup} more than once; rename them")

@@ -612,7 +612,9 @@ class FoldSE(LogicClassifier):
         With K > 2 classes (a multi-class program), this share divided by K - 1,
         and a rule of the decision list must also decide ``MIN_DECIDED`` (3) rows
         of its class, or cover 3 and decide half of them (weighted: 3 times the
-        least row weight); ``tail=0`` lifts both bars.
+        least row weight), and an exception must cover a row of its rule's other
+        classes for each of its literals (weighted: the least row weight a row);
+        ``tail=0`` lifts these bars.
         Weighted (``class_weight``, ``sample_weight``): this share of the total
         weight, whatever its scale (weights that sum to 1 learn what the same
         weights times n learn).
@@ -1182,7 +1184,8 @@ class FoldRpp(FoldSE):
         FOLD-SE's long-tail pruning, off by default as in FOLD-R++ and the
         reference FOLD-RM: a rule or an exception must cover at least this share
         of the training rows (divided by K - 1 for K classes, and above 0 a
-        multi-class rule must decide 3 rows of its class), as in :class:`FoldSE`.
+        multi-class rule must decide 3 rows of its class and its exceptions cover a
+        row a literal), as in :class:`FoldSE`.
         The knob that trades accuracy for a shorter program, most of all on a
         large many-class table (docs: multi-class benchmarks).
         ``FoldRpp(tail=t)`` learns what ``FoldSE(heuristic="ig",
