@@ -58,6 +58,12 @@ REFERENCE = "ref FOLD"          # on demand: --learners "ref FOLD"
 UNANSWERED: dict = {}           # table -> the reference FOLD-RM's unanswered share a fold
 
 
+def _plain(value) -> str:
+    """A cell as the references' readers take it whole: no comma, quote or line break."""
+    return (str(value).replace(",", ";").replace('"', "'").replace("\r", " ")
+            .replace("\n", " "))
+
+
 class _ReferenceFold:
     """The reference FOLD-R++ (``positive`` given) or FOLD-RM (None) as an estimator:
     ``fit``, ``predict`` (an unanswered row: ``"(none)"``), ``n_rules_``."""
@@ -71,32 +77,30 @@ class _ReferenceFold:
         """The references' rows of X (and y): a CSV file of text cells, read back."""
         # their readers split a line at every comma, quoted or not: a comma in a cell
         # (males' "Craftsmen, Foremen_and_kindred") shifted the row's cells, its label
-        # read from another column; ";" in its place
+        # read from another column; ";" in its place (and a quote or a line break, which
+        # pandas would quote, as "'" and " ")
         frame = X.copy()
-        frame.columns = [str(c).replace(",", ";") for c in frame.columns]
+        frame.columns = [_plain(c) for c in frame.columns]
         for c in frame.columns:
-            frame[c] = (frame[c].astype(object).where(frame[c].notna(), "").astype(str)
-                        .str.replace(",", ";"))
-        frame[self.LABEL] = ["" if v is None else str(v).replace(",", ";") for v in y]
+            frame[c] = [_plain(v) for v in frame[c].astype(object).where(frame[c].notna(), "")]
+        frame[self.LABEL] = ["" if v is None else _plain(v) for v in y]
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "rows.csv"
             frame.to_csv(path, index=False)
             return self.model_.load_data(str(path))
 
     def fit(self, X, y):
-        nums = [str(c).replace(",", ";") for c in X.columns
+        nums = [_plain(c) for c in X.columns
                 if pd.api.types.is_numeric_dtype(X[c]) and not pd.api.types.is_bool_dtype(X[c])]
-        cats = [str(c).replace(",", ";") for c in X.columns
-                if str(c).replace(",", ";") not in nums]
+        cats = [_plain(c) for c in X.columns if _plain(c) not in nums]
         labels = list(pd.unique(np.asarray(y, dtype=object)))
-        self.labels_ = {str(v).replace(",", ";"): v for v in labels}     # theirs -> ours
+        self.labels_ = {_plain(v): v for v in labels}     # theirs -> ours
         if self.positive is None:
             from foldrm import Classifier
             self.model_ = Classifier(attrs=cats + nums, numeric=nums, label=self.LABEL)
         else:
             import foldrpp
-            self.model_ = foldrpp.Foldrpp(cats, nums, self.LABEL,
-                                          str(self.positive).replace(",", ";"))
+            self.model_ = foldrpp.Foldrpp(cats, nums, self.LABEL, _plain(self.positive))
             self.other_ = next(v for v in labels if v != self.positive)
         self.model_.fit(self._rows(X, np.asarray(y, dtype=object)), ratio=0.5)
         self.n_rules_ = len(self.model_.asp())

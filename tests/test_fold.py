@@ -154,6 +154,11 @@ def test_a_target_is_never_named_like_a_feature(name, tmp_path):
         assert learner(**kw).fit(X.rename(columns={"c": "class"}), y).program_.target.name \
             == "target"
         assert learner(**kw).fit(X, pd.Series(y, name="kind")).program_.target.name == "kind"
+        # an array's columns are x0, x1: a y named "x0" does not name the target so
+        named = learner(**kw).fit(X.to_numpy(), pd.Series(y, name="x0")).program_
+        assert named.target.name == "class" and "x0" in named.schema.names
+        with pytest.raises(ValueError, match="target='x1' is also a feature's name"):
+            learner(target="x1", **kw).fit(X.to_numpy(), y)
     # the command line's check reads the labels from the column the program names
     data, model = tmp_path / "d.csv", tmp_path / "m.lp"
     program.save(model)

@@ -359,8 +359,9 @@ def _check_frame(X) -> pd.DataFrame:
     if not isinstance(X, pd.DataFrame):
         # (a trial: an estimator fitted on an array predicts for one, and the program's
         # own functions refused it without saying how)
-        how = (": its columns named as the program's features (an estimator fitted on an "
-               "array names them x0, x1, ...: pd.DataFrame(X, columns=program.schema.names))"
+        how = (": name its columns as the program's features were named (an estimator "
+               "fitted on an array named them x0, x1, ...: pd.DataFrame(X, columns=[f'x{i}' "
+               "for i in range(X.shape[1])])), or predict with the estimator"
                if isinstance(X, np.ndarray) else "")
         raise AspmlError(f"expected a pandas DataFrame, got {type(X).__name__}{how}")
     if X.columns.duplicated().any():

@@ -211,6 +211,15 @@ def warn_identifier(name: str, n: int, stacklevel: int = 4) -> None:
                   f"{shlex.quote(name)})", AspmlWarning, stacklevel=stacklevel)
 
 
+def _free_target_name(taken) -> str:
+    """The target's name when the default, ``label``, is a feature's: the first of
+    ``class``, ``target``, ``outcome``, ``label_2``, ``label_3``, ... that is not."""
+    taken = set(taken)
+    return next(n for n in ("class", "target", "outcome",
+                            *(f"label_{k}" for k in range(2, len(taken) + 3)))
+                if n not in taken)
+
+
 # the words for a missing value that a label is not otherwise (of the feature values'
 # aspml.data.table.MISSING_WORDS, 'none', 'unknown', '-' are classes of real tables: the
 # contact lenses' 'none', a review)
@@ -298,9 +307,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             # the default name taken by a feature: the first of these no column has (a
             # trial: y without a name beside a feature 'label' printed "IF label <= 6
             # THEN label = 'q'"; aspml bench fits such tables with an unnamed y)
-            self.target_ = next(n for n in ("class", "target", "outcome",
-                                            *(f"label_{k}" for k in range(2, len(columns) + 3)))
-                                if n not in columns)
+            self.target_ = _free_target_name(columns)
 
     def _training_data(self, X, y, sample_weight=None):
         self._resolve_target(X, y)
@@ -399,10 +406,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.schema_, table = schema_and_table(frame, kinds=getattr(self, "kinds", None),
                                                missing=self._missing())
-        if self.target is not None and self.target in self.schema_.names:
-            # (an array's columns, x0, x1, ...: a DataFrame's are told in _resolve_target)
-            raise ValueError(f"target={self.target!r} is also a feature's name: the rules "
-                             "would read both alike; give target= another name")
+        if self.target_ in self.schema_.names:
+            # (an array's columns, x0, x1, ...: a DataFrame's are told in _resolve_target;
+            # a review: y named "x0" beside an array printed "IF x0 <= 6 THEN x0 = 'r'")
+            if self.target is not None:
+                raise ValueError(f"target={self.target!r} is also a feature's name: the "
+                                 "rules would read both alike; give target= another name")
+            self.target_ = _free_target_name(self.schema_.names)
         self.background_ = ()
         if getattr(self, "background", None) is not None:
             table = self._with_background(table)
