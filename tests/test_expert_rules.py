@@ -414,3 +414,19 @@ def test_expert_rules_read_every_spelling_of_a_value_alike(text, tmp_path):
         path.write_text(text)
         assert aspml.FoldSE(positive="yes").fit(X, y, fixed_rules=path).program_.rules[0] \
             == clf.program_.rules[0]
+
+
+def test_fixed_rules_for_a_target_named_like_a_feature_say_why():
+    """Rules concluding 'label' beside a feature 'label': the target is 'class' (the
+    default name taken), and the error says so and how to go on, not target='label'
+    (which is refused)."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"label": rng.integers(0, 10, 100), "c": rng.choice(["x", "y"], 100)})
+    y = np.where(X["c"] == "x", "p", "n")
+    with pytest.raises(aspml.AspmlError, match="'label' is also a feature's name, so the "
+                       "target cannot be: write the rules for 'class', or rename"):
+        aspml.FoldSE(positive="p").fit(X, y, fixed_rules='IF c = "x" THEN label = "p"')
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fitted = aspml.FoldSE(positive="p").fit(X, y, fixed_rules='IF c = "x" THEN class = "p"')
+    assert fitted.program_.target.name == "class"

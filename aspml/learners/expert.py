@@ -119,9 +119,14 @@ def fixed_rules_for(given, target: Target, schema: Schema) -> tuple[Rule, ...]:
                              f"only exception rules")
         printed = predicate_names(target.name, schema.names, ())[0]
         if t.name != target.name and t.name != printed:     # 'sick' is how 'Sick?' prints
+            # (a review: rules concluding 'label' beside a feature 'label', whose target
+            # became 'class', were told of target= 'label', which is refused)
+            why = (f"; {t.name!r} is also a feature's name, so the target cannot be: write "
+                   f"the rules for {target.name!r}, or rename the feature"
+                   if t.name in schema.names else
+                   " (the estimator's target=, the command's --target)")
             raise AspmlError(f"the fixed rules conclude {t.name!r}, but the learner's target "
-                             f"is {target.name!r} (the estimator's target=, the command's "
-                             f"--target)")
+                             f"is {target.name!r}{why}")
         if t.positive is None or not _same_label(t.positive, target.positive):
             said = f"{t.name}(X)" if t.positive is None else f"{t.name} = {t.positive!r}"
             raise AspmlError(f"the fixed rules conclude {said}, but the learner's positive "
