@@ -634,7 +634,9 @@ class FoldSE(LogicClassifier):
         Name of the target predicate in the learned program; None: the name of
         ``y`` when it is a named pandas Series (``df["outcome"]``: the program
         concludes ``outcome = ...``, as ``aspml learn --target outcome`` does),
-        else ``"label"``.  ``target_`` holds the name used.
+        else ``"label"`` (when a feature is so named: ``"class"``, ``"target"``, ...,
+        the first no feature has; ``target=`` a feature's name is refused).
+        ``target_`` holds the name used.
     fixed_rules : Program, list of Rule, str or path, or None
         Expert rules kept first in every program this estimator learns (see
         :meth:`fit`, whose ``fixed_rules`` replaces this one when given).
