@@ -211,6 +211,16 @@ def warn_identifier(name: str, n: int, stacklevel: int = 4) -> None:
                   f"{shlex.quote(name)})", AspmlWarning, stacklevel=stacklevel)
 
 
+def continuous_labels(kind: str, learner) -> ValueError:
+    """The error for a regression target (scikit-learn's contract: refused with these
+    words).  The command line reads a label column of a few such numbers as classes, and
+    so does a fit given them as objects (a trial's 1.5 / 2 / 3)."""
+    return ValueError(f"Unknown label type: {kind}; {type(learner).__name__} is a classifier "
+                      "and needs class labels (to learn numbers that are not whole as "
+                      "classes, as aspml learn reads a label column of them, give "
+                      "y.astype(object))")
+
+
 def _free_target_name(taken) -> str:
     """The target's name when the default, ``label``, is a feature's: the first of
     ``class``, ``target``, ``outcome``, ``label_2``, ``label_3``, ... that is not."""
@@ -233,9 +243,13 @@ def missing_word_labels(counts) -> tuple[str, str] | None:
              if isinstance(v, str) and v.strip().lower() in MISSING_LABELS]
     if not words:
         return None
-    shown = ", ".join(repr(v) + ("" if n is None else f" ({n} row{'s' if n != 1 else ''})")
-                      for v, n in words)
-    return shown, " ".join(f"--missing {shlex.quote(v)}" for v, _ in words)
+    return labels_said(words), " ".join(f"--missing {shlex.quote(v)}" for v, _ in words)
+
+
+def labels_said(pairs) -> str:
+    """``'NaN' (3 rows), '?'``: the (label, rows or None) pairs as a note names them."""
+    return ", ".join(repr(v) + ("" if n is None else f" ({n} row{'s' if n != 1 else ''})")
+                     for v, n in pairs)
 
 
 # a program of this many rules (default and exception rules) is more than a person
@@ -294,20 +308,23 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         fixed = getattr(getattr(self, "_fixed", None), "target", None)
         name = getattr(y, "name", None)
         name = name.strip() if isinstance(name, str) and "\x00" not in name else ""
-        columns = {c for c in getattr(X, "columns", ()) if isinstance(c, str)}
-        usable = name and name not in columns and not (
+        usable = name and name not in getattr(X, "columns", ()) and not (
             fixed is not None and fixed.name == "label")
-        if self.target is not None and self.target in columns:
-            # a trial: target="c" beside a feature c printed "IF c != 'x' THEN c = 'r'",
-            # and aspml check on the table's CSV read the feature as the labels
-            raise ValueError(f"target={self.target!r} is also a feature's name (a column of "
-                             "X): the rules would read both alike; give target= another name")
         self.target_ = self.target if self.target is not None else name if usable else "label"
-        if self.target is None and not usable and "label" in columns:
-            # the default name taken by a feature: the first of these no column has (a
-            # trial: y without a name beside a feature 'label' printed "IF label <= 6
-            # THEN label = 'q'"; aspml bench fits such tables with an unnamed y)
-            self.target_ = _free_target_name(columns)
+
+    def _clear_target_of(self, names) -> None:
+        """``target_`` apart from the features' ``names`` (a DataFrame's columns, an
+        array's x0, x1, ...): ``target=`` a feature's name is refused, and a name read
+        from y or the default taken by a feature gives way to the first free one of
+        :func:`_free_target_name`.  A trial: y without a name beside a feature 'label'
+        printed "IF label <= 6 THEN label = 'q'", and aspml check on the table's CSV read
+        the feature as the labels; aspml bench fits such tables with an unnamed y."""
+        if self.target_ not in names:
+            return
+        if self.target is not None:
+            raise ValueError(f"target={self.target!r} is also a feature's name: the rules "
+                             "would read both alike; give target= another name")
+        self.target_ = _free_target_name(names)
 
     def _training_data(self, X, y, sample_weight=None):
         self._resolve_target(X, y)
@@ -345,13 +362,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
                                  "classes cannot be ordered; make them one type (y.astype(str))")
         kind = type_of_target(y if codes is None else uniques)
         if kind in ("continuous", "continuous-multioutput"):
-            # (scikit-learn's contract: a regression target is refused with these words;
-            # the command line reads a label column of a few such numbers as classes, and
-            # so does a fit given them as objects: a trial's 1.5 / 2 / 3)
-            raise ValueError(f"Unknown label type: {kind}; {type(self).__name__} is a classifier "
-                             "and needs class labels (to learn numbers that are not whole "
-                             "as classes, as aspml learn reads a label column of them, give "
-                             "y.astype(object))")
+            raise continuous_labels(kind, self)
         if codes is None:
             self.classes_, y_idx = np.unique(y, return_inverse=True)
             fixed = [composed(v) for v in self.classes_.tolist()] \
@@ -406,13 +417,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.schema_, table = schema_and_table(frame, kinds=getattr(self, "kinds", None),
                                                missing=self._missing())
-        if self.target_ in self.schema_.names:
-            # (an array's columns, x0, x1, ...: a DataFrame's are told in _resolve_target;
-            # a review: y named "x0" beside an array printed "IF x0 <= 6 THEN x0 = 'r'")
-            if self.target is not None:
-                raise ValueError(f"target={self.target!r} is also a feature's name: the "
-                                 "rules would read both alike; give target= another name")
-            self.target_ = _free_target_name(self.schema_.names)
+        self._clear_target_of(self.schema_.names)
         self.background_ = ()
         if getattr(self, "background", None) is not None:
             table = self._with_background(table)
@@ -749,9 +754,7 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         # a label the learner reads as missing in X ('?' by default): aspml learn leaves
         # its rows out as unlabelled (a fuzz trial: one class fewer from the CSV)
         if marks:
-            shown = ", ".join(repr(v) + ("" if n is None else f" ({n} row{'s' if n != 1 else ''})")
-                              for v, n in marks)
-            warnings.warn(f"the labels (y) hold {shown}, what this learner reads as a missing "
+            warnings.warn(f"the labels (y) hold {labels_said(marks)}, what this learner reads as a missing "
                           f"value in X (missing={self._missing()!r}) and aspml learn, with the "
                           "same missing values, as a missing label, leaving its rows out: a "
                           "class of its own here; if those rows have no label, leave them out",

@@ -46,7 +46,7 @@ from ..kernels.histogram import best_from_counts, count_partition
 from ..kernels.scale import min_decimals
 from ..logic.values import INT32_MAX, MAX_DECIMALS
 from ..logic.model import Feature, Schema
-from ._base import class_counts, class_totals, rule_hits
+from ._base import class_counts, class_totals, continuous_labels, rule_hits
 from .fold import EQ, GT, LE, NE, NOT_LE, _edge_groups, _Lit, _Search, _searchable, tail_bar
 
 SAMPLE = 4096      # numbers a partition sends of each numeric column to place the bins
@@ -444,6 +444,7 @@ def fit(learner, X, y, sample_weight=None):
     if list(X.columns) != names:
         raise AspmlError("column names must be strings")
     learner._resolve_target(X, y)
+    learner._clear_target_of(names)
     unknown = [k for k in (getattr(learner, "kinds", None) or {}) if k not in names]
     if unknown:
         raise AspmlError(f"kinds given for unknown column(s) {unknown}")
@@ -470,10 +471,7 @@ def fit(learner, X, y, sample_weight=None):
     classes = np.unique(np.concatenate([s[1] for s in summaries]))
     kind = type_of_target(classes)
     if kind in ("continuous", "continuous-multioutput"):
-        raise ValueError(f"Unknown label type: {kind}; {type(learner).__name__} is a "
-                         "classifier and needs class labels (to learn numbers that are not "
-                         "whole as classes, as aspml learn reads a label column of them, "
-                         "give y.astype(object))")
+        raise continuous_labels(kind, learner)
     if len(classes) < 2:
         raise ValueError(f"y has only one class ({np.asarray(classes).tolist()[0]!r}); a classifier needs "
                          "examples of two classes")
