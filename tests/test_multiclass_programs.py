@@ -294,6 +294,14 @@ def test_random_multiclass_programs_agree_in_every_engine(swipl, case):
 def test_random_multiclass_programs_read_back(p):
     for dialect in ("asp", "prolog"):
         assert aspml.parse(p.print(dialect), dialect) == p
+    from aspml.logic.values import format_number, is_number
+    written = [format_number(c) if is_number(c) else str(c) for c in p.target.classes]
+    if len(set(written)) < len(written):
+        # two classes a file of answers writes alike ("1" and 1): the text dialect refuses
+        # them (build_text; a hypothesis example found it, the strategy draws such pairs)
+        with pytest.raises(aspml.ParseError, match="are both written"):
+            aspml.parse(p.to_text(), "text")
+        return
     q = aspml.parse(p.to_text(), "text")
     assert q.target.classes == p.target.classes and q.target.default == p.target.default
     assert [r.label for r in q.default_rules] == [r.label for r in p.default_rules]
