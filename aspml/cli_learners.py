@@ -40,7 +40,7 @@ OPTIONS = {
     "max_depth": ("max_depth", int, "FOLD: deepest nesting of exceptions"),
     "n_estimators": ("n_estimators", int, "LIBRE: number of weak learners"),
     "max_features": ("max_features", int, "LIBRE: features per weak learner"),
-    "max_rules": ("max_rules", int, "LIBRE: at most this many rules for the target, exception rules not counted (libre 3: 3)"),
+    "max_rules": ("max_rules", int, "LIBRE: at most this many rules for the target, exception rules not counted (libre 3: 3); FOLD: a multi-class program's most rules, exceptions counted (fold-se 32, fold-rpp 40; --param max_rules=None: no budget)"),
     "random_state": ("random_state", int, "seed of a randomised learner (libre, mrs): 0 "
                                           "unless given, so the same command learns the "
                                           "same program"),

@@ -75,16 +75,17 @@ SETTINGS = st.fixed_dictionaries({
     "heuristic": st.sampled_from(["mgi", "ig"]),
     "negated_comparisons": st.booleans(),
     "max_bins": st.sampled_from([None, 3]),
+    "max_rules": st.sampled_from([None, 1, 3, 8]),
     "binary": st.booleans(),
 })
 
 
 def _learner(s):
     if s["learner"] == "FoldRpp":
-        kw = {k: s[k] for k in ("ratio", "max_depth", "max_bins")}
+        kw = {k: s[k] for k in ("ratio", "max_depth", "max_bins", "max_rules")}
         return lambda: aspml.FoldRpp(**kw)
     kw = {k: s[k] for k in ("ratio", "max_depth", "tail", "heuristic", "negated_comparisons",
-                            "max_bins")}
+                            "max_bins", "max_rules")}
     return lambda: aspml.FoldSE(**kw)
 
 
@@ -162,7 +163,9 @@ def test_a_class_refused_again_is_settled_without_its_searches(seed, monkeypatch
 
     monkeypatch.setattr(_Search, "fast_multiclass", spy)
     # (FoldSE's default keeps fewer rules here, MIN_DECIDED rows each, and settles none)
+    # (no budget: a list past it is learned twice, the second time held to it)
     for make in (aspml.FoldSE, aspml.FoldRpp, functools.partial(aspml.FoldSE, tail=0)):
+        make = functools.partial(make, max_rules=None)
         assert _fit("numba", make, X, y, None) == _fit("python", make, X, y, None)
     assert len(settled) == 3 and min(settled[1:]) > 0
 
@@ -249,3 +252,44 @@ def test_a_kept_rule_decides_the_tail_bar_of_its_class(seed):
     for fig, rule in zip(rule_figures(program, X, y), program.rules):
         if rule.head is None:
             assert fig["right"] >= bar / 2, (fig, str(program))
+
+
+@pytest.mark.parametrize("make", [aspml.FoldSE, aspml.FoldRpp])
+def test_a_list_past_max_rules_is_learned_again_held_to_it(make):
+    """Past ``max_rules`` rules (exceptions counted) the decision list is learned again
+    with each rule's bars raised to its share of what the budget has left: at most that
+    many rules, the same program in both loops, a note that says so; under the budget
+    the program is the one learned without it."""
+    rng = np.random.default_rng(0)
+    n, k = 600, 6
+    c = rng.integers(0, k, n)
+    X = pd.DataFrame({f"f{j}": np.round(c * 0.4 + rng.normal(0, 1, n), 2) for j in range(4)})
+    y = np.array([f"k{v}" for v in c])
+    free = _fit("numba", functools.partial(make, max_rules=None), X, y, None)[0]
+    assert free.n_rules > 12
+    for budget in (10, 12, 16):
+        learner = functools.partial(make, max_rules=budget)
+        fast, said = _fit("numba", learner, X, y, None)
+        assert fast == _fit("python", learner, X, y, None)[0]
+        assert 1 <= fast.n_rules <= budget
+        assert any(f"passed max_rules={budget} rules, exceptions counted" in m for m in said)
+        clf = learner().fit(X, y)
+        assert clf.max_rules_held_ and clf.program_ == fast
+    # at least two rules for each class but the default: 10 for six classes
+    low, said = _fit("numba", functools.partial(make, max_rules=2), X, y, None)
+    assert low.rules == _fit("numba", functools.partial(make, max_rules=10), X, y, None)[0].rules
+    assert any("passed 10 rules (two for each class but the default; max_rules=2)" in m
+               for m in said)
+    # (a budget the whole list fits in: its rules before the trailing rules of the
+    # default class are dropped)
+    roomy = functools.partial(make, max_rules=1000)
+    same = _fit("numba", roomy, X, y, None)[0]
+    assert (same.rules, same.target) == (free.rules, free.target)
+    assert not roomy().fit(X, y).max_rules_held_
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True, "40"])
+def test_max_rules_is_none_or_a_whole_number_from_one(bad):
+    X = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6]})
+    with pytest.raises(ValueError, match="max_rules must be None or a whole number >= 1"):
+        aspml.FoldSE(max_rules=bad).fit(X, ["p", "q", "r"] * 2)

@@ -672,8 +672,8 @@ def test_a_default_class_that_takes_most_rows_wrongly_is_said(tmp_path):
     X = pd.DataFrame(rng.normal(size=(3000, 6)).round(3), columns=[f"x{i}" for i in range(6)])
     score = X.sum(axis=1) + rng.normal(scale=1.0, size=len(X))
     y = np.asarray(pd.qcut(score, 8, labels=[f"k{i}" for i in range(8)]).astype(str))
-    with pytest.warns(AspmlWarning) as caught:
-        clf = aspml.FoldRpp().fit(X, y)
+    with pytest.warns(AspmlWarning) as caught:           # (FOLD's whole list)
+        clf = aspml.FoldRpp(max_rules=None).fit(X, y)
     said = [w for w in caught if "rules decide" in str(w.message)]
     assert [w.filename for w in said] == [__file__]
     from aspml.report import _decisions
@@ -686,6 +686,13 @@ def test_a_default_class_that_takes_most_rows_wrongly_is_said(tmp_path):
         f"{'most' if left.mean() > 0.5 else 'those'} rows the program gives one "
         "class whatever their class (the features may not tell the classes apart in rules)")
     assert left.mean() >= 0.25 and np.mean(y[left] == default) < 0.5
+    # held to its budget (the default), the note names it
+    with pytest.warns(AspmlWarning) as caught:
+        clf = aspml.FoldRpp().fit(X, y)
+    assert clf.max_rules_held_ and clf.program_.n_rules <= 40
+    said = [str(w.message) for w in caught if "rules decide" in str(w.message)]
+    assert said and said[0].endswith("(the list was held to max_rules=40 rules: a larger "
+                                     "max_rules, or None, lets rules decide more of them)")
     data = tmp_path / "latent.csv"
     X.assign(y=y).to_csv(data, index=False)
     done = run_aspml("learn", data, "--target", "y", "--learner", "fold-rpp")

@@ -30,8 +30,13 @@ majority refusal (1.0 or 0.0), heuristic code, negated comparisons (1.0 or 0.0),
 category (1.0 or 0.0), threads allowed for the parallel kernels, and the cells (rows x
 features) of a view from which the literal search and the filter take their parallel
 forms (when more than one thread is allowed; ``aspml.learners.fold.PARALLEL_CELLS``),
-the rows of its class a rule of a decision list must decide (``min_kept``), and the
-rows an exception must cover for each of its literals (``lit_rows``; 0: no bar).
+the rows of its class a rule of a decision list must decide (``min_kept``), the
+rows an exception must cover for each of its literals (``lit_rows``; 0: no bar), and
+a decision list's rule budget: its most rules, exceptions counted (-1: none), the
+share of the undecided rows spread over the rules left that a rule must then cover
+(``BUDGET_SHARE``), and whether the list is held to the budget (1.0: the bars rise
+as it is spent) or only watched (0.0: the loop stops once it is passed, and says
+so; see :func:`multiclass`).
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ from .literals import (
 )
 
 (RATIO, MIN_TP, MIN_RULE, MAX_DEPTH, MAJORITY, KIND, NEGATED, ANY_CATEGORY, THREADS,
- SEARCH_CELLS, FILTER_CELLS, MIN_KEPT, LIT_ROWS) = range(13)
+ SEARCH_CELLS, FILTER_CELLS, MIN_KEPT, LIT_ROWS, BUDGET, BUDGET_SHARE, HOLD) = range(16)
 
 # the literals of a class's last rule that narrowed to none of its positives kept to be
 # compared with its next (:func:`_rule_literals`); a longer rule is not kept
@@ -707,10 +712,18 @@ def _add_counts(counts, offsets, data, y_idx, rows, step):
 def multiclass(view, data, y_idx, k, cfg):
     """FOLD-RM's decision list (``FoldSE._learn_multiclass``'s loop) over all rows.
 
-    Returns ``(rules, lits, values, tops, classes, decided, settled)``: the store as
-    :func:`rule_set` returns it, the kept top-level rules' numbers in list order and
-    their classes, which rows some kept rule covers (uint8), and how many attempts the
-    memo of refused rules settled without their later searches (:func:`_rule_literals`).
+    Returns ``(rules, lits, values, tops, classes, decided, settled, over)``: the store
+    as :func:`rule_set` returns it, the kept top-level rules' numbers in list order and
+    their classes, which rows some kept rule covers (uint8), how many attempts the
+    memo of refused rules settled without their later searches (:func:`_rule_literals`),
+    and whether the loop stopped because its rules passed the budget it watched
+    (``cfg[BUDGET]`` with ``cfg[HOLD]`` 0: the list is then to be learned again, held).
+
+    Held to a budget of B rules (``cfg[HOLD]`` 1), before each attempt the tail bars
+    (``min_rule``, ``min_kept``) rise to ``BUDGET_SHARE`` x (the undecided rows' total)
+    / (B - the rules kept, exceptions counted) when that is higher, a rule whose
+    exceptions would take the list past B is refused, and the list ends at B rules:
+    each rule has to earn its share of what the budget has left.
     """
     n = y_idx.shape[0]
     weights = data[6]
@@ -733,7 +746,27 @@ def multiclass(view, data, y_idx, k, cfg):
     settled = 0
     groups_by_class, count_offsets = _group_counts(data, y_idx, k, remaining)
     every = _class_totals(y_idx, remaining, weights, k)     # (again when rows leave)
+    budget = cfg[BUDGET]
+    held = budget >= 0 and cfg[HOLD] > 0
+    base_rule = cfg[MIN_RULE]
+    base_kept = cfg[MIN_KEPT]
+    over = False
     while remaining.shape[0] > 0:
+        if budget >= 0:
+            used = store[4][0]
+            if not held and used > budget:
+                over = True
+                break
+            if held:
+                if used >= budget:
+                    break
+                left = 0.0          # the undecided rows' total, added in row order
+                for r in range(n):
+                    if not decided[r]:
+                        left += _weight_of(weights, r)
+                bar = cfg[BUDGET_SHARE] * left / (budget - used)
+                cfg[MIN_RULE] = max(base_rule, bar)
+                cfg[MIN_KEPT] = max(base_kept, bar)
         if np.count_nonzero(every > 0) < 2:
             break
         totals = every.copy()
@@ -789,6 +822,8 @@ def multiclass(view, data, y_idx, k, cfg):
                                                  or (w_cov >= cfg[MIN_KEPT]
                                                      and 2 * w_dec >= w_cov))
                     and not more(w_wrong, w_dec))
+            if held and store[4][0] > budget:     # its exceptions take the list past B
+                kept = False
         if not kept:
             _cut(store, n_rules, n_lits)
             waiting[c] = True
@@ -810,4 +845,6 @@ def multiclass(view, data, y_idx, k, cfg):
     for i in range(len(tops)):
         t[i] = tops[i]
         cl[i] = classes[i]
-    return rules, lits, values, t, cl, decided, settled
+    cfg[MIN_RULE] = base_rule
+    cfg[MIN_KEPT] = base_kept
+    return rules, lits, values, t, cl, decided, settled, over

@@ -628,10 +628,13 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             every = decided >= total * (1 - 1e-9)     # no rule decides a training row
             # (every row: the learner's own note says why no rule was kept, a review found
             # "the features may not tell the classes apart" beside a bar that refused them)
+            held = getattr(self, "_max_rules_held", False)
+            why = (f"the list was held to {self._budget_said(len(self.classes_))}: a "
+                   "larger max_rules, or None, lets rules decide more of them" if held else
+                   "the features may not tell the classes apart in rules")
             said = ("the program gives every row that class whatever its class" if every else
                     f"for {'most' if decided > 0.5 * total else 'those'} rows the program "
-                    "gives one class whatever their class (the features may not tell the "
-                    "classes apart in rules)")
+                    f"gives one class whatever their class ({why})")
             warnings.warn(f"{type(self).__name__}'s rules decide {1 - decided / total:.0%} "
                           f"of the training rows; the other {decided / total:.0%} get the "
                           f"default class {default!r}, which is right on {right / decided:.0%} "
