@@ -58,6 +58,7 @@ def check_same(learner, seed, partitions, n=500, **params):
     assert there.program_.to_text() == here.program_.to_text()
     assert np.array_equal(there.predict(X), here.predict(X))
     assert np.allclose(there.predict_proba(X), here.predict_proba(X))
+    assert there.max_rules_held_ == here.max_rules_held_ == ("max_rules" in params)
 
 
 def test_on_a_local_cluster_of_two_worker_processes(client):
@@ -79,7 +80,10 @@ def test_distributed_fit_is_the_in_memory_binned_fit(learner, seed, partitions, 
 @pytest.mark.parametrize("learner, seed, n, params", [
     ("FoldRpp", 5, 100, {}), ("FoldSE", 6, 300, {"class_weight": {"z": 2}, "tail": 0.05}),
     # small: FoldSE's bar of MIN_DECIDED rows (their mean weight's worth) above the tail's
-    ("FoldSE", 7, 120, {}), ("FoldSE", 8, 150, {"class_weight": {"z": 2}})])
+    ("FoldSE", 7, 120, {}), ("FoldSE", 8, 150, {"class_weight": {"z": 2}}),
+    # held to a budget its list passes (max_rules_held_ in both)
+    ("FoldRpp", 5, 300, {"max_rules": 4}), ("FoldSE", 6, 300, {"class_weight": {"z": 2},
+                                                              "max_rules": 5})])
 def test_multiclass_distributed_fit_is_the_in_memory_binned_fit(learner, seed, n, params):
     """Three classes: FOLD-RM's decision list learned over the partitions (11 to 22 rules
     here) is the one learned in memory, its class probabilities too."""

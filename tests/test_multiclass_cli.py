@@ -736,3 +736,35 @@ def test_learn_suggests_digits_for_thresholds_of_many_digits(tmp_path):
         assert ("--digits N rounds" in done.stderr) == said, done.stderr
         if said:
             assert re.search(r"up to 1[5-7] digits \(0\.02\d+\)", done.stderr)
+
+
+def test_max_rules_holds_a_long_list_from_every_door(tmp_path):
+    """A noisy six-class table whose whole FOLD list is long: ``--max-rules`` (and the
+    default) hold it; the Python door learns the same program; the saved file reads back
+    and answers alike in clingo and SWI-Prolog; ``--param max_rules=None`` learns the
+    whole list."""
+    rng = np.random.default_rng(0)
+    n = 600
+    c = rng.integers(0, 6, n)
+    X = pd.DataFrame({f"f{j}": np.round(c * 0.4 + rng.normal(0, 1, n), 2) for j in range(4)})
+    y = np.array([f"k{v}" for v in c], dtype=object)
+    data = tmp_path / "six.csv"
+    X.assign(y=y).to_csv(data, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = aspml.FoldSE(max_rules=None).fit(X, y).program_
+        held = aspml.FoldSE(max_rules=12).fit(X, y).program_
+    assert whole.n_rules > 12 >= held.n_rules >= 1
+    model = tmp_path / "six.pl"
+    done = run_aspml("learn", data, "--target", "y", "--max-rules", 12, "-o", model)
+    assert done.returncode == 0, done.stderr
+    assert "passed max_rules=12 rules, exceptions counted" in done.stderr
+    assert aspml.load(model).rules == held.rules
+    answers = predict_with_every_engine(model, data)
+    fast = [str(v) for v in held.predict(X)]
+    for engine, lines in answers.items():
+        assert [line.split(",")[-1].strip('"') for line in lines] == fast, engine
+    done = run_aspml("learn", data, "--target", "y", "--param", "max_rules=None",
+                     "-o", tmp_path / "whole.lp")
+    assert done.returncode == 0 and "max_rules" not in done.stderr
+    assert aspml.load(tmp_path / "whole.lp").rules == whole.rules
