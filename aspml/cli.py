@@ -364,6 +364,10 @@ def _fit(args, clf, X, y, **fit_kw) -> None:
                 print(f"aspml learn: note: {w.message}", file=sys.stderr)
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    if (args.learner in ("fold-se", "fold-rpp") and getattr(args, "max_rules", None) is not None
+            and not getattr(clf, "multiclass_", True)):
+        print("aspml learn: note: --max-rules holds a multi-class program; a binary one has "
+              "no budget (a higher --tail learns fewer, broader rules)", file=sys.stderr)
 
 
 def _fit_text(accuracy: float, f1: float, multiclass: bool) -> str:
@@ -392,12 +396,15 @@ def _show_learned(args, program, rows: str, fit: str) -> int:
     if program.n_rules >= large_program(program):
         sys.stdout.flush()
         print(f"aspml learn: note: {_count(program.n_rules, 'rule')} are {LARGE_NOTE}; "
-              f"{_SMALLER.get(args.learner, _SMALLER['fold-rpp'])} (aspml bench "
+              f"{_MULTICLASS_SMALLER if program.is_multiclass and args.learner in ('fold-se', 'fold-rpp') else _SMALLER.get(args.learner, _SMALLER['fold-rpp'])} (aspml bench "
               "tells what it costs in accuracy)", file=sys.stderr)
     return 0
 
 
 # what a program of aspml.learners._base.large_program rules or more learns fewer with
+# (a FOLD multi-class program: its budget, which --param max_rules=None lifts)
+_MULTICLASS_SMALLER = ("--max-rules N holds the list to at most N rules, exceptions counted "
+                       "(fold-se 20, fold-rpp 32 by default)")
 _SMALLER = {
     "fold-se": "a higher --tail (the share of rows a rule must cover, 0.005 by default) "
                "learns fewer, broader rules",

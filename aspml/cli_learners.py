@@ -40,7 +40,7 @@ OPTIONS = {
     "max_depth": ("max_depth", int, "FOLD: deepest nesting of exceptions"),
     "n_estimators": ("n_estimators", int, "LIBRE: number of weak learners"),
     "max_features": ("max_features", int, "LIBRE: features per weak learner"),
-    "max_rules": ("max_rules", int, "LIBRE: at most this many rules for the target, exception rules not counted (libre 3: 3); FOLD: a multi-class program's most rules, exceptions counted (fold-se 32, fold-rpp 40; --param max_rules=None: no budget)"),
+    "max_rules": ("max_rules", int, "LIBRE: at most this many rules for the target, exception rules not counted (libre 3: 3); FOLD: a multi-class program's most rules, exceptions counted, at least two a class but the default (fold-se 20, fold-rpp 32; --param max_rules=None: no budget; binary programs have none)"),
     "random_state": ("random_state", int, "seed of a randomised learner (libre, mrs): 0 "
                                           "unless given, so the same command learns the "
                                           "same program"),
@@ -328,6 +328,10 @@ def format_step(event: dict) -> str:
                 " (counted beside the tail bar's worth of rows at the classes' shares of "
                 "all rows)" if event["bar"] else "") if left else
             "every row is covered; the class of most rows"))
+    if step == "budget":
+        return (f"{pad}the list passed its budget of {event['budget']} rules (max_rules): "
+                "learned again, each rule to cover at least 0.1 x the rows no rule decides "
+                "yet / the rules the budget has left")
     if step == "expert":
         return (f"{pad}keep the expert's rule {_condition(event['rule'])}: covers "
                 f"{event['tp']} example(s), wrongly {event['fp']}")

@@ -1028,3 +1028,25 @@ def test_a_value_that_begins_with_a_dash_is_read_as_the_options(tmp_path):
         bad = aspml("learn", data, "--target", "y", *args)
         assert bad.returncode == 2 and "expected one argument" in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_long_multiclass_program_note_names_max_rules(tmp_path):
+    """A FOLD decision list learned without its budget (``max_rules=None``) past what a
+    person reads through: the note names the budget, in Python and from ``learn``."""
+    import aspml as lib
+    from aspml.errors import AspmlWarning
+    rng = np.random.default_rng(0)
+    n = 3000
+    X = pd.DataFrame({"x": rng.integers(0, 2000, n), "z": rng.normal(size=n).round(2)})
+    y = np.array(["a", "b", "c"])[(X["x"].to_numpy() // 10) % 3]
+    with pytest.warns(AspmlWarning) as caught:
+        assert lib.FoldRpp(max_rules=None).fit(X, y).program_.n_rules >= 100
+    said = [str(w.message) for w in caught if "reads through" in str(w.message)]
+    assert len(said) == 1 and "max_rules=N holds the list to at most N rules" in said[0]
+    data = tmp_path / "stripes3.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    out = aspml("learn", data, "--target", "label", "--learner", "fold-rpp",
+                "--param", "max_rules=None")
+    assert out.returncode == 0, out.stderr
+    assert ("more than a person reads through; --max-rules N holds the list to at most N "
+            "rules, exceptions counted (fold-se 20, fold-rpp 32 by default)") in out.stderr

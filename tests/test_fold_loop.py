@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import aspml
@@ -293,3 +293,29 @@ def test_max_rules_is_none_or_a_whole_number_from_one(bad):
     X = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6]})
     with pytest.raises(ValueError, match="max_rules must be None or a whole number >= 1"):
         aspml.FoldSE(max_rules=bad).fit(X, ["p", "q", "r"] * 2)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), SETTINGS, st.integers(1, 12))
+def test_a_list_within_max_rules_is_the_one_learned_without_it(table, s, budget):
+    """A review's finding: the watched loop counted the rules of the default class at the
+    list's end (dropped from the program) and rules folded into their rule, and learned
+    again, held, lists whose program was within the budget.  Within it (as printed) the
+    program is the one learned without a budget; past it, held, within it."""
+    X, y, w = table
+    k = len(set(y))
+    if k < 3:
+        return
+    free = _fit("numba", _learner({**s, "max_rules": None}), X, y, w)[0]
+    make = _learner({**s, "max_rules": budget})
+    clf = make()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y, sample_weight=w)
+    bound = max(budget, 2 * (k - 1))
+    event("held" if free.n_rules > bound else "within")
+    if free.n_rules <= bound:
+        assert not clf.max_rules_held_
+        assert (clf.program_.rules, clf.program_.target) == (free.rules, free.target)
+    else:
+        assert clf.max_rules_held_ and clf.program_.n_rules <= bound

@@ -768,3 +768,8 @@ def test_max_rules_holds_a_long_list_from_every_door(tmp_path):
                      "-o", tmp_path / "whole.lp")
     assert done.returncode == 0 and "max_rules" not in done.stderr
     assert aspml.load(tmp_path / "whole.lp").rules == whole.rules
+    # a binary program has no budget, and learn says so when it is given one
+    done = run_aspml("learn", data, "--target", "y", "--positive", "k0", "--max-rules", 3)
+    assert done.returncode == 0, done.stderr
+    assert ("note: --max-rules holds a multi-class program; a binary one has no budget"
+            in done.stderr)

@@ -709,6 +709,26 @@ def _add_counts(counts, offsets, data, y_idx, rows, step):
 
 
 @numba.njit(cache=True)
+def _printed(store, lo, hi):
+    """How many of the store's rules ``lo`` .. ``hi - 1`` (a top-level rule and its
+    exceptions) the program prints: an exception of one literal and no exceptions of
+    its own is folded into its rule as the negated literal (as
+    ``aspml.learners.fold._fold_single_literal_exceptions``)."""
+    rules = store[3]
+    n = hi - lo
+    for r in range(lo, hi):
+        if rules[2, r] >= 0 and rules[1, r] - rules[0, r] == 1:
+            leaf = True
+            for q in range(lo, hi):
+                if rules[2, q] == r:
+                    leaf = False
+                    break
+            if leaf:
+                n -= 1
+    return n
+
+
+@numba.njit(cache=True)
 def multiclass(view, data, y_idx, k, cfg):
     """FOLD-RM's decision list (``FoldSE._learn_multiclass``'s loop) over all rows.
 
@@ -717,7 +737,10 @@ def multiclass(view, data, y_idx, k, cfg):
     their classes, which rows some kept rule covers (uint8), how many attempts the
     memo of refused rules settled without their later searches (:func:`_rule_literals`),
     and whether the loop stopped because its rules passed the budget it watched
-    (``cfg[BUDGET]`` with ``cfg[HOLD]`` 0: the list is then to be learned again, held).
+    (``cfg[BUDGET]`` with ``cfg[HOLD]`` 0: the list is then to be learned again, held):
+    once the rules before the list's last run of rules of one class pass it (the
+    rules of the default class at the list's end are dropped, and that can only be
+    a run at its end), whatever the rest of the list.
 
     Held to a budget of B rules (``cfg[HOLD]`` 1), before each attempt the tail bars
     (``min_rule``, ``min_kept``) rise to ``BUDGET_SHARE`` x (the undecided rows' total)
@@ -751,10 +774,15 @@ def multiclass(view, data, y_idx, k, cfg):
     base_rule = cfg[MIN_RULE]
     base_kept = cfg[MIN_KEPT]
     over = False
+    used = 0                # the kept rules as the program prints them
+    run_class = -1          # the class of the list's last rules, and their rules: the
+    run_rules = 0           # rules of the default class at its end are dropped
+    size = 0
     while remaining.shape[0] > 0:
         if budget >= 0:
-            used = store[4][0]
-            if not held and used > budget:
+            # watched, the list has passed the budget once the rules before its last run
+            # of one class do: rules only join it, and only a run at its end is dropped
+            if not held and used - run_rules > budget:
                 over = True
                 break
             if held:
@@ -822,13 +850,20 @@ def multiclass(view, data, y_idx, k, cfg):
                                                  or (w_cov >= cfg[MIN_KEPT]
                                                      and 2 * w_dec >= w_cov))
                     and not more(w_wrong, w_dec))
-            if held and store[4][0] > budget:     # its exceptions take the list past B
+            size = _printed(store, n_rules, store[4][0])
+            if held and used + size > budget:     # its exceptions take the list past B
                 kept = False
         if not kept:
             _cut(store, n_rules, n_lits)
             waiting[c] = True
             continue
         waiting[:] = False
+        used += size
+        if c == run_class:
+            run_rules += size
+        else:
+            run_class = c
+            run_rules = size
         tops.append(rid)
         classes.append(c)
         leave = np.zeros(remaining.shape[0], dtype=np.bool_)

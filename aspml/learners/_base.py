@@ -645,8 +645,10 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
         new-user trial's notebook fit of 199 rules said nothing; ``aspml learn`` did)."""
         n = self.program_.n_rules
         if n >= large_program(self.program_):
+            fewer = (getattr(self, "_fewer_multiclass_rules", None)
+                     if getattr(self, "multiclass_", False) else None) or self._fewer_rules
             warnings.warn(f"{type(self).__name__} learned {n} rules, {LARGE_NOTE}; "
-                          f"{self._fewer_rules} (aspml.bench, or a "
+                          f"{fewer} (aspml.bench, or a "
                           "cross-validation, tells what it costs in accuracy)", AspmlWarning,
                           stacklevel=stacklevel)
 

@@ -666,22 +666,26 @@ class FoldSE(LogicClassifier):
         a candidate, as FOLD does.  With ``max_bins``, ``fit`` on a Dask DataFrame
         and a Dask Series of its labels learns where the partitions are, the same
         program (docs: Large tables).
-    max_rules : int or None, default 32
-        The most rules of a multi-class program (its decision list), exceptions
-        counted: a program a person reads through.  The list is learned as FOLD-RM
-        learns it; once it passes ``max_rules`` it is learned again held to it:
+    max_rules : int or None, default 20
+        The most rules of a multi-class program (its decision list) as it is
+        printed, exceptions counted, and at least two for each class but the
+        default: a program a person reads through.  The list is learned as FOLD-RM
+        learns it; when it passes the budget it is learned again held to it:
         before each rule, the tail's bars rise to 0.1 x (the rows no rule decides
         yet) / (the rules the budget has left), a rule whose exceptions would pass
-        the budget is refused, and the list ends there (a note says so, and
-        ``max_rules_held_`` is True).  A list within the budget is the one learned
-        without it.  On avila (12 classes, 16,700 training rows) FOLD's whole list
-        is 154 rules at accuracy 0.888; held to 32, 24 rules at 0.695, above a
-        depth-5 tree's 0.609 (docs: multi-class benchmarks).  None: no budget.
-        Binary programs have no budget (the tail keeps them short).
+        the budget is refused, and the list ends there (a note says so, and the
+        fitted ``max_rules_held_`` is True).  A list within the budget is the one
+        learned without it.  On avila (12 classes, 16,700 training rows) FOLD's
+        whole list is 154 rules at accuracy 0.888; held, AVILA_SE (docs:
+        multi-class benchmarks).  None: no budget.  Binary programs have no
+        budget (the tail keeps them short).
     """
 
     _fewer_rules = ("a higher tail (the share of the rows a rule must cover, 0.005 by "
                     "default) learns fewer, broader rules")
+    # (a multi-class program: its budget)
+    _fewer_multiclass_rules = ("max_rules=N holds the list to at most N rules, exceptions "
+                               "counted (FoldSE 20, FoldRpp 32 by default)")
 
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
     # a binary program's saved file stays as it was (max_rules holds decision lists)
@@ -692,7 +696,7 @@ class FoldSE(LogicClassifier):
     def __init__(self, ratio=0.5, tail=0.005, heuristic="mgi", negated_comparisons=True,
                  max_depth=None, positive=None, kinds=None, missing=None, target=None,
                  fixed_rules=None, background=None,
-                 class_weight=None, max_bins=None, max_rules=32):
+                 class_weight=None, max_bins=None, max_rules=20):
         self.ratio = ratio
         self.tail = tail
         self.heuristic = heuristic
@@ -895,47 +899,41 @@ class FoldSE(LogicClassifier):
             search.min_kept = search.min_rule
             search.lit_rows = 0.0
         k = len(self.classes_)
-        # max_rules: the list is learned as ever, watched; once its rules (exceptions
-        # counted) pass the budget it stops and is learned again held to it, each rule's
-        # bars raised to its share of what the budget has left (_budget_loop)
+        # max_rules: the list is learned as ever, watched; once its rules as printed
+        # (exceptions counted, its trailing rules of the default class not) pass the
+        # budget, it is learned again held to it, each rule's bars raised to its share
+        # of what the budget has left (_budget_loop)
         self._max_rules_held = False
+        every = search.class_totals(y_idx, None, k)
         if self.max_rules is not None:
             search.budget = float(self._budget(k))
             search.budget_share = BUDGET_SHARE
         try:
             learned, labels, decided = self._budget_loop(search, y_idx, k)
-            if search.over:
+            default = self._default_class(search, y_idx, k, decided, every)
+            if search.budget >= 0 and (search.over or _n_printed(learned, labels, default)
+                                       > search.budget):
+                if search.trace:
+                    search._step("budget", 0, budget=int(search.budget))
                 search.hold = True
                 learned, labels, decided = self._budget_loop(search, y_idx, k)
+                default = self._default_class(search, y_idx, k, decided, every)
                 self._max_rules_held = True
         finally:
             search.budget, search.hold, search.over = -1.0, False, False
-        undecided = ~decided
-        left = search.total(undecided)
-        every = search.class_totals(y_idx, None, k)
-        rows = undecided if left else None
-        # the rows no rule covers, beside the tail bar's worth of rows at the classes'
-        # shares of all rows (an m-estimate, m the bar): a few stray rows do not outvote
-        # the table, a region of rows the rules leave does (FoldRpp, no tail: theirs)
-        totals = (search.class_totals(y_idx, undecided, k) + search.min_rule * every / every.sum()
-                  if left else every)
-        # tied uncovered rows: the class of more training rows, not the first by name (a
-        # trial: two rows each of a 2.8% class and a common one, and the rare class, first
-        # by name, became the default of 83 fresh rows, none of it)
-        default = largest_class(totals, lambda: search.class_totals(y_idx, rows, k, True),
-                                lambda: search.class_totals(y_idx, None, k, True))
         if search.trace:        # rows of the default class no rule covers, the others
-            uncovered = search.class_totals(y_idx, undecided, k, True)
+            uncovered = search.class_totals(y_idx, ~decided, k, True)
             search._step("default", 0, label=as_label(self.classes_[default]),
                          tp=int(uncovered[default]), fp=int(uncovered.sum() - uncovered[default]),
                          bar=search.min_rule)
         if self._max_rules_held:
             warnings.warn(f"{type(self).__name__}'s decision list passed "
                           f"{self._budget_said(k)}, exceptions counted, and was learned again "
-                          "held to it: each rule then had to cover its share of the rows the "
-                          "rules left, so the program is shorter and coarser than FOLD's "
-                          "whole list; max_rules=None learns that list (check on rows held "
-                          "out what it gains)", AspmlWarning, stacklevel=4)
+                          "held to it: each rule then had to cover at least 0.1 x the rows no "
+                          "rule decided yet / the rules the budget had left, so its rules are "
+                          "fewer and broader than FOLD's whole list; max_rules=None learns "
+                          "that list (check on rows held out what it gains)", AspmlWarning,
+                          stacklevel=4)
         kept = len(learned)
         while labels and labels[-1] == default:
             learned.pop()
@@ -962,6 +960,23 @@ class FoldSE(LogicClassifier):
                              labels=[as_label(self.classes_[c]) for c in labels],
                              default=default)
 
+    @staticmethod
+    def _default_class(search, y_idx, k: int, decided, every) -> int:
+        """The default class of a list that decides ``decided``: the class of the most
+        rows no rule covers, beside the tail bar's worth of rows at the classes' shares
+        of all rows (an m-estimate, m the bar): a few stray rows do not outvote the
+        table, a region of rows the rules leave does (FoldRpp, no tail: theirs).  Tied
+        uncovered rows: the class of more training rows, not the first by name (a
+        trial: two rows each of a 2.8% class and a common one, and the rare class,
+        first by name, became the default of 83 fresh rows, none of it)."""
+        undecided = ~decided
+        left = search.total(undecided)
+        rows = undecided if left else None
+        totals = (search.class_totals(y_idx, undecided, k) + search.min_rule * every / every.sum()
+                  if left else every)
+        return largest_class(totals, lambda: search.class_totals(y_idx, rows, k, True),
+                             lambda: search.class_totals(y_idx, None, k, True))
+
     def _budget(self, k: int) -> int:
         """The rules a K-class list is held to: ``max_rules``, or two for each class but
         the default when that is more (125 classes of one interval each need 124 rules,
@@ -969,7 +984,7 @@ class FoldSE(LogicClassifier):
         return max(int(self.max_rules), 2 * (k - 1))
 
     def _budget_said(self, k: int) -> str:
-        """The budget as a note names it: ``max_rules=32 rules``, or its rule a class."""
+        """The budget as a note names it: ``max_rules=20 rules``, or its rule a class."""
         b = self._budget(k)
         return (f"max_rules={b} rules" if b == self.max_rules else
                 f"{b} rules (two for each class but the default; max_rules={self.max_rules})")
@@ -1028,11 +1043,15 @@ class FoldSE(LogicClassifier):
         learned, labels, waiting = [], [], set()
         budget, held = search.budget, search.budget >= 0 and search.hold
         base_rule, base_kept = search.min_rule, search.min_kept
-        used = 0                    # the kept rules, exceptions counted
+        used = 0                    # the kept rules as the program prints them
+        run_class, run_rules = -1, 0    # the list's last run of rules of one class
         search.over = False
         try:
             while remaining.any():
-                if budget >= 0 and not held and used > budget:
+                # watched, the list has passed the budget once the rules before its last
+                # run of one class do (rules only join it, and only the rules of the
+                # default class at its end are dropped)
+                if budget >= 0 and not held and used - run_rules > budget:
                     search.over = True
                     break
                 if held:
@@ -1053,7 +1072,10 @@ class FoldSE(LogicClassifier):
                 waiting.clear()
                 learned.append(rule)
                 labels.append(c)
-                used += _n_rules(rule)
+                size = _n_rules(rule)
+                used += size
+                run_rules = run_rules + size if c == run_class else size
+                run_class = c
                 remaining &= ~(covered & pos)
                 decided |= covered
         finally:
@@ -1296,12 +1318,12 @@ class FoldRpp(FoldSE):
         large many-class table (docs: multi-class benchmarks).
         ``FoldRpp(tail=t, max_rules=m)`` learns what ``FoldSE(heuristic="ig",
         negated_comparisons=False, tail=t, max_rules=m)`` learns.
-    max_rules : int or None, default 40
+    max_rules : int or None, default 32
         The most rules of a multi-class program, exceptions counted, as in
-        :class:`FoldSE` (whose default, 32, keeps its programs the shorter): FOLD's
-        whole list on avila is 199 rules at accuracy 0.866, held to 40 it is 29 at
-        0.702 (the reference FOLD-RM prints 31 and leaves 63% of the rows
-        unanswered).  None: FOLD-RM's whole list.
+        :class:`FoldSE` (whose default, 20, keeps its programs the shorter): FOLD's
+        whole list on avila is 199 rules at accuracy 0.866, held AVILA_RPP (the
+        reference FOLD-RM prints 31 and leaves 63% of the rows unanswered).  None:
+        FOLD-RM's whole list.
     """
 
     _fewer_rules = ("a tail above 0 (the share of the rows a rule must cover; FoldRpp's "
@@ -1314,7 +1336,7 @@ class FoldRpp(FoldSE):
 
     def __init__(self, ratio=0.5, max_depth=None, positive=None, kinds=None, missing=None,
                  target=None, fixed_rules=None, background=None,
-                 class_weight=None, max_bins=None, tail=0.0, max_rules=40):
+                 class_weight=None, max_bins=None, tail=0.0, max_rules=32):
         self.ratio = ratio
         self.tail = tail
         self.max_depth = max_depth
@@ -1464,8 +1486,20 @@ def _check_ratio(ratio) -> None:
 
 
 def _n_rules(rule: _Rule) -> int:
-    """A learned rule's rules as the program prints them: itself and its exceptions'."""
-    return 1 + sum(_n_rules(e) for e in rule.exceptions)
+    """A learned rule's rules as the program prints them: itself and its exceptions',
+    but an exception of one literal and none of its own, which is folded into its rule
+    as the negated literal (:func:`_fold_single_literal_exceptions`)."""
+    return 1 + sum(_n_rules(e) for e in rule.exceptions
+                   if len(e.literals) != 1 or e.exceptions)
+
+
+def _n_printed(learned: list, labels: list, default: int) -> int:
+    """A decision list's rules as the program prints them: its trailing rules of the
+    default class dropped (``FoldSE._learn_multiclass``)."""
+    end = len(labels)
+    while end and labels[end - 1] == default:
+        end -= 1
+    return sum(_n_rules(r) for r in learned[:end])
 
 
 def _check_max_rules(max_rules) -> None:
