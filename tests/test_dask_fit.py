@@ -65,7 +65,9 @@ def test_on_a_local_cluster_of_two_worker_processes(client):
     """The partitions are encoded and kept on two worker processes; every literal choice
     sums their counts (functions and arrays pickled across processes)."""
     check_same("FoldSE", 0, 4, n=250, positive="y")
-    assert len(client.scheduler_info()["workers"]) == 2
+    # (asked of the scheduler: scheduler_info() is a copy the client refreshes now and
+    # then, and a loaded machine's suite once read it empty)
+    assert len(client.nthreads()) == 2
 
 
 @pytest.mark.parametrize("learner, seed, partitions, params", [

@@ -319,3 +319,25 @@ def test_a_list_within_max_rules_is_the_one_learned_without_it(table, s, budget)
         assert (clf.program_.rules, clf.program_.target) == (free.rules, free.target)
     else:
         assert clf.max_rules_held_ and clf.program_.n_rules <= bound
+
+
+def test_a_traced_fit_says_where_the_list_is_learned_again():
+    """A review: a held fit's trace held both lists back to back, with nothing between
+    them; a ``budget`` step now marks the second, and learn --trace prints it."""
+    from aspml.cli_learners import format_step
+    rng = np.random.default_rng(0)
+    n = 600
+    c = rng.integers(0, 6, n)
+    X = pd.DataFrame({f"f{j}": np.round(c * 0.4 + rng.normal(0, 1, n), 2) for j in range(4)})
+    y = np.array([f"k{v}" for v in c])
+    steps = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        traced = aspml.FoldRpp(max_rules=12).fit(X, y, trace=steps.append)
+    kinds = [e["step"] for e in steps]
+    assert traced.max_rules_held_ and kinds.count("budget") == 1
+    assert kinds.count("default") == 1 and kinds[-1] == "default"
+    budget = steps[kinds.index("budget")]
+    assert format_step(budget).startswith("the list passed its budget of 12 rules (max_rules)")
+    assert traced.program_ == _fit("numba", functools.partial(aspml.FoldRpp, max_rules=12),
+                                   X, y, None)[0]
