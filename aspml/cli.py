@@ -403,8 +403,9 @@ def _show_learned(args, program, rows: str, fit: str) -> int:
 
 # what a program of aspml.learners._base.large_program rules or more learns fewer with
 # (a FOLD multi-class program: its budget, which --param max_rules=None lifts)
-_MULTICLASS_SMALLER = ("--max-rules N holds the list to at most N rules, exceptions counted "
-                       "(fold-se 20, fold-rpp 32 by default)")
+_MULTICLASS_SMALLER = ("--max-rules N holds the list to at most N rules, exceptions counted, "
+                       "or two for each class but the default when that is more (fold-se "
+                       "20, fold-rpp 32 by default)")
 _SMALLER = {
     "fold-se": "a higher --tail (the share of rows a rule must cover, 0.005 by default) "
                "learns fewer, broader rules",

@@ -672,9 +672,10 @@ class FoldSE(LogicClassifier):
         default: a program a person reads through.  The list is learned as FOLD-RM
         learns it; when it passes the budget it is learned again held to it:
         before each rule, the tail's bars rise to 0.1 x (the rows no rule decides
-        yet) / (the rules the budget has left), a rule whose exceptions would pass
-        the budget is refused, and the list ends there (a note says so, and the
-        fitted ``max_rules_held_`` is True).  A list within the budget is the one
+        yet) / (the rules the budget has left), and a rule whose exceptions would
+        pass the budget is refused (its class waits, as for any refused rule);
+        the list ends when the budget is spent or no class's rule is kept (a note
+        says so, and the fitted ``max_rules_held_`` is True).  A list within the budget is the one
         learned without it.  On avila (12 classes, 16,700 training rows) FOLD's
         whole list is 154 rules at accuracy 0.888; held to 22 (two for each
         class but the default), 20.2 rules at 0.684, above a depth-5 tree's
@@ -686,7 +687,8 @@ class FoldSE(LogicClassifier):
                     "default) learns fewer, broader rules")
     # (a multi-class program: its budget)
     _fewer_multiclass_rules = ("max_rules=N holds the list to at most N rules, exceptions "
-                               "counted (FoldSE 20, FoldRpp 32 by default)")
+                               "counted, or two for each class but the default when that "
+                               "is more (FoldSE 20, FoldRpp 32 by default)")
 
     _not_provenance = ("kinds", "missing", "fixed_rules")   # the program marks them instead
     # a binary program's saved file stays as it was (max_rules holds decision lists)
