@@ -5,6 +5,7 @@ and a logistic regression, on the same folds.
     python benchmarks/real_tables.py                        # all seventeen tables
     python benchmarks/real_tables.py --tables mroz pima --learners Libre "tree depth 5"
     python benchmarks/real_tables.py --check                # + every program in clingo
+    python benchmarks/real_tables.py --tables iris fgl --learners FoldRpp "FoldRpp(max_rules=None)"
 
 The shared datasets (``../shared/data``) are what the learners were measured and tuned
 on; these are a check that they did not learn the shared sets instead of the methods:
@@ -262,12 +263,55 @@ def makers(X, positive, class_weight=None):
     }
 
 
+def _spec(learner: str):
+    """``"FoldSE(max_rules=None)"`` -> ("FoldSE", {"max_rules": None}): one of the four
+    learners with keyword arguments of literal values; None for any other name."""
+    import ast
+    try:
+        call = ast.parse(learner, mode="eval").body
+    except SyntaxError:
+        return None
+    if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.args
+            and call.func.id in LEARNERS[:4]):
+        try:
+            return call.func.id, {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        except ValueError:
+            return None
+    return None
+
+
+def learner_name(text: str) -> str:
+    """An argparse type: a learner of :data:`LEARNERS`, the reference, or one of the four
+    with parameters, ``"FoldRpp(max_rules=None)"``."""
+    if text in LEARNERS or text == REFERENCE or _spec(text) is not None:
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r}: one of {', '.join(LEARNERS + [REFERENCE])}, or one of the four with "
+        "parameters, as 'FoldRpp(max_rules=None)'")
+
+
+def maker(X, positive, learner, class_weight=None):
+    """The maker of ``learner`` (:func:`makers`' names, or one of the four learners with
+    parameters: ``"FoldSE(max_rules=None)"``, its other settings as :func:`makers`')."""
+    if learner in LEARNERS or learner == REFERENCE:
+        return makers(X, positive, class_weight)[learner]
+    base, params = _spec(learner)
+    kw = {} if positive is None else {"positive": positive}
+    if class_weight is not None:
+        kw["class_weight"] = class_weight
+    if base in ("Libre", "MRS"):
+        kw["random_state"] = 0
+    cls = {"FoldSE": aspml.FoldSE, "FoldRpp": aspml.FoldRpp, "Libre": aspml.Libre,
+           "MRS": aspml.MultiValueRuleSet}[base]
+    return lambda: cls(**{**kw, **params})
+
+
 def run(name, learners, check, class_weight=None, tables=None):
     X, y, positive = (TABLES if tables is None else tables)[name]()
     folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
     rows = []
     for learner in learners:
-        make = makers(X, positive, class_weight)[learner]
+        make = maker(X, positive, learner, class_weight)
         acc, macro, pos, rules, seconds = [], [], [], [], []
         for tr, te in folds:
             clf = make()
@@ -320,7 +364,9 @@ def main(argv=None, tables=None, description=None):
     tables = TABLES if tables is None else tables
     ap = argparse.ArgumentParser(description=description or __doc__.split("\n\n")[0])
     ap.add_argument("--tables", nargs="+", default=list(tables), choices=list(tables))
-    ap.add_argument("--learners", nargs="+", default=LEARNERS, choices=LEARNERS + [REFERENCE])
+    ap.add_argument("--learners", nargs="+", default=LEARNERS, type=learner_name,
+                    help="learners of the list, 'ref FOLD', or one of the four with "
+                         "parameters: 'FoldRpp(max_rules=None)'")
     ap.add_argument("--check", action="store_true",
                     help="every program of the CV in clingo on its test fold")
     ap.add_argument("--class-weight", choices=["balanced"], default=None,
@@ -329,8 +375,15 @@ def main(argv=None, tables=None, description=None):
     print("| table | learner | accuracy | macro-F1 | F1 (positive) | rules | fit s first | "
           "fit s warm |")
     print("|---|---|---|---|---|---|---|---|")
+    rows = []
     for name in args.tables:
-        run(name, args.learners, args.check, args.class_weight, tables)
+        rows += run(name, args.learners, args.check, args.class_weight, tables)
+    if len(args.tables) > 1:                # each learner's mean over the tables run
+        print("\n| learner | tables | accuracy | macro-F1 | rules |\n|---|---|---|---|---|")
+        for learner in args.learners:
+            mine = [r for r in rows if r[1] == learner]
+            print(f"| {learner} | {len(mine)} | {np.mean([r[2] for r in mine]):.3f} | "
+                  f"{np.mean([r[3] for r in mine]):.3f} | {np.mean([r[5] for r in mine]):.1f} |")
     if UNANSWERED:
         print("\n| table | ref FOLD-RM: test rows unanswered (counted wrong) |\n|---|---|")
         for name, shares in UNANSWERED.items():

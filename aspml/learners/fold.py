@@ -675,12 +675,12 @@ class FoldSE(LogicClassifier):
         yet) / (the rules the budget has left), and a rule whose exceptions would
         pass the budget is refused (its class waits, as for any refused rule);
         the list ends when the budget is spent or no class's rule is kept (a note
-        says so, and the fitted ``max_rules_held_`` is True).  A list within the budget is the one
-        learned without it.  On avila (12 classes, 16,700 training rows) FOLD's
-        whole list is 154 rules at accuracy 0.888; held to 22 (two for each
-        class but the default), 20.2 rules at 0.684, above a depth-5 tree's
-        0.609 (docs: multi-class benchmarks).  None: no budget.  Binary programs have no
-        budget (the tail keeps them short).
+        says so, and the fitted ``max_rules_held_`` is True).  A list within the
+        budget is the one learned without it.  On avila (12 classes, 16,700
+        training rows) FOLD's whole list is 154 rules at accuracy 0.888; held to
+        22 (two for each class but the default), 20.2 rules at 0.684, above a
+        depth-5 tree's 0.609 (docs: multi-class benchmarks).  None: no budget.
+        Binary programs have no budget (the tail keeps them short).
     """
 
     _fewer_rules = ("a higher tail (the share of the rows a rule must cover, 0.005 by "
@@ -872,7 +872,9 @@ class FoldSE(LogicClassifier):
         rules; refused, the 3 rules of the true concept; binary programs keep FOLD's
         exceptions as they are).  Rules at the end of the list that
         conclude the default class are dropped: without them the same rows get the
-        same class."""
+        same class.  A list whose rules, as printed, pass ``max_rules`` (at least two
+        for each class but the default) is learned again held to it (the
+        parameter's docs; the loop's ``budget``, ``hold`` and ``over``)."""
         names = list(self.schema_.names)
         if search is None:      # (the Dask fit brings its own, over the partitions)
             search = self._search(table, names, table.n_rows, others=len(self.classes_) - 1)
