@@ -1024,7 +1024,9 @@ class FoldSE(LogicClassifier):
             hints.insert(0, f"tail=0 (with a tail, a rule must decide {MIN_DECIDED:g} rows "
                             "of its class)")
         elif search.min_rule > search.least:
-            hints.insert(0, f"a lower tail (a rule must cover {search.min_rule:g} {unit})")
+            # (a weight to four digits, as the binary note says it: a trial read "5.74143")
+            bar = f"{search.min_rule:g}" if unit == "rows" else f"{search.min_rule:.4g}"
+            hints.insert(0, f"a lower tail (a rule must cover {bar} {unit})")
         if getattr(self, "_max_rules_held", False):
             hints.insert(0, f"a larger max_rules (the list was held to {self._budget_said(k)})")
         hints.append("features that tell it apart")
