@@ -395,9 +395,11 @@ def _show_learned(args, program, rows: str, fit: str) -> int:
     from .learners._base import LARGE_NOTE, large_program
     if program.n_rules >= large_program(program):
         sys.stdout.flush()
+        fold_list = program.is_multiclass and args.learner in ("fold-se", "fold-rpp")
+        smaller = (_MULTICLASS_SMALLER if fold_list
+                   else _SMALLER.get(args.learner, _SMALLER["fold-rpp"]))
         print(f"aspml learn: note: {_count(program.n_rules, 'rule')} are {LARGE_NOTE}; "
-              f"{_MULTICLASS_SMALLER if program.is_multiclass and args.learner in ('fold-se', 'fold-rpp') else _SMALLER.get(args.learner, _SMALLER['fold-rpp'])} (aspml bench "
-              "tells what it costs in accuracy)", file=sys.stderr)
+              f"{smaller} (aspml bench tells what it costs in accuracy)", file=sys.stderr)
     return 0
 
 

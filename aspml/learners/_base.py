@@ -628,25 +628,30 @@ class LogicClassifier(ClassifierMixin, BaseEstimator):
             every = decided >= total * (1 - 1e-9)     # no rule decides a training row
             # (every row: the learner's own note says why no rule was kept, a review found
             # "the features may not tell the classes apart" beside a bar that refused them)
-            held = getattr(self, "_max_rules_held", False)
-            why = (f"the list was held to {self._budget_said(len(self.classes_))}: a "
-                   "larger max_rules, or None, lets rules decide more of them" if held else
-                   "the features may not tell the classes apart in rules")
             said = ("the program gives every row that class whatever its class" if every else
                     f"for {'most' if decided > 0.5 * total else 'those'} rows the program "
-                    f"gives one class whatever their class ({why})")
+                    f"gives one class whatever their class ({self._default_decides_why()})")
             warnings.warn(f"{type(self).__name__}'s rules decide {1 - decided / total:.0%} "
                           f"of the training rows; the other {decided / total:.0%} get the "
                           f"default class {default!r}, which is right on {right / decided:.0%} "
                           f"of them: {said}", AspmlWarning, stacklevel=stacklevel)
+
+    def _default_decides_why(self) -> str:
+        """Why, as :meth:`_warn_default_decides` says it, the default class decides
+        many rows (a learner that held its program to a budget says that instead)."""
+        return "the features may not tell the classes apart in rules"
+
+    # what a multi-class program of large_program() rules or more learns fewer with,
+    # when not the learner's _fewer_rules (None: those)
+    _fewer_multiclass_rules: str | None = None
 
     def _warn_large(self, stacklevel: int) -> None:
         """An AspmlWarning when the program is more than a person reads through (a
         new-user trial's notebook fit of 199 rules said nothing; ``aspml learn`` did)."""
         n = self.program_.n_rules
         if n >= large_program(self.program_):
-            fewer = (getattr(self, "_fewer_multiclass_rules", None)
-                     if getattr(self, "multiclass_", False) else None) or self._fewer_rules
+            fewer = ((self.program_.is_multiclass and self._fewer_multiclass_rules)
+                     or self._fewer_rules)
             warnings.warn(f"{type(self).__name__} learned {n} rules, {LARGE_NOTE}; "
                           f"{fewer} (aspml.bench, or a "
                           "cross-validation, tells what it costs in accuracy)", AspmlWarning,

@@ -718,11 +718,11 @@ class FoldSE(LogicClassifier):
     def _settings(self):
         """(heuristic code, negated comparisons, tail), checked."""
         _check_ratio(self.ratio)
-        _check_max_depth(self.max_depth)
+        _check_count("max_depth", self.max_depth, 0)
         if self.heuristic not in ("mgi", "ig"):
             raise ValueError(f"heuristic must be 'mgi' or 'ig', got {self.heuristic!r}")
         _check_tail(self.tail)
-        _check_max_rules(self.max_rules)
+        _check_count("max_rules", self.max_rules, 1)
         return (MGI if self.heuristic == "mgi" else IG), bool(self.negated_comparisons), self.tail
 
     def fit(self, X, y, sample_weight=None, trace=None, progress=None, fixed_rules=None):
@@ -907,8 +907,7 @@ class FoldSE(LogicClassifier):
         # max_rules: the list is learned as ever, watched; once its rules as printed
         # (exceptions counted, its trailing rules of the default class not) pass the
         # budget, it is learned again held to it, each rule's bars raised to its share
-        # of what the budget has left (_budget_loop)
-        self._max_rules_held = False
+        # of what the budget has left (_budget_loop); fit() set _max_rules_held False
         every = search.class_totals(y_idx, None, k)
         if self.max_rules is not None:
             search.budget = float(self._budget(k))
@@ -916,8 +915,8 @@ class FoldSE(LogicClassifier):
         try:
             learned, labels, decided = self._budget_loop(search, y_idx, k)
             default = self._default_class(search, y_idx, k, decided, every)
-            if search.budget >= 0 and (search.over or _n_printed(learned, labels, default)
-                                       > search.budget):
+            if search.budget >= 0 and (search.over or sum(
+                    map(_n_rules, learned[:_kept_end(labels, default)])) > search.budget):
                 if search.trace:
                     search._step("budget", 0, budget=int(search.budget))
                 search.hold = True
@@ -940,9 +939,8 @@ class FoldSE(LogicClassifier):
                           "that list (check on rows held out what it gains)", AspmlWarning,
                           stacklevel=4)
         kept = len(learned)
-        while labels and labels[-1] == default:
-            learned.pop()
-            labels.pop()
+        end = _kept_end(labels, default)
+        del learned[end:], labels[end:]
         if learned:
             self._warn_classes_without_rules(search, y_idx, labels, default, every)
         if not learned:
@@ -994,6 +992,12 @@ class FoldSE(LogicClassifier):
         return (f"max_rules={b} rules" if b == self.max_rules else
                 f"{b} rules (two for each class but the default; max_rules={self.max_rules})")
 
+    def _default_decides_why(self) -> str:
+        if self._max_rules_held:
+            return (f"the list was held to {self._budget_said(len(self.classes_))}: a larger "
+                    "max_rules, or None, lets rules decide more of them")
+        return super()._default_decides_why()
+
     def _budget_loop(self, search, y_idx, k: int):
         """FOLD-RM's loop, in numba or Python (its trace), under the search's budget."""
         if search.fast():
@@ -1027,7 +1031,7 @@ class FoldSE(LogicClassifier):
             # (a weight to four digits, as the binary note says it: a trial read "5.74143")
             bar = f"{search.min_rule:g}" if unit == "rows" else f"{search.min_rule:.4g}"
             hints.insert(0, f"a lower tail (a rule must cover {bar} {unit})")
-        if getattr(self, "_max_rules_held", False):
+        if self._max_rules_held:
             hints.insert(0, f"a larger max_rules (the list was held to {self._budget_said(k)})")
         hints.append("features that tell it apart")
         warnings.warn(f"{type(self).__name__} learned no rule for the class"
@@ -1072,14 +1076,13 @@ class FoldSE(LogicClassifier):
                                                budget - used if held else None)
                 if step is None:
                     break
-                rule, c, covered, pos, view = step
+                rule, size, c, covered, pos, view = step
                 if rule is None:
                     waiting.add(c)
                     continue
                 waiting.clear()
                 learned.append(rule)
                 labels.append(c)
-                size = _n_rules(rule)
                 used += size
                 run_rules = run_rules + size if c == run_class else size
                 run_class = c
@@ -1093,9 +1096,9 @@ class FoldSE(LogicClassifier):
     def _multiclass_step(search, y_idx, k: int, names, remaining, view, decided, waiting,
                          room):
         """One attempt of FOLD-RM's loop (:meth:`_multiclass_loop`): None when the list
-        ends, else (the rule, or None when it is refused; its class; the rows it covers;
-        the class's remaining rows; the view).  ``room``: the rules (exceptions counted)
-        the budget has left for it, or None."""
+        ends, else (the rule, or None when it is refused; its rules as printed; its
+        class; the rows it covers; the class's remaining rows; the view).  ``room``: the
+        rules (exceptions counted) the budget has left for it, or None."""
         totals = search.class_totals(y_idx, remaining, k)
         if (totals > 0).sum() < 2:
             return None
@@ -1130,11 +1133,12 @@ class FoldSE(LogicClassifier):
         bar = search.min_kept             # (set by _learn_multiclass)
         kept = (mine_rows.any()
                 and (mine >= bar or (theirs >= bar and 2 * mine >= theirs))
-                and not more(search.total(decides & neg), mine)
-                and (room is None or _n_rules(rule) <= room))
+                and not more(search.total(decides & neg), mine))
+        size = _n_rules(rule) if kept else 0
+        kept = kept and (room is None or size <= room)
         if search.trace and rule is not None:
             search._step("covered", 0, tp=int((covered & pos).sum()), kept=kept)
-        return (rule if kept else None), c, covered, pos, view
+        return (rule if kept else None), size, c, covered, pos, view
 
     def _tail_note(self, target, holds, share: float, recall: float,
                    weighted: bool) -> str | None:
@@ -1359,9 +1363,9 @@ class FoldRpp(FoldSE):
 
     def _settings(self):
         _check_ratio(self.ratio)
-        _check_max_depth(self.max_depth)
+        _check_count("max_depth", self.max_depth, 0)
         _check_tail(self.tail)
-        _check_max_rules(self.max_rules)
+        _check_count("max_rules", self.max_rules, 1)
         return IG, False, self.tail
 
 
@@ -1481,10 +1485,11 @@ def _check_max_bins(max_bins):
     return max_bins
 
 
-def _check_max_depth(max_depth) -> None:
-    if max_depth is not None and not (isinstance(max_depth, (int, np.integer))
-                                      and not isinstance(max_depth, bool) and max_depth >= 0):
-        raise ValueError(f"max_depth must be None or a whole number >= 0, got {max_depth!r}")
+def _check_count(name: str, value, least: int) -> None:
+    """A parameter that is None or a whole number (not a bool) of at least ``least``."""
+    if value is not None and not (isinstance(value, (int, np.integer))
+                                  and not isinstance(value, bool) and value >= least):
+        raise ValueError(f"{name} must be None or a whole number >= {least}, got {value!r}")
 
 
 def _check_ratio(ratio) -> None:
@@ -1493,26 +1498,21 @@ def _check_ratio(ratio) -> None:
 
 
 def _n_rules(rule: _Rule) -> int:
-    """A learned rule's rules as the program prints them: itself and its exceptions',
-    but an exception of one literal and none of its own, which is folded into its rule
-    as the negated literal (:func:`_fold_single_literal_exceptions`)."""
-    return 1 + sum(_n_rules(e) for e in rule.exceptions
-                   if len(e.literals) != 1 or e.exceptions)
+    """A learned rule's rules as the program prints them: itself and its exceptions,
+    once :func:`_fold_single_literal_exceptions` (as :meth:`FoldSE._program` calls it)
+    has folded an exception of one literal into its rule."""
+    def size(r: _Rule) -> int:
+        return 1 + sum(size(e) for e in r.exceptions)
+    return size(_fold_single_literal_exceptions(rule))
 
 
-def _n_printed(learned: list, labels: list, default: int) -> int:
-    """A decision list's rules as the program prints them: its trailing rules of the
-    default class dropped (``FoldSE._learn_multiclass``)."""
+def _kept_end(labels: list, default: int) -> int:
+    """How many of a decision list's rules the program keeps: its trailing rules of the
+    default class are dropped (without them the same rows get the same class)."""
     end = len(labels)
     while end and labels[end - 1] == default:
         end -= 1
-    return sum(_n_rules(r) for r in learned[:end])
-
-
-def _check_max_rules(max_rules) -> None:
-    if max_rules is not None and not (isinstance(max_rules, (int, np.integer))
-                                      and not isinstance(max_rules, bool) and max_rules >= 1):
-        raise ValueError(f"max_rules must be None or a whole number >= 1, got {max_rules!r}")
+    return end
 
 
 def _check_tail(tail) -> None:
