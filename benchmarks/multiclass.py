@@ -154,19 +154,35 @@ def run_tree(X, y, kinds, folds, repeat=1):
     return rows
 
 
-def make(name, kinds):
-    """A maker of the learner ``name``: ``FoldSE``, or with parameters as in Python,
-    ``"FoldRpp(tail=0.05)"`` (keyword arguments of literal values)."""
-    call = ast.parse(name, mode="eval").body
+CLASSES = {"FoldSE": aspml.FoldSE, "FoldRpp": aspml.FoldRpp, "Libre": aspml.Libre,
+           "MRS": aspml.MultiValueRuleSet}
+
+
+def spec(name):
+    """``("FoldRpp", {"tail": 0.05})`` for ``"FoldRpp(tail=0.05)"`` (keyword arguments of
+    literal values), ``("FoldSE", {})`` for ``"FoldSE"``; ValueError for another name."""
+    try:
+        call = ast.parse(name, mode="eval").body
+    except SyntaxError:
+        raise ValueError(f"not a learner: {name!r}") from None
     if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.args:
         name, params = call.func.id, {k.arg: ast.literal_eval(k.value) for k in call.keywords}
     else:
         params = {}
-    cls = {"FoldSE": aspml.FoldSE, "FoldRpp": aspml.FoldRpp, "Libre": aspml.Libre,
-           "MRS": aspml.MultiValueRuleSet}[name]
+    if name not in CLASSES:
+        raise ValueError(f"not a learner: {name!r}")
+    return name, params
+
+
+def make(name, kinds, **settings):
+    """A maker of the learner ``name`` (:func:`spec`) with ``kinds`` and ``settings``
+    (``positive=``, ``class_weight=``), its own parameters over them; Libre and MRS with
+    ``random_state=0`` unless given."""
+    name, params = spec(name)
     if name in ("Libre", "MRS"):
         params = {"random_state": 0, **params}
-    return lambda: cls(kinds=kinds, **params)
+    cls = CLASSES[name]
+    return lambda: cls(**{"kinds": kinds, **settings, **params})
 
 
 def main(argv=None) -> int:

@@ -43,6 +43,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from multiclass import make, spec
 from sklearn.compose import ColumnTransformer
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression
@@ -252,10 +253,7 @@ def makers(X, positive, class_weight=None):
     if class_weight is not None:                # the four learners only
         kw["class_weight"] = class_weight
     return {
-        "FoldSE": lambda: aspml.FoldSE(**kw),
-        "FoldRpp": lambda: aspml.FoldRpp(**kw),
-        "Libre": lambda: aspml.Libre(random_state=0, **kw),
-        "MRS": lambda: aspml.MultiValueRuleSet(random_state=0, **kw),
+        **{name: make(name, None, **kw) for name in LEARNERS[:4]},
         "tree depth 5": lambda: _baseline(
             X, DecisionTreeClassifier(max_depth=5, random_state=0), False),
         "logistic": lambda: _baseline(X, LogisticRegression(max_iter=5000), True),
@@ -263,28 +261,16 @@ def makers(X, positive, class_weight=None):
     }
 
 
-def _spec(learner: str):
-    """``"FoldSE(max_rules=None)"`` -> ("FoldSE", {"max_rules": None}): one of the four
-    learners with keyword arguments of literal values; None for any other name."""
-    import ast
-    try:
-        call = ast.parse(learner, mode="eval").body
-    except SyntaxError:
-        return None
-    if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.args
-            and call.func.id in LEARNERS[:4]):
-        try:
-            return call.func.id, {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-        except ValueError:
-            return None
-    return None
-
-
 def learner_name(text: str) -> str:
     """An argparse type: a learner of :data:`LEARNERS`, the reference, or one of the four
-    with parameters, ``"FoldRpp(max_rules=None)"``."""
-    if text in LEARNERS or text == REFERENCE or _spec(text) is not None:
+    with parameters, ``"FoldRpp(max_rules=None)"`` (``multiclass.spec``)."""
+    if text in LEARNERS or text == REFERENCE:
         return text
+    try:
+        spec(text)
+        return text
+    except ValueError:
+        pass
     raise argparse.ArgumentTypeError(
         f"{text!r}: one of {', '.join(LEARNERS + [REFERENCE])}, or one of the four with "
         "parameters, as 'FoldRpp(max_rules=None)'")
@@ -295,15 +281,10 @@ def maker(X, positive, learner, class_weight=None):
     parameters: ``"FoldSE(max_rules=None)"``, its other settings as :func:`makers`')."""
     if learner in LEARNERS or learner == REFERENCE:
         return makers(X, positive, class_weight)[learner]
-    base, params = _spec(learner)
     kw = {} if positive is None else {"positive": positive}
     if class_weight is not None:
         kw["class_weight"] = class_weight
-    if base in ("Libre", "MRS"):
-        kw["random_state"] = 0
-    cls = {"FoldSE": aspml.FoldSE, "FoldRpp": aspml.FoldRpp, "Libre": aspml.Libre,
-           "MRS": aspml.MultiValueRuleSet}[base]
-    return lambda: cls(**{**kw, **params})
+    return make(learner, None, **kw)
 
 
 def run(name, learners, check, class_weight=None, tables=None):
